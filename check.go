@@ -1,0 +1,116 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// Check runs bbolt's page-level check of the file and then the store's own
+// invariants: every record decodes, its log replays to its markers, links
+// between versions agree in both directions, and the per-user indexes hold
+// exactly the keys the records imply. It returns nil when all hold, else an
+// error wrapping ErrCorrupt that lists every problem.
+func (s *Store) Check(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.db.Check(); err != nil {
+		return err
+	}
+	var errs []error
+	if err := s.db.View(func(tx *kv.Tx) error { errs = checkTx(tx); return nil }); err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
+	}
+	return nil
+}
+
+func checkTx(tx *kv.Tx) []error {
+	errs := tx.CheckIndexes()
+	next := tx.PeekNextID()
+	err := tx.ForEach(func(r kv.Record) error {
+		bad := func(format string, args ...any) {
+			errs = append(errs, fmt.Errorf("fact %d: "+format, append([]any{r.ID}, args...)...))
+		}
+		if r.ID >= next {
+			bad("id not below the next id %d", next)
+		}
+		if !utf8.ValidString(r.Text) || r.Text == "" {
+			bad("empty or invalid text")
+		}
+		if r.HasFrom && r.HasUntil && r.EventUntil <= r.EventFrom {
+			bad("event interval ends before it starts")
+		}
+		evs, err := tx.Events(r.ID)
+		if err != nil {
+			return err
+		}
+		if err := replayMatches(&r, evs); err != nil {
+			bad("%v", err)
+		}
+		if s := r.SupersededBy; s != 0 {
+			succ, err := tx.Get(s)
+			if err != nil {
+				bad("successor %d missing", s)
+			} else if succ.Supersedes != r.ID {
+				bad("successor %d does not name it as its predecessor", s)
+			}
+		}
+		if p := r.Supersedes; p != 0 && !tx.Has(p) {
+			bad("predecessor %d missing", p)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// replayMatches checks that a log is well formed and ends in the record's
+// state: a lifecycle that does not replay to its markers is corruption.
+func replayMatches(r *kv.Record, evs []kv.Event) error {
+	if len(evs) == 0 || evs[0].Kind != kv.Recorded || evs[0].At != r.RecordedAt {
+		return errors.New("log does not start with its recording")
+	}
+	current, pinned := true, false
+	var until int64
+	var by uint64
+	for i, e := range evs {
+		if i > 0 && e.At < evs[i-1].At {
+			return fmt.Errorf("log step %d goes back in time", i)
+		}
+		switch e.Kind {
+		case kv.Recorded:
+			if i > 0 {
+				return fmt.Errorf("log step %d records it again", i)
+			}
+		case kv.Superseded, kv.Retracted:
+			if !current {
+				return fmt.Errorf("log step %d (%s) on a fact that is not current", i, e.Kind)
+			}
+			current, until, by = false, e.At, 0
+			if e.Kind == kv.Superseded {
+				by = e.By
+			}
+		case kv.Restored:
+			if current {
+				return fmt.Errorf("log step %d restores a current fact", i)
+			}
+			current, until, by = true, 0, 0
+		case kv.Pinned, kv.Unpinned:
+			pinned = e.Kind == kv.Pinned
+		}
+	}
+	if until != r.ValidUntil || by != r.SupersededBy || pinned != r.Pinned {
+		return fmt.Errorf("log replays to valid_until=%d superseded_by=%d pinned=%v, record has %d %d %v",
+			until, by, pinned, r.ValidUntil, r.SupersededBy, r.Pinned)
+	}
+	return nil
+}

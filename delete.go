@@ -1,0 +1,118 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// DeleteOptions select what Delete erases.
+type DeleteOptions struct {
+	// Chain deletes every version in the fact's history, not only the one.
+	Chain bool
+}
+
+// Delete erases fact id of user for good: the record, its lifecycle log and
+// its index entries, then compacts the file so that no byte of its text is
+// left in bbolt's free pages. It returns the ids erased.
+//
+// Neighbours stay consistent: a fact the deleted one had superseded is
+// restored (the statement that replaced it is gone), and a successor no
+// longer names it. Ids are never reused.
+//
+// Compaction rewrites the whole file, so a Delete costs time in proportion
+// to the store's size.
+func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *DeleteOptions) ([]uint64, error) {
+	var ids []uint64
+	err := s.update(ctx, func(tx *kv.Tx) error {
+		r, err := getUser(tx, id, user)
+		if err != nil {
+			return err
+		}
+		doomed := []kv.Record{r}
+		if opts != nil && opts.Chain {
+			if doomed, err = chain(tx, id); err != nil {
+				return err
+			}
+		}
+		gone := make(map[uint64]bool, len(doomed))
+		for _, d := range doomed {
+			gone[d.ID] = true
+		}
+		now := s.now()
+		for i := range doomed {
+			if err := unlink(tx, &doomed[i], gone, now); err != nil {
+				return err
+			}
+		}
+		ids = ids[:0]
+		for _, d := range doomed {
+			if err := tx.Delete(d.ID); err != nil {
+				return err
+			}
+			ids = append(ids, d.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	if err := s.db.Compact(); err != nil {
+		return ids, fmt.Errorf("facts %v deleted, but compacting the file failed, so their bytes may remain in it: %w", ids, err)
+	}
+	return ids, nil
+}
+
+// unlink cuts the links between d and the facts that survive its deletion.
+func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
+	if p := d.Supersedes; p != 0 && !gone[p] && tx.Has(p) {
+		pr, err := tx.Get(p)
+		if err != nil {
+			return err
+		}
+		evs, err := tx.Events(p)
+		if err != nil {
+			return err
+		}
+		for i := range evs {
+			if evs[i].Kind == kv.Superseded && evs[i].By == d.ID {
+				evs[i].By = 0
+			}
+		}
+		if err := tx.ReplaceEvents(p, evs); err != nil {
+			return err
+		}
+		if pr.SupersededBy == d.ID {
+			pr.ValidUntil, pr.SupersededBy = 0, 0
+			if err := tx.Put(&pr); err != nil {
+				return err
+			}
+			if err := tx.Append(p, &kv.Event{Kind: kv.Restored, At: now, Cause: "successor deleted"}); err != nil {
+				return err
+			}
+		}
+	}
+	evs, err := tx.Events(d.ID)
+	if err != nil {
+		return err
+	}
+	for _, e := range evs {
+		if e.Kind != kv.Superseded || e.By == 0 || gone[e.By] || !tx.Has(e.By) {
+			continue
+		}
+		succ, err := tx.Get(e.By)
+		if err != nil {
+			return err
+		}
+		if succ.Supersedes == d.ID {
+			succ.Supersedes = 0
+			if err := tx.Put(&succ); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

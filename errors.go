@@ -1,0 +1,43 @@
+package memory
+
+import (
+	"errors"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// Sentinel errors. Every error a Store returns wraps at most one of them and
+// can be tested with errors.Is.
+var (
+	// ErrNotFound: no fact with that id (or not the given user's).
+	ErrNotFound = kv.ErrNotFound
+	// ErrLocked: another process holds the file.
+	ErrLocked = kv.ErrLocked
+	// ErrReadOnly: a write on a store opened read-only.
+	ErrReadOnly = kv.ErrReadOnly
+	// ErrCorrupt: the file is damaged or is not a memory store.
+	ErrCorrupt = kv.ErrCorrupt
+	// ErrClosed: the store was closed.
+	ErrClosed = kv.ErrClosed
+
+	ErrEmpty           = errors.New("text is empty")
+	ErrTooLong         = errors.New("text is too long")
+	ErrInvalidUTF8     = errors.New("text is not valid UTF-8")
+	ErrControlChar     = errors.New("text holds a control character")
+	ErrInvalidUser     = errors.New("invalid user name")
+	ErrInvalidInterval = errors.New("event interval ends before it starts")
+	ErrInvalidTime     = errors.New("time outside 1900..2200")
+
+	// ErrPinned: automation tried to supersede or invalidate a pinned fact.
+	ErrPinned = errors.New("fact is pinned")
+	// ErrNotCurrent: the fact is already superseded or retracted.
+	ErrNotCurrent = errors.New("fact is not current")
+	// ErrAlreadyCurrent: Restore of a fact that is current.
+	ErrAlreadyCurrent = errors.New("fact is already current")
+	// ErrBudgetExceeded: the user's cap on automatic facts is reached.
+	ErrBudgetExceeded = errors.New("budget of automatic facts exceeded")
+	// ErrNotEmpty: Import into a store that already holds facts.
+	ErrNotEmpty = errors.New("store is not empty")
+	// ErrBadImport: an import line that is malformed or inconsistent.
+	ErrBadImport = errors.New("invalid import data")
+)

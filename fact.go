@@ -1,0 +1,299 @@
+package memory
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// State is where a fact stands on the record-time axis.
+type State int
+
+const (
+	// Current facts go into answers and prompts.
+	Current State = iota
+	// Superseded facts were true; the world changed and a newer fact replaced them.
+	Superseded
+	// Retracted facts were never true: a mistake, kept as history.
+	Retracted
+)
+
+func (s State) String() string {
+	switch s {
+	case Current:
+		return "current"
+	case Superseded:
+		return "superseded"
+	case Retracted:
+		return "retracted"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// Origin says who wrote a fact or made a change.
+type Origin int
+
+const (
+	// OriginUser: stated by the user, or done on the user's explicit request.
+	OriginUser Origin = iota
+	// OriginAuto: written by automation. Automation may not supersede or
+	// invalidate a pinned fact, and its current facts count against AutoBudget.
+	OriginAuto
+)
+
+func (o Origin) String() string {
+	if o == OriginAuto {
+		return "auto"
+	}
+	return "user"
+}
+
+// Source is a fact's provenance.
+type Source struct {
+	Kind   string    // e.g. "chat", "import", "cli"
+	Ref    string    // e.g. a message id
+	Quote  string    // the words the fact came from
+	SaidAt time.Time // when they were said; zero when unknown
+}
+
+// Fact is one version of a fact. Times are UTC; a zero time is unset.
+type Fact struct {
+	ID     uint64
+	User   string // "" is the default user
+	Text   string
+	Pinned bool
+	Origin Origin
+	Source Source
+
+	// Record time: when the store learned the fact and when it stopped
+	// believing it (zero while current).
+	RecordedAt time.Time
+	ValidUntil time.Time
+	// SupersededBy is the newer fact that replaced this one, 0 if none.
+	SupersededBy uint64
+	// Supersedes is the fact this one replaced when it was written, 0 if none.
+	Supersedes uint64
+
+	// Event time: when the fact was true in the world. A zero EventFrom means
+	// "from when it was recorded"; a zero EventUntil means open-ended.
+	EventFrom  time.Time
+	EventUntil time.Time
+}
+
+// State derives the fact's state from its markers.
+func (f Fact) State() State {
+	switch {
+	case f.ValidUntil.IsZero():
+		return Current
+	case f.SupersededBy != 0:
+		return Superseded
+	}
+	return Retracted
+}
+
+// Note is what a caller knows of a new fact.
+type Note struct {
+	User       string
+	Text       string
+	EventFrom  time.Time // zero: from now
+	EventUntil time.Time // zero: open-ended
+	Pinned     bool
+	Origin     Origin
+	Source     Source
+}
+
+// Change says who makes a change of state and why; Reason is kept in the log.
+type Change struct {
+	Origin Origin
+	Reason string
+}
+
+// EventKind names a step of a fact's lifecycle.
+type EventKind string
+
+const (
+	EventRecorded   EventKind = "recorded"
+	EventSuperseded EventKind = "superseded"
+	EventRetracted  EventKind = "retracted"
+	EventRestored   EventKind = "restored"
+	EventPinned     EventKind = "pinned"
+	EventUnpinned   EventKind = "unpinned"
+)
+
+// Event is one entry of a fact's append-only lifecycle log.
+type Event struct {
+	Kind   EventKind
+	At     time.Time // record time of the step
+	Origin Origin
+	// By is the successor of a EventSuperseded step (0 once it was deleted).
+	By uint64
+	// EventEnd is where the superseded fact's event interval closed: the
+	// start of its successor's.
+	EventEnd time.Time
+	Cause    string
+}
+
+func toTime(n int64, has bool) time.Time {
+	if !has {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func toNanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func originOf(auto bool) Origin {
+	if auto {
+		return OriginAuto
+	}
+	return OriginUser
+}
+
+func factOf(r *kv.Record) Fact {
+	return Fact{
+		ID:     r.ID,
+		User:   r.User,
+		Text:   r.Text,
+		Pinned: r.Pinned,
+		Origin: originOf(r.Auto),
+		Source: Source{
+			Kind:   r.Source.Kind,
+			Ref:    r.Source.Ref,
+			Quote:  r.Source.Quote,
+			SaidAt: toTime(r.Source.SaidAt, r.Source.SaidAt != 0),
+		},
+		RecordedAt:   toTime(r.RecordedAt, true),
+		ValidUntil:   toTime(r.ValidUntil, r.ValidUntil != 0),
+		SupersededBy: r.SupersededBy,
+		Supersedes:   r.Supersedes,
+		EventFrom:    toTime(r.EventFrom, r.HasFrom),
+		EventUntil:   toTime(r.EventUntil, r.HasUntil),
+	}
+}
+
+func eventOf(e *kv.Event) Event {
+	return Event{
+		Kind:     EventKind(e.Kind.String()),
+		At:       toTime(e.At, true),
+		Origin:   originOf(e.Auto),
+		By:       e.By,
+		EventEnd: toTime(e.End, e.Kind == kv.Superseded),
+		Cause:    e.Cause,
+	}
+}
+
+var (
+	minTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// validText checks text against the store's rules and returns it trimmed.
+// what names the field in errors.
+func (s *Store) validText(what, text string, optional bool) (string, error) {
+	if !utf8.ValidString(text) {
+		return "", fmt.Errorf("%s: %w", what, ErrInvalidUTF8)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		if optional {
+			return "", nil
+		}
+		return "", fmt.Errorf("%s: %w", what, ErrEmpty)
+	}
+	n := 0
+	for i, r := range text {
+		if r != '\n' && r != '\t' && unicode.IsControl(r) {
+			return "", fmt.Errorf("%s: %w: %U at byte %d", what, ErrControlChar, r, i)
+		}
+		n++
+	}
+	if n > s.maxRunes {
+		return "", fmt.Errorf("%s: %w: %d runes, at most %d", what, ErrTooLong, n, s.maxRunes)
+	}
+	return text, nil
+}
+
+func validUser(user string) error {
+	if len(user) > MaxUserLen {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrInvalidUser, len(user), MaxUserLen)
+	}
+	if !utf8.ValidString(user) {
+		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidUser)
+	}
+	for _, r := range user {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("%w: control character %U", ErrInvalidUser, r)
+		}
+	}
+	return nil
+}
+
+func validTime(what string, t time.Time) error {
+	if !t.IsZero() && (t.Before(minTime) || !t.Before(maxTime)) {
+		return fmt.Errorf("%s %s: %w", what, t.Format(time.RFC3339), ErrInvalidTime)
+	}
+	return nil
+}
+
+// record validates a note and builds the record it becomes; the id and
+// record time are set by the transaction that writes it.
+func (s *Store) record(n Note) (kv.Record, error) {
+	text, err := s.validText("text", n.Text, false)
+	if err != nil {
+		return kv.Record{}, err
+	}
+	if err := validUser(n.User); err != nil {
+		return kv.Record{}, err
+	}
+	for _, c := range []struct {
+		what string
+		t    time.Time
+	}{{"event from", n.EventFrom}, {"event until", n.EventUntil}, {"said at", n.Source.SaidAt}} {
+		if err := validTime(c.what, c.t); err != nil {
+			return kv.Record{}, err
+		}
+	}
+	if !n.EventFrom.IsZero() && !n.EventUntil.IsZero() && !n.EventUntil.After(n.EventFrom) {
+		return kv.Record{}, fmt.Errorf("%w: until %s is not after from %s", ErrInvalidInterval,
+			n.EventUntil.UTC().Format(time.RFC3339), n.EventFrom.UTC().Format(time.RFC3339))
+	}
+	quote, err := s.validText("source quote", n.Source.Quote, true)
+	if err != nil {
+		return kv.Record{}, err
+	}
+	src := kv.Source{Quote: quote, SaidAt: toNanos(n.Source.SaidAt)}
+	for _, f := range []struct {
+		what string
+		v    string
+		dst  *string
+	}{{"source kind", n.Source.Kind, &src.Kind}, {"source ref", n.Source.Ref, &src.Ref}} {
+		v, err := s.validText(f.what, f.v, true)
+		if err != nil {
+			return kv.Record{}, err
+		}
+		if len(v) > 256 {
+			return kv.Record{}, fmt.Errorf("%s: %w: %d bytes, at most 256", f.what, ErrTooLong, len(v))
+		}
+		*f.dst = v
+	}
+	return kv.Record{
+		User:       n.User,
+		Text:       text,
+		Pinned:     n.Pinned,
+		Auto:       n.Origin == OriginAuto,
+		EventFrom:  toNanos(n.EventFrom),
+		EventUntil: toNanos(n.EventUntil),
+		HasFrom:    !n.EventFrom.IsZero(),
+		HasUntil:   !n.EventUntil.IsZero(),
+		Source:     src,
+	}, nil
+}

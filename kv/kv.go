@@ -1,0 +1,279 @@
+// Package kv owns the bbolt file behind a memory store: its buckets, the
+// binary encoding of fact records and lifecycle events, transactions,
+// compaction and the file-level consistency check.
+//
+// kv is the only package that imports bbolt. It knows nothing of event-time
+// semantics, reconciliation or indexing: it stores what package memory hands
+// it, keeps the per-user key indexes in step with each record, and must not
+// import any other package of this module.
+package kv
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Errors returned by this package; package memory re-exports them.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrLocked   = errors.New("store is locked by another process")
+	ErrReadOnly = errors.New("store is open read-only")
+	ErrCorrupt  = errors.New("store file is corrupt")
+	ErrClosed   = errors.New("store is closed")
+)
+
+// formatVersion is written to the meta bucket of every new file; Open refuses
+// a file of a newer format rather than misreading it.
+const formatVersion = 1
+
+// Options configure Open. The zero value means defaults.
+type Options struct {
+	// LockTimeout bounds the wait for the file lock; 0 means one second.
+	// bbolt's own default waits forever, which turns a second process into a hang.
+	LockTimeout time.Duration
+	// ReadOnly opens the file with a shared lock; writes fail with ErrReadOnly.
+	ReadOnly bool
+	// NoSync skips fsync on commit. For tests and benchmarks only: a crash
+	// can lose or corrupt acknowledged writes.
+	NoSync bool
+}
+
+// DB is an open store file. It is safe for concurrent use.
+type DB struct {
+	// mu is held shared by every transaction and exclusively by Compact and
+	// Close, which replace or drop the bbolt handle.
+	mu   sync.RWMutex
+	bolt *bolt.DB
+	path string
+	mode os.FileMode
+	opts Options
+}
+
+// Open opens or creates the store file at path. mode is used when the file
+// is created; 0 means 0600, since the file holds personal data.
+func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
+	if mode == 0 {
+		mode = 0o600
+	}
+	d := &DB{path: path, mode: mode}
+	if opts != nil {
+		d.opts = *opts
+	}
+	if d.opts.LockTimeout <= 0 {
+		d.opts.LockTimeout = time.Second
+	}
+	defer recoverCorrupt(&err)
+	b, err := bolt.Open(path, mode, d.boltOptions())
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	d.bolt = b
+	if err := d.initSchema(); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *DB) boltOptions() *bolt.Options {
+	return &bolt.Options{
+		Timeout:  d.opts.LockTimeout,
+		ReadOnly: d.opts.ReadOnly,
+		NoSync:   d.opts.NoSync,
+	}
+}
+
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return fmt.Errorf("open %s: %w", path, ErrLocked)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
+		errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrInvalidMapping):
+		return fmt.Errorf("open %s: %w: %v", path, ErrCorrupt, err)
+	}
+	return fmt.Errorf("open %s: %w", path, err)
+}
+
+// recoverCorrupt turns a panic inside bbolt (it panics on some damaged pages)
+// into ErrCorrupt at the package boundary.
+func recoverCorrupt(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+	}
+}
+
+// Path returns the file the store lives in.
+func (d *DB) Path() string { return d.path }
+
+// ReadOnly reports whether the store was opened read-only.
+func (d *DB) ReadOnly() bool { return d.opts.ReadOnly }
+
+// Close releases the file and its lock.
+func (d *DB) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bolt == nil {
+		return nil
+	}
+	err := d.bolt.Close()
+	d.bolt = nil
+	return err
+}
+
+// Update runs fn in a read-write transaction, committed when fn returns nil
+// and rolled back otherwise.
+func (d *DB) Update(fn func(*Tx) error) (err error) {
+	if d.opts.ReadOnly {
+		return ErrReadOnly
+	}
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.bolt == nil {
+		return ErrClosed
+	}
+	defer recoverCorrupt(&err)
+	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+}
+
+// View runs fn in a read-only transaction that sees one consistent snapshot.
+func (d *DB) View(fn func(*Tx) error) (err error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.bolt == nil {
+		return ErrClosed
+	}
+	defer recoverCorrupt(&err)
+	return d.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+}
+
+// Compact rewrites the file with only its live data and atomically replaces
+// the old one, so bytes bbolt left in freed pages are gone from the file.
+// It holds every transaction off while it runs.
+func (d *DB) Compact() (err error) {
+	if d.opts.ReadOnly {
+		return ErrReadOnly
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bolt == nil {
+		return ErrClosed
+	}
+	defer recoverCorrupt(&err)
+	tmp := d.path + ".compact"
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	opts := d.boltOptions()
+	opts.NoSync = true // synced once below, before the rename
+	dst, err := bolt.Open(tmp, d.mode, opts)
+	if err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	fail := func(err error) error {
+		_ = dst.Close()
+		_ = os.Remove(tmp)
+		return fmt.Errorf("compact: %w", err)
+	}
+	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
+		return fail(err)
+	}
+	if err := dst.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp, d.path); err != nil {
+		return fail(err)
+	}
+	if err := syncDir(filepath.Dir(d.path)); err != nil {
+		return fail(err)
+	}
+	// The new handle already holds the lock on the renamed file, so no
+	// other process can slip in between closing the old file and reopening.
+	_ = d.bolt.Close()
+	dst.NoSync = d.opts.NoSync
+	d.bolt = dst
+	return nil
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// Check runs bbolt's page-level consistency check and returns every problem
+// it finds joined into one error wrapping ErrCorrupt, or nil.
+func (d *DB) Check() (err error) {
+	var errs []error
+	err = d.View(func(tx *Tx) error {
+		for e := range tx.tx.Check() {
+			errs = append(errs, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
+	}
+	return nil
+}
+
+// initSchema creates the buckets of a new file, or verifies that an existing
+// file is a store of a format this code can read.
+func (d *DB) initSchema() error {
+	check := func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		if m == nil {
+			return fmt.Errorf("%w: %s is not a memory store", ErrCorrupt, d.path)
+		}
+		v := m.Get(keyVersion)
+		if len(v) != 8 {
+			return fmt.Errorf("%w: missing format version", ErrCorrupt)
+		}
+		if got := be.Uint64(v); got > formatVersion {
+			return fmt.Errorf("%w: format version %d is newer than this program's %d", ErrCorrupt, got, formatVersion)
+		}
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				return fmt.Errorf("%w: bucket %q missing", ErrCorrupt, name)
+			}
+		}
+		return nil
+	}
+	if d.opts.ReadOnly {
+		return d.bolt.View(check)
+	}
+	return d.bolt.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketMeta) == nil {
+			empty := true
+			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+			if !empty {
+				return fmt.Errorf("%w: %s is a bbolt file of something else", ErrCorrupt, d.path)
+			}
+			for _, name := range allBuckets {
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
+			}
+			m := tx.Bucket(bucketMeta)
+			if err := m.Put(keyVersion, be.AppendUint64(nil, formatVersion)); err != nil {
+				return err
+			}
+			if err := m.Put(keyNextID, be.AppendUint64(nil, 1)); err != nil {
+				return err
+			}
+		}
+		return check(tx)
+	})
+}

@@ -1,0 +1,180 @@
+package kv
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+var be = binary.BigEndian
+
+// Record is the stored form of one fact version. Times are Unix nanoseconds
+// (UTC); an unset time is 0 together with its Has flag cleared.
+type Record struct {
+	ID           uint64
+	User         string
+	Text         string
+	Pinned       bool
+	Auto         bool // written by automation rather than stated by the user
+	RecordedAt   int64
+	ValidUntil   int64 // 0: current
+	SupersededBy uint64
+	Supersedes   uint64 // the fact this one replaced when it was written
+	EventFrom    int64
+	EventUntil   int64
+	HasFrom      bool
+	HasUntil     bool
+	Source       Source
+}
+
+// Source is a fact's provenance.
+type Source struct {
+	Kind   string
+	Ref    string
+	Quote  string
+	SaidAt int64 // 0: unknown
+}
+
+// Current reports whether the record is neither superseded nor retracted.
+func (r *Record) Current() bool { return r.ValidUntil == 0 }
+
+const recordVersion = 1
+
+const (
+	flagPinned = 1 << iota
+	flagAuto
+	flagHasFrom
+	flagHasUntil
+)
+
+// ErrDecode wraps every decoding failure; it is a form of corruption.
+var ErrDecode = fmt.Errorf("%w: undecodable record", ErrCorrupt)
+
+// AppendRecord appends the binary form of r to b. The ID is the key and is
+// not repeated in the value.
+func AppendRecord(b []byte, r *Record) []byte {
+	var flags byte
+	if r.Pinned {
+		flags |= flagPinned
+	}
+	if r.Auto {
+		flags |= flagAuto
+	}
+	if r.HasFrom {
+		flags |= flagHasFrom
+	}
+	if r.HasUntil {
+		flags |= flagHasUntil
+	}
+	b = append(b, recordVersion, flags)
+	b = appendString(b, r.User)
+	b = appendString(b, r.Text)
+	b = binary.AppendVarint(b, r.RecordedAt)
+	b = binary.AppendVarint(b, r.ValidUntil)
+	b = binary.AppendUvarint(b, r.SupersededBy)
+	b = binary.AppendUvarint(b, r.Supersedes)
+	b = binary.AppendVarint(b, r.EventFrom)
+	b = binary.AppendVarint(b, r.EventUntil)
+	b = appendString(b, r.Source.Kind)
+	b = appendString(b, r.Source.Ref)
+	b = appendString(b, r.Source.Quote)
+	b = binary.AppendVarint(b, r.Source.SaidAt)
+	return b
+}
+
+// DecodeRecord decodes a value written by AppendRecord. Strings are copied,
+// so r stays valid after the transaction ends.
+func DecodeRecord(id uint64, b []byte) (Record, error) {
+	d := decoder{b: b}
+	if v := d.byte(); v != recordVersion {
+		return Record{}, fmt.Errorf("%w: fact %d: version %d", ErrDecode, id, v)
+	}
+	flags := d.byte()
+	r := Record{
+		ID:       id,
+		Pinned:   flags&flagPinned != 0,
+		Auto:     flags&flagAuto != 0,
+		HasFrom:  flags&flagHasFrom != 0,
+		HasUntil: flags&flagHasUntil != 0,
+	}
+	r.User = d.string()
+	r.Text = d.string()
+	r.RecordedAt = d.varint()
+	r.ValidUntil = d.varint()
+	r.SupersededBy = d.uvarint()
+	r.Supersedes = d.uvarint()
+	r.EventFrom = d.varint()
+	r.EventUntil = d.varint()
+	r.Source.Kind = d.string()
+	r.Source.Ref = d.string()
+	r.Source.Quote = d.string()
+	r.Source.SaidAt = d.varint()
+	if d.err != nil {
+		return Record{}, fmt.Errorf("%w: fact %d: %v", ErrDecode, id, d.err)
+	}
+	return r, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errShort = errors.New("truncated")
+
+// decoder reads fields in order and remembers the first error, so callers
+// check once at the end.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil || len(d.b) == 0 {
+		d.err = errShort
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if d.err != nil {
+		return ""
+	}
+	if n > uint64(len(d.b)) {
+		d.err = errShort
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}

@@ -1,0 +1,278 @@
+package kv
+
+import (
+	"bytes"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Buckets of a store file.
+var (
+	bucketMeta    = []byte("meta")    // format version, next id
+	bucketFacts   = []byte("facts")   // id -> Record
+	bucketLog     = []byte("log")     // id ‖ seq -> Event, append-only per fact
+	bucketByUser  = []byte("byuser")  // user key ‖ id -> nothing: every fact of a user
+	bucketCurrent = []byte("current") // user key ‖ id -> flags: the current ones
+	allBuckets    = [][]byte{bucketMeta, bucketFacts, bucketLog, bucketByUser, bucketCurrent}
+
+	keyVersion = []byte("version")
+	keyNextID  = []byte("next_id")
+)
+
+// MaxUserLen is the longest user name, in bytes, that a key can hold.
+const MaxUserLen = 255
+
+// Tx is a transaction on a store file, valid only inside the Update or View
+// closure that received it.
+type Tx struct {
+	tx                                    *bolt.Tx
+	meta, facts, log, byUser, currentIdx *bolt.Bucket
+}
+
+func newTx(tx *bolt.Tx) *Tx {
+	return &Tx{
+		tx:         tx,
+		meta:       tx.Bucket(bucketMeta),
+		facts:      tx.Bucket(bucketFacts),
+		log:        tx.Bucket(bucketLog),
+		byUser:     tx.Bucket(bucketByUser),
+		currentIdx: tx.Bucket(bucketCurrent),
+	}
+}
+
+func idKey(id uint64) []byte { return be.AppendUint64(make([]byte, 0, 8), id) }
+
+func userPrefix(user string) []byte {
+	b := make([]byte, 0, 1+len(user)+8)
+	b = append(b, byte(len(user)))
+	return append(b, user...)
+}
+
+func userKey(user string, id uint64) []byte { return be.AppendUint64(userPrefix(user), id) }
+
+// NextID allocates a fact id. Ids only grow: a hard delete never frees one.
+func (t *Tx) NextID() (uint64, error) {
+	id := t.PeekNextID()
+	return id, t.SetNextID(id + 1)
+}
+
+// PeekNextID returns the id NextID would allocate.
+func (t *Tx) PeekNextID() uint64 {
+	v := t.meta.Get(keyNextID)
+	if len(v) != 8 {
+		return 1
+	}
+	return be.Uint64(v)
+}
+
+// SetNextID sets the next id to allocate (import keeps the exported counter).
+func (t *Tx) SetNextID(id uint64) error { return t.meta.Put(keyNextID, be.AppendUint64(nil, id)) }
+
+// Get returns the record with the given id, or ErrNotFound.
+func (t *Tx) Get(id uint64) (Record, error) {
+	v := t.facts.Get(idKey(id))
+	if v == nil {
+		return Record{}, fmt.Errorf("fact %d: %w", id, ErrNotFound)
+	}
+	return DecodeRecord(id, v)
+}
+
+// Has reports whether a record with the id exists.
+func (t *Tx) Has(id uint64) bool { return t.facts.Get(idKey(id)) != nil }
+
+// Put writes r and brings the per-user indexes in line with it.
+func (t *Tx) Put(r *Record) error {
+	if len(r.User) > MaxUserLen {
+		return fmt.Errorf("user name of %d bytes exceeds %d", len(r.User), MaxUserLen)
+	}
+	if r.ID == 0 {
+		return fmt.Errorf("fact id 0 is reserved")
+	}
+	if err := t.facts.Put(idKey(r.ID), AppendRecord(nil, r)); err != nil {
+		return err
+	}
+	uk := userKey(r.User, r.ID)
+	if err := t.byUser.Put(uk, nil); err != nil {
+		return err
+	}
+	if !r.Current() {
+		return t.currentIdx.Delete(uk)
+	}
+	var flags byte
+	if r.Auto {
+		flags = flagAuto
+	}
+	return t.currentIdx.Put(uk, []byte{flags})
+}
+
+// Delete removes a record, its whole lifecycle log and its index keys.
+func (t *Tx) Delete(id uint64) error {
+	r, err := t.Get(id)
+	if err != nil {
+		return err
+	}
+	uk := userKey(r.User, id)
+	for _, step := range []func() error{
+		func() error { return t.facts.Delete(idKey(id)) },
+		func() error { return t.byUser.Delete(uk) },
+		func() error { return t.currentIdx.Delete(uk) },
+		func() error { return t.deleteEvents(id) },
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Append adds e to the end of the lifecycle log of fact id.
+func (t *Tx) Append(id uint64, e *Event) error {
+	prefix := idKey(id)
+	var seq uint32
+	c := t.log.Cursor()
+	k, _ := c.Seek(idKey(id + 1))
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	if k != nil && bytes.HasPrefix(k, prefix) && len(k) == 12 {
+		seq = be.Uint32(k[8:]) + 1
+	}
+	return t.log.Put(be.AppendUint32(prefix, seq), AppendEvent(nil, e))
+}
+
+// Events returns the lifecycle log of fact id, oldest first.
+func (t *Tx) Events(id uint64) ([]Event, error) {
+	var out []Event
+	prefix := idKey(id)
+	c := t.log.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		e, err := DecodeEvent(v)
+		if err != nil {
+			return nil, fmt.Errorf("fact %d: %w", id, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// ReplaceEvents rewrites the log of fact id. Only hard delete uses it, to cut
+// links to a fact that no longer exists.
+func (t *Tx) ReplaceEvents(id uint64, events []Event) error {
+	if err := t.deleteEvents(id); err != nil {
+		return err
+	}
+	for i := range events {
+		if err := t.Append(id, &events[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Tx) deleteEvents(id uint64) error {
+	prefix := idKey(id)
+	c := t.log.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UserIDs calls fn for each fact id of user in increasing order: all of them,
+// or only the current ones. auto is known only for current ones.
+func (t *Tx) UserIDs(user string, currentOnly bool, fn func(id uint64, auto bool) error) error {
+	b := t.byUser
+	if currentOnly {
+		b = t.currentIdx
+	}
+	prefix := userPrefix(user)
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) != len(prefix)+8 {
+			continue // a longer user name that starts with the same bytes cannot, thanks to the length byte
+		}
+		if err := fn(be.Uint64(k[len(prefix):]), len(v) == 1 && v[0]&flagAuto != 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CountCurrent counts the current facts of user; with autoOnly, only those
+// written by automation.
+func (t *Tx) CountCurrent(user string, autoOnly bool) int {
+	n := 0
+	_ = t.UserIDs(user, true, func(_ uint64, auto bool) error {
+		if auto || !autoOnly {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// ForEach calls fn for every record in id order.
+func (t *Tx) ForEach(fn func(r Record) error) error {
+	c := t.facts.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) != 8 {
+			return fmt.Errorf("%w: fact key of %d bytes", ErrCorrupt, len(k))
+		}
+		r, err := DecodeRecord(be.Uint64(k), v)
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Empty reports whether the store holds no fact and has never allocated an id.
+func (t *Tx) Empty() bool {
+	k, _ := t.facts.Cursor().First()
+	return k == nil && t.PeekNextID() == 1
+}
+
+// CheckIndexes verifies that the per-user index buckets hold exactly the keys
+// the records imply, and that every log key belongs to an existing fact.
+func (t *Tx) CheckIndexes() []error {
+	var errs []error
+	wantAll, wantCur := map[string]bool{}, map[string]bool{}
+	_ = t.ForEach(func(r Record) error {
+		k := string(userKey(r.User, r.ID))
+		wantAll[k] = true
+		if r.Current() {
+			wantCur[k] = true
+		}
+		return nil
+	})
+	cmp := func(name string, b *bolt.Bucket, want map[string]bool) {
+		n := 0
+		_ = b.ForEach(func(k, _ []byte) error {
+			n++
+			if !want[string(k)] {
+				errs = append(errs, fmt.Errorf("%s index holds a stray key %x", name, k))
+			}
+			return nil
+		})
+		if n != len(want) {
+			errs = append(errs, fmt.Errorf("%s index has %d keys, records imply %d", name, n, len(want)))
+		}
+	}
+	cmp("user", t.byUser, wantAll)
+	cmp("current", t.currentIdx, wantCur)
+	_ = t.log.ForEach(func(k, _ []byte) error {
+		if len(k) != 12 || !t.Has(be.Uint64(k)) {
+			errs = append(errs, fmt.Errorf("log key %x belongs to no fact", k))
+		}
+		return nil
+	})
+	return errs
+}

@@ -1,0 +1,201 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// Add records a new current fact.
+func (s *Store) Add(ctx context.Context, n Note) (Fact, error) {
+	rec, err := s.record(n)
+	if err != nil {
+		return Fact{}, err
+	}
+	err = s.update(ctx, func(tx *kv.Tx) error {
+		if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
+			return err
+		}
+		return s.insert(tx, &rec, s.now())
+	})
+	if err != nil {
+		return Fact{}, err
+	}
+	return factOf(&rec), nil
+}
+
+// insert allocates an id for rec and writes it with its first log entries.
+func (s *Store) insert(tx *kv.Tx, rec *kv.Record, now int64) error {
+	id, err := tx.NextID()
+	if err != nil {
+		return err
+	}
+	rec.ID, rec.RecordedAt = id, now
+	if err := tx.Put(rec); err != nil {
+		return err
+	}
+	if err := tx.Append(id, &kv.Event{Kind: kv.Recorded, At: now, Auto: rec.Auto}); err != nil {
+		return err
+	}
+	if rec.Pinned {
+		return tx.Append(id, &kv.Event{Kind: kv.Pinned, At: now, Auto: rec.Auto})
+	}
+	return nil
+}
+
+// checkBudget refuses a write that would leave user with more current
+// automatic facts than the budget. replacesAuto says the write retires one.
+func (s *Store) checkBudget(tx *kv.Tx, user string, auto, replacesAuto bool) error {
+	if s.budget == 0 || !auto || replacesAuto {
+		return nil
+	}
+	if n := tx.CountCurrent(user, true); n >= s.budget {
+		return fmt.Errorf("user %q has %d current automatic facts: %w", user, n, ErrBudgetExceeded)
+	}
+	return nil
+}
+
+// getUser reads fact id and refuses it when it belongs to another user, so
+// that one user's operations cannot reach another's facts.
+func getUser(tx *kv.Tx, id uint64, user string) (kv.Record, error) {
+	r, err := tx.Get(id)
+	if err != nil {
+		return r, err
+	}
+	if r.User != user {
+		return kv.Record{}, fmt.Errorf("fact %d of user %q: %w", id, user, ErrNotFound)
+	}
+	return r, nil
+}
+
+// Supersede records n as the successor of fact oldID: the world changed and
+// the old fact is true no longer. The insert and the marking of the old fact
+// happen in one transaction. n.User must be the old fact's user. With
+// n.Origin == OriginAuto a pinned old fact gives ErrPinned.
+func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, error) {
+	rec, err := s.record(n)
+	if err != nil {
+		return Fact{}, err
+	}
+	err = s.update(ctx, func(tx *kv.Tx) error {
+		old, err := getUser(tx, oldID, rec.User)
+		if err != nil {
+			return err
+		}
+		if !old.Current() {
+			return fmt.Errorf("supersede fact %d: %w", oldID, ErrNotCurrent)
+		}
+		if old.Pinned && rec.Auto {
+			return fmt.Errorf("supersede fact %d: %w", oldID, ErrPinned)
+		}
+		if err := s.checkBudget(tx, rec.User, rec.Auto, old.Auto); err != nil {
+			return err
+		}
+		now := s.now()
+		rec.Supersedes = oldID
+		if err := s.insert(tx, &rec, now); err != nil {
+			return err
+		}
+		if s.hookAfterInsert != nil {
+			if err := s.hookAfterInsert(); err != nil {
+				return err
+			}
+		}
+		old.ValidUntil, old.SupersededBy = now, rec.ID
+		if err := tx.Put(&old); err != nil {
+			return err
+		}
+		return tx.Append(oldID, &kv.Event{Kind: kv.Superseded, At: now, Auto: rec.Auto, By: rec.ID, End: eventStart(&rec)})
+	})
+	if err != nil {
+		return Fact{}, err
+	}
+	return factOf(&rec), nil
+}
+
+// Invalidate retracts a current fact: it was never true. It stays as history
+// and Restore undoes it. With c.Origin == OriginAuto a pinned fact gives ErrPinned.
+func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
+	return s.change(ctx, user, id, c, func(r *kv.Record, now int64) (*kv.Event, error) {
+		if !r.Current() {
+			return nil, ErrNotCurrent
+		}
+		if r.Pinned && c.Origin == OriginAuto {
+			return nil, ErrPinned
+		}
+		r.ValidUntil = now
+		return &kv.Event{Kind: kv.Retracted}, nil
+	})
+}
+
+// Restore makes a superseded or retracted fact current again: the undo of
+// a wrong Supersede or Invalidate. The successor of a superseded fact stays
+// as it is.
+func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
+	return s.change(ctx, user, id, c, func(r *kv.Record, _ int64) (*kv.Event, error) {
+		if r.Current() {
+			return nil, ErrAlreadyCurrent
+		}
+		r.ValidUntil, r.SupersededBy = 0, 0
+		return &kv.Event{Kind: kv.Restored}, nil
+	})
+}
+
+// Pin protects a fact from automation. Pinning a pinned fact changes nothing.
+func (s *Store) Pin(ctx context.Context, user string, id uint64) (Fact, error) {
+	return s.setPinned(ctx, user, id, true)
+}
+
+// Unpin lets automation change the fact again.
+func (s *Store) Unpin(ctx context.Context, user string, id uint64) (Fact, error) {
+	return s.setPinned(ctx, user, id, false)
+}
+
+func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bool) (Fact, error) {
+	return s.change(ctx, user, id, Change{}, func(r *kv.Record, _ int64) (*kv.Event, error) {
+		if r.Pinned == pinned {
+			return nil, nil
+		}
+		r.Pinned = pinned
+		if pinned {
+			return &kv.Event{Kind: kv.Pinned}, nil
+		}
+		return &kv.Event{Kind: kv.Unpinned}, nil
+	})
+}
+
+// change applies fn to fact id in one transaction and logs the event it
+// returns; a nil event means nothing changed.
+func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
+	fn func(r *kv.Record, now int64) (*kv.Event, error)) (Fact, error) {
+	reason, err := s.validText("reason", c.Reason, true)
+	if err != nil {
+		return Fact{}, err
+	}
+	var out kv.Record
+	err = s.update(ctx, func(tx *kv.Tx) error {
+		r, err := getUser(tx, id, user)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		e, err := fn(&r, now)
+		if err != nil {
+			return fmt.Errorf("fact %d: %w", id, err)
+		}
+		out = r
+		if e == nil {
+			return nil
+		}
+		e.At, e.Auto, e.Cause = now, c.Origin == OriginAuto, reason
+		if err := tx.Put(&r); err != nil {
+			return err
+		}
+		return tx.Append(id, e)
+	})
+	if err != nil {
+		return Fact{}, err
+	}
+	return factOf(&out), nil
+}

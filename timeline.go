@@ -1,0 +1,158 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// eventStart is where a record's event interval begins: its EventFrom, or
+// when it was recorded if the words gave no time.
+func eventStart(r *kv.Record) int64 {
+	if r.HasFrom {
+		return r.EventFrom
+	}
+	return r.RecordedAt
+}
+
+// span is a fact's event interval as known at some record time.
+type span struct {
+	visible    bool  // recorded by then and not retracted then
+	start, end int64 // end is meaningful when hasEnd
+	hasEnd     bool
+}
+
+func (p span) contains(e int64) bool {
+	return p.visible && p.start <= e && (!p.hasEnd || e < p.end)
+}
+
+// spanAt replays r's lifecycle log up to record time k. A fact superseded by
+// then ends where its successor starts; one retracted by then is invisible.
+// This is why the log, not only the latest markers, is kept: after a Restore
+// the markers forget what was believed in between.
+func spanAt(r *kv.Record, events []kv.Event, k int64) span {
+	if r.RecordedAt > k {
+		return span{}
+	}
+	p := span{visible: true, start: eventStart(r), end: r.EventUntil, hasEnd: r.HasUntil}
+	var supersededEnd int64
+	superseded := false
+	for _, e := range events {
+		if e.At > k {
+			break
+		}
+		switch e.Kind {
+		case kv.Superseded:
+			superseded, supersededEnd = true, e.End
+		case kv.Retracted:
+			p.visible = false
+		case kv.Restored:
+			superseded, p.visible = false, true
+		}
+	}
+	if superseded && (!p.hasEnd || supersededEnd < p.end) {
+		p.end, p.hasEnd = supersededEnd, true
+	}
+	return p
+}
+
+// userSpans calls fn with each fact of user and its interval as known at k.
+func userSpans(tx *kv.Tx, user string, k int64, fn func(r *kv.Record, p span)) error {
+	return tx.UserIDs(user, false, func(id uint64, _ bool) error {
+		r, err := tx.Get(id)
+		if err != nil {
+			return err
+		}
+		evs, err := tx.Events(id)
+		if err != nil {
+			return err
+		}
+		fn(&r, spanAt(&r, evs, k))
+		return nil
+	})
+}
+
+// At returns the facts of user that were true at event time event, as the
+// store knew them at record time known: "where did I work in May?" is
+// At(user, may, time.Time{}); "what did you believe on 1 August about
+// July?" is At(user, july, august1). A zero time means now. A fact stated in
+// advance is current from when it was said but true only from its EventFrom.
+func (s *Store) At(ctx context.Context, user string, event, known time.Time) ([]Fact, error) {
+	var out []Fact
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		now := s.now()
+		e, k := orNow(event, now), orNow(known, now)
+		return userSpans(tx, user, k, func(r *kv.Record, p span) {
+			if p.contains(e) {
+				out = append(out, factOf(r))
+			}
+		})
+	})
+	return out, err
+}
+
+func orNow(t time.Time, now int64) int64 {
+	if t.IsZero() {
+		return now
+	}
+	return t.UnixNano()
+}
+
+// Prompt renders the block an assistant puts into its context: the facts of
+// user true now, then the current ones that start later, with their start
+// date. Superseded and retracted facts never appear, except a superseded one
+// whose successor has not started yet: it is still true, and is shown with
+// the date it ends. Each fact is one line; line breaks in a text are folded.
+func (s *Store) Prompt(ctx context.Context, user string) (string, error) {
+	var now int64
+	var trueNow, upcoming []string
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		now = s.now()
+		return userSpans(tx, user, now, func(r *kv.Record, p span) {
+			switch {
+			case p.contains(now):
+				line := "- " + promptText(r.Text)
+				var marks []string
+				if r.HasFrom {
+					marks = append(marks, "since "+day(p.start))
+				}
+				if p.hasEnd {
+					marks = append(marks, "until "+day(p.end))
+				}
+				if len(marks) > 0 {
+					line += " (" + strings.Join(marks, ", ") + ")"
+				}
+				trueNow = append(trueNow, line)
+			case r.Current() && p.start > now:
+				upcoming = append(upcoming, fmt.Sprintf("- %s (from %s)", promptText(r.Text), day(p.start)))
+			}
+		})
+	})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if len(trueNow) == 0 && len(upcoming) == 0 {
+		return "No facts are known about the user.\n", nil
+	}
+	fmt.Fprintf(&b, "Facts about the user, true as of %s:\n", day(now))
+	for _, l := range trueNow {
+		b.WriteString(l + "\n")
+	}
+	if len(upcoming) > 0 {
+		b.WriteString("Upcoming, not yet true:\n")
+		for _, l := range upcoming {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String(), nil
+}
+
+func day(n int64) string { return time.Unix(0, n).UTC().Format(time.DateOnly) }
+
+func promptText(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
