@@ -26,7 +26,7 @@ const MaxUserLen = 255
 // Tx is a transaction on a store file, valid only inside the Update or View
 // closure that received it.
 type Tx struct {
-	tx                                    *bolt.Tx
+	tx                                   *bolt.Tx
 	meta, facts, log, byUser, currentIdx *bolt.Bucket
 }
 

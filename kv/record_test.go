@@ -1,0 +1,53 @@
+package kv
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestRecordRoundTrip(t *testing.T) {
+	for _, r := range []Record{
+		{ID: 1, Text: "x", RecordedAt: 1},
+		{ID: 7, User: "алиса", Text: "Я работаю в компании.\nВторая строка", Pinned: true, Auto: true,
+			RecordedAt: 1_780_000_000_000_000_000, ValidUntil: 1_790_000_000_000_000_000, SupersededBy: 9, Supersedes: 3,
+			EventFrom: -2_000_000_000_000_000_000, EventUntil: 5, HasFrom: true, HasUntil: true,
+			Source: Source{Kind: "chat", Ref: "msg-1", Quote: "q", SaidAt: 42}},
+	} {
+		got, err := DecodeRecord(r.ID, AppendRecord(nil, &r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got, r)
+		}
+	}
+}
+
+func TestEventRoundTrip(t *testing.T) {
+	e := Event{Kind: Superseded, At: 123, Auto: true, By: 4, End: -5, Cause: "причина"}
+	got, err := DecodeEvent(AppendEvent(nil, &e))
+	if err != nil || got != e {
+		t.Errorf("round trip: %+v, %v", got, err)
+	}
+}
+
+// Every prefix of a valid encoding, and arbitrary bytes, decode to an error
+// wrapping ErrCorrupt or to a record, never a panic.
+func FuzzDecodeRecord(f *testing.F) {
+	r := Record{ID: 1, User: "u", Text: "text", RecordedAt: 99, HasFrom: true, EventFrom: 5, Source: Source{Quote: "q"}}
+	full := AppendRecord(nil, &r)
+	for i := range full {
+		f.Add(full[:i])
+	}
+	f.Add(full)
+	f.Add([]byte{1, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, err := DecodeRecord(1, b); err != nil && !errors.Is(err, ErrCorrupt) {
+			t.Errorf("error does not wrap ErrCorrupt: %v", err)
+		}
+		if _, err := DecodeEvent(b); err != nil && !errors.Is(err, ErrCorrupt) {
+			t.Errorf("event error does not wrap ErrCorrupt: %v", err)
+		}
+	})
+}

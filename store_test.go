@@ -1,0 +1,127 @@
+package memory_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+func TestFileMode(t *testing.T) {
+	_, path := open(t, nil, nil)
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := st.Mode().Perm(); m != 0o600 {
+		t.Errorf("file mode %o, want 600", m)
+	}
+}
+
+func TestSecondOpenIsLocked(t *testing.T) {
+	_, path := open(t, nil, nil)
+	start := time.Now()
+	_, err := memory.Open(path, 0, &memory.Options{LockTimeout: 200 * time.Millisecond})
+	if !errors.Is(err, memory.ErrLocked) {
+		t.Fatalf("second open: %v", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("second open took %v with a 200ms timeout", d)
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	s, path := open(t, newClock("2026-01-01"), nil)
+	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "kept"}))
+	s.Close()
+	ro, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if got := must[memory.Fact](t)(ro.Get(ctx, "", f.ID)); got.Text != "kept" {
+		t.Errorf("read-only get: %+v", got)
+	}
+	if _, err := ro.Add(ctx, memory.Note{Text: "x"}); !errors.Is(err, memory.ErrReadOnly) {
+		t.Errorf("write on read-only store: %v", err)
+	}
+	if _, err := ro.Delete(ctx, "", f.ID, nil); !errors.Is(err, memory.ErrReadOnly) {
+		t.Errorf("delete on read-only store: %v", err)
+	}
+}
+
+func TestClosedStore(t *testing.T) {
+	s, _ := open(t, nil, nil)
+	s.Close()
+	if _, err := s.Add(ctx, memory.Note{Text: "x"}); !errors.Is(err, memory.ErrClosed) {
+		t.Errorf("add after close: %v", err)
+	}
+}
+
+// A damaged or foreign file gives an error from Open or Check, never a panic.
+func TestCorruptFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	garbage := make([]byte, 16384)
+	for i := range garbage {
+		garbage[i] = byte(i * 7)
+	}
+	for name, path := range map[string]string{
+		"garbage":   write("garbage.db", garbage),
+		"text file": write("text.db", []byte("hello, I am not a database\n")),
+	} {
+		if _, err := memory.Open(path, 0, nil); err == nil {
+			t.Errorf("%s: Open succeeded", name)
+		}
+	}
+
+	// A real store whose data pages are overwritten: Open may succeed, but
+	// Check (or the first read) must report it.
+	s, path := open(t, newClock("2026-01-01"), nil)
+	for range 50 {
+		must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "a fact that fills pages"}))
+	}
+	s.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 2 * 4096; i < len(b); i++ {
+		b[i] = 0xA5
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := memory.Open(path, 0, nil)
+	if err != nil {
+		if !errors.Is(err, memory.ErrCorrupt) {
+			t.Errorf("open of a damaged store: %v, want ErrCorrupt", err)
+		}
+		return
+	}
+	defer s2.Close()
+	if err := s2.Check(ctx); !errors.Is(err, memory.ErrCorrupt) {
+		t.Errorf("check of a damaged store: %v, want ErrCorrupt", err)
+	}
+}
+
+func TestCheckCleanStore(t *testing.T) {
+	c := newClock("2026-01-01")
+	s, _ := open(t, c, nil)
+	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "a", Pinned: true}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "b"}))
+	must[memory.Fact](t)(s.Invalidate(ctx, "", b.ID, memory.Change{}))
+	must[memory.Fact](t)(s.Restore(ctx, "", a.ID, memory.Change{}))
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
