@@ -213,6 +213,17 @@ func syncDir(dir string) error {
 // Check runs bbolt's page-level consistency check and returns every problem
 // it finds joined into one error wrapping ErrCorrupt, or nil.
 func (d *DB) Check() (err error) {
+	// bbolt checks in a goroutine of its own, where a panic on a damaged page
+	// cannot be recovered. Touching every key here first makes such a page
+	// panic where recoverCorrupt catches it.
+	err = d.View(func(tx *Tx) error {
+		return tx.tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
+			return b.ForEach(func(_, _ []byte) error { return nil })
+		})
+	})
+	if err != nil {
+		return err
+	}
 	var errs []error
 	err = d.View(func(tx *Tx) error {
 		for e := range tx.tx.Check() {
