@@ -2,6 +2,7 @@ package kv
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -55,6 +56,7 @@ const eventVersion = 1
 
 // AppendEvent appends the binary form of e to b.
 func AppendEvent(b []byte, e *Event) []byte {
+	start := len(b)
 	var auto byte
 	if e.Auto {
 		auto = 1
@@ -63,11 +65,15 @@ func AppendEvent(b []byte, e *Event) []byte {
 	b = binary.AppendVarint(b, e.At)
 	b = binary.AppendUvarint(b, e.By)
 	b = binary.AppendVarint(b, e.End)
-	return appendString(b, e.Cause)
+	return sealed(appendString(b, e.Cause), start)
 }
 
 // DecodeEvent decodes a value written by AppendEvent.
 func DecodeEvent(b []byte) (Event, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return Event{}, fmt.Errorf("%w: event: %v", ErrDecode, err)
+	}
 	d := decoder{b: b}
 	if v := d.byte(); v != eventVersion {
 		return Event{}, fmt.Errorf("%w: event version %d", ErrDecode, v)
@@ -77,6 +83,9 @@ func DecodeEvent(b []byte) (Event, error) {
 	e.By = d.uvarint()
 	e.End = d.varint()
 	e.Cause = d.string()
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errors.New("trailing bytes")
+	}
 	if d.err != nil {
 		return Event{}, fmt.Errorf("%w: event: %v", ErrDecode, d.err)
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -69,7 +70,7 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	if d.opts.LockTimeout <= 0 {
 		d.opts.LockTimeout = time.Second
 	}
-	defer recoverCorrupt(&err)
+	defer recoverCorrupt(&err, guard())
 	b, err := bolt.Open(path, mode, d.boltOptions())
 	if err != nil {
 		return nil, openError(path, err)
@@ -101,9 +102,17 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open %s: %w", path, err)
 }
 
+// guard makes a memory fault on the mapped file a recoverable panic on this
+// goroutine: a damaged page can make bbolt read past the end of the map,
+// which would otherwise kill the process. Use as
+// defer recoverCorrupt(&err, guard()).
+func guard() bool { return debug.SetPanicOnFault(true) }
+
 // recoverCorrupt turns a panic inside bbolt (it panics on some damaged pages)
-// into ErrCorrupt at the package boundary.
-func recoverCorrupt(err *error) {
+// into ErrCorrupt at the package boundary, and restores the goroutine's
+// fault setting that guard changed.
+func recoverCorrupt(err *error, old bool) {
+	debug.SetPanicOnFault(old)
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
 	}
@@ -138,7 +147,7 @@ func (d *DB) Update(fn func(*Tx) error) (err error) {
 	if d.bolt == nil {
 		return ErrClosed
 	}
-	defer recoverCorrupt(&err)
+	defer recoverCorrupt(&err, guard())
 	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
 }
 
@@ -149,7 +158,7 @@ func (d *DB) View(fn func(*Tx) error) (err error) {
 	if d.bolt == nil {
 		return ErrClosed
 	}
-	defer recoverCorrupt(&err)
+	defer recoverCorrupt(&err, guard())
 	return d.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
 }
 
@@ -165,7 +174,7 @@ func (d *DB) Compact() (err error) {
 	if d.bolt == nil {
 		return ErrClosed
 	}
-	defer recoverCorrupt(&err)
+	defer recoverCorrupt(&err, guard())
 	tmp := d.path + ".compact"
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 )
 
 var be = binary.BigEndian
@@ -53,6 +54,10 @@ var ErrDecode = fmt.Errorf("%w: undecodable record", ErrCorrupt)
 // AppendRecord appends the binary form of r to b. The ID is the key and is
 // not repeated in the value.
 func AppendRecord(b []byte, r *Record) []byte {
+	return sealed(appendRecordBody(b, r), len(b))
+}
+
+func appendRecordBody(b []byte, r *Record) []byte {
 	var flags byte
 	if r.Pinned {
 		flags |= flagPinned
@@ -82,9 +87,34 @@ func AppendRecord(b []byte, r *Record) []byte {
 	return b
 }
 
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// sealed appends a CRC-32C of b[start:] to b. bbolt checksums only its meta
+// pages, so without this a flipped byte in a record would decode into a
+// silently wrong fact.
+func sealed(b []byte, start int) []byte {
+	return be.AppendUint32(b, crc32.Checksum(b[start:], castagnoli))
+}
+
+// unseal verifies and strips the checksum that sealed appended.
+func unseal(b []byte) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, errShort
+	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, castagnoli) != be.Uint32(b[len(b)-4:]) {
+		return nil, errors.New("checksum mismatch")
+	}
+	return body, nil
+}
+
 // DecodeRecord decodes a value written by AppendRecord. Strings are copied,
 // so r stays valid after the transaction ends.
 func DecodeRecord(id uint64, b []byte) (Record, error) {
+	b, err := unseal(b)
+	if err != nil {
+		return Record{}, fmt.Errorf("%w: fact %d: %v", ErrDecode, id, err)
+	}
 	d := decoder{b: b}
 	if v := d.byte(); v != recordVersion {
 		return Record{}, fmt.Errorf("%w: fact %d: version %d", ErrDecode, id, v)
@@ -109,6 +139,9 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 	r.Source.Ref = d.string()
 	r.Source.Quote = d.string()
 	r.Source.SaidAt = d.varint()
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errors.New("trailing bytes")
+	}
 	if d.err != nil {
 		return Record{}, fmt.Errorf("%w: fact %d: %v", ErrDecode, id, d.err)
 	}

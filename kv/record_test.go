@@ -51,3 +51,16 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	})
 }
+
+// Any single flipped byte of an encoded record is detected.
+func TestRecordFlipDetected(t *testing.T) {
+	r := Record{ID: 3, User: "u", Text: "I work at company A.", RecordedAt: 1_780_000_000_000_000_000}
+	enc := AppendRecord(nil, &r)
+	for i := range enc {
+		b := append([]byte(nil), enc...)
+		b[i] ^= 0x10
+		if _, err := DecodeRecord(3, b); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("flip at byte %d: %v", i, err)
+		}
+	}
+}
