@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) demoCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Tell the story of a bi-temporal memory, in a temporary store",
+		Long: `demo runs a short story in a temporary store (it ignores --db): a job
+change told late, a correction, an automatic mistake undone. It prints each
+step and what each query returns, and fails if an answer is not the one the
+story expects.`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd.Context(), a.stdout) },
+	}
+}
+
+func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+// demo is the state of the story: its store, whose clock reads now, which
+// the story moves forward.
+type demo struct {
+	ctx context.Context
+	s   *memory.Store
+	w   io.Writer
+	now time.Time
+}
+
+func runDemo(ctx context.Context, w io.Writer) (err error) {
+	dir, err := os.MkdirTemp("", "memctl-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	d := &demo{ctx: ctx, w: w, now: date(2026, 3, 10)}
+	d.s, err = memory.Open(filepath.Join(dir, "memory.db"), 0o600,
+		&memory.Options{Clock: func() time.Time { return d.now }, NoSync: true})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := d.s.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	return d.story()
+}
+
+func (d *demo) printf(format string, args ...any) { fmt.Fprintf(d.w, format, args...) }
+
+// on moves the clock to t and says what happens then.
+func (d *demo) on(t time.Time, what string) {
+	d.now = t
+	d.printf("\n  %s  %s\n", showTime(t), what)
+}
+
+func (d *demo) note(text string) memory.Note {
+	return memory.Note{Text: text, Source: memory.Source{Kind: "demo"}}
+}
+
+func show(f memory.Fact) string { return fmt.Sprintf("#%d %s", f.ID, f.Text) }
+
+// expect prints facts and fails unless they are exactly want: the demo
+// doubles as a test of the story it tells.
+func (d *demo) expect(what string, got []memory.Fact, want ...memory.Fact) error {
+	for _, f := range got {
+		d.printf("      %s\n", show(f))
+	}
+	if len(got) == 0 {
+		d.printf("      (nothing)\n")
+	}
+	ids := func(fs []memory.Fact) []uint64 {
+		out := make([]uint64, len(fs))
+		for i, f := range fs {
+			out[i] = f.ID
+		}
+		slices.Sort(out)
+		return out
+	}
+	if g, w := ids(got), ids(want); !slices.Equal(g, w) {
+		return fmt.Errorf("demo: %s returned facts %v, the story expects %v", what, g, w)
+	}
+	return nil
+}
+
+// ask asks At a question and checks the answer; a zero time means now.
+func (d *demo) ask(question string, event, known time.Time, want ...memory.Fact) error {
+	label := func(t time.Time) string {
+		if t.IsZero() {
+			return "now"
+		}
+		return showTime(t)
+	}
+	call := fmt.Sprintf("At(event %s, known %s)", label(event), label(known))
+	d.printf("\n    Q: %s\n    %s returns:\n", question, call)
+	got, err := d.s.At(d.ctx, "", event, known)
+	if err != nil {
+		return err
+	}
+	return d.expect(call, got, want...)
+}
+
+func (d *demo) list(want ...memory.Fact) error {
+	d.printf("    Current facts (List):\n")
+	got, err := d.s.List(d.ctx, "", memory.ListOptions{})
+	if err != nil {
+		return err
+	}
+	return d.expect("List", got, want...)
+}
+
+func (d *demo) story() error {
+	ctx, s := d.ctx, d.s
+	d.printf("A bi-temporal memory, told as a story (temporary store, no model).\n")
+	d.printf("Record time is when the store learned a fact; event time is when it was true.\n")
+
+	d.printf("\n1. The user tells us things\n")
+	d.on(date(2026, 3, 10), `The user says: "I work at company A."`)
+	a, err := s.Add(ctx, d.note("I work at company A."))
+	if err != nil {
+		return err
+	}
+	d.printf("    Add → %s\n", show(a))
+	d.on(date(2026, 3, 12), `The user says: "I have a dog named Rex."`)
+	rex, err := s.Add(ctx, d.note("I have a dog named Rex."))
+	if err != nil {
+		return err
+	}
+	d.printf("    Add → %s\n", show(rex))
+
+	d.printf("\n2. The world changed, and we hear of it late\n")
+	d.on(date(2026, 8, 20), `The user says: "I moved to company B back in June."`)
+	n := d.note("I work at company B.")
+	n.EventFrom = date(2026, 6, 1)
+	b, err := s.Supersede(ctx, a.ID, n)
+	if err != nil {
+		return err
+	}
+	d.printf("    Supersede #%d, event from %s → %s\n", a.ID, showTime(n.EventFrom), show(b))
+	d.printf("    #%d is not erased: it is kept as history, true until %s.\n", a.ID, showTime(n.EventFrom))
+
+	d.printf("\n3. Questions, asked on %s\n", showTime(d.now))
+	if err := d.ask("Where did I work in May?", date(2026, 5, 15), time.Time{}, a, rex); err != nil {
+		return err
+	}
+	d.printf("    (At returns every fact true at that time, so the dog comes along.)\n")
+	if err := d.ask("Where did I work in July?", date(2026, 7, 1), time.Time{}, b, rex); err != nil {
+		return err
+	}
+	if err := d.ask("What did you believe on 1 August about July?", date(2026, 7, 1), date(2026, 8, 1), a, rex); err != nil {
+		return err
+	}
+	d.printf("    (On 1 August we had not yet heard of the move.)\n")
+	if err := d.ask("Where do I work now?", time.Time{}, time.Time{}, b, rex); err != nil {
+		return err
+	}
+
+	d.printf("\n4. A correction: a fact that was never true\n")
+	d.on(date(2026, 9, 2), `The user says: "The team offsite is on Tuesday 15 September."`)
+	tue, err := s.Add(ctx, d.note("The team offsite is on Tuesday 15 September."))
+	if err != nil {
+		return err
+	}
+	d.printf("    Add → %s\n", show(tue))
+	d.on(date(2026, 9, 3), `The user says: "Sorry, I was wrong: the offsite is on Wednesday 16 September."`)
+	tue, err = s.Invalidate(ctx, "", tue.ID, memory.Change{Origin: memory.OriginUser, Reason: "the user corrected the day"})
+	if err != nil {
+		return err
+	}
+	d.printf("    Invalidate #%d → %s (kept as history, never shown as true)\n", tue.ID, tue.State())
+	wed, err := s.Add(ctx, d.note("The team offsite is on Wednesday 16 September."))
+	if err != nil {
+		return err
+	}
+	d.printf("    Add → %s\n", show(wed))
+	if err := d.list(rex, b, wed); err != nil {
+		return err
+	}
+	noon := date(2026, 9, 2).Add(12 * time.Hour)
+	if err := d.ask("What did we believe at noon on 2 September?", time.Time{}, noon, rex, b, tue); err != nil {
+		return err
+	}
+
+	d.printf("\n5. An undo: automation makes a mistake\n")
+	d.on(date(2026, 9, 10), "Automation, tidying up, retracts the dog as stale.")
+	auto := memory.Change{Origin: memory.OriginAuto, Reason: "automation: no mention of a pet for six months"}
+	if _, err := s.Invalidate(ctx, "", rex.ID, auto); err != nil {
+		return err
+	}
+	d.printf("    Invalidate #%d (automatic)\n", rex.ID)
+	if err := d.list(b, wed); err != nil {
+		return err
+	}
+	d.printf("    The user notices: \"Rex is still my dog!\"\n")
+	if rex, err = s.Restore(ctx, "", rex.ID, memory.Change{Origin: memory.OriginUser, Reason: "the user still has Rex"}); err != nil {
+		return err
+	}
+	d.printf("    Restore #%d → %s\n", rex.ID, rex.State())
+	if rex, err = s.Pin(ctx, "", rex.ID); err != nil {
+		return err
+	}
+	d.printf("    Pin #%d, so automation cannot touch it again\n", rex.ID)
+	if err := d.list(rex, b, wed); err != nil {
+		return err
+	}
+	_, err = s.Invalidate(ctx, "", rex.ID, auto)
+	if !errors.Is(err, memory.ErrPinned) {
+		return fmt.Errorf("demo: automatic Invalidate of pinned fact #%d gave error %v, the story expects %v", rex.ID, err, memory.ErrPinned)
+	}
+	d.printf("    Automation tries again → refused: %v\n", err)
+
+	d.printf("\n6. What the assistant sees, and what the store remembers\n")
+	p, err := s.Prompt(ctx, "")
+	if err != nil {
+		return err
+	}
+	d.printf("    Prompt:\n")
+	for _, line := range strings.Split(strings.TrimRight(p, "\n"), "\n") {
+		d.printf("      %s\n", line)
+	}
+	for _, f := range []memory.Fact{rex, b, wed} {
+		if !strings.Contains(p, f.Text) {
+			return fmt.Errorf("demo: the prompt lacks current fact %s", show(f))
+		}
+	}
+	for _, f := range []memory.Fact{a, tue} {
+		if strings.Contains(p, f.Text) {
+			return fmt.Errorf("demo: the prompt shows fact %s, which is no longer true", show(f))
+		}
+	}
+	d.printf("\n    History of #%d:\n", a.ID)
+	h, err := s.History(ctx, "", a.ID)
+	if err != nil {
+		return err
+	}
+	for _, f := range h {
+		span, err := eventSpan(ctx, s, f)
+		if err != nil {
+			return err
+		}
+		d.printf("      #%d  %-10s  recorded %s  true %s  %s\n", f.ID, f.State(), showTime(f.RecordedAt), span, f.Text)
+	}
+	if len(h) != 2 || h[0].ID != a.ID || h[1].ID != b.ID {
+		return fmt.Errorf("demo: History(#%d) returned %d versions, the story expects #%d then #%d", a.ID, len(h), a.ID, b.ID)
+	}
+	d.printf("\nThe end: nothing was forgotten, and every answer names the time it speaks of.\n")
+	return nil
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+// sourceKind marks facts written through this command.
+const sourceKind = "cli"
+
+func (a *app) factCommands() []*cobra.Command {
+	return []*cobra.Command{
+		a.addCmd(), a.supersedeCmd(),
+		a.changeCmd("invalidate", "Retract a fact that was never true (it stays as history)", "retracted fact %d",
+			(*memory.Store).Invalidate),
+		a.changeCmd("restore", "Make a superseded or retracted fact current again", "restored fact %d",
+			(*memory.Store).Restore),
+		a.pinCmd("pin", "Protect a fact from automation", "pinned fact %d", (*memory.Store).Pin),
+		a.pinCmd("unpin", "Let automation change a fact again", "unpinned fact %d", (*memory.Store).Unpin),
+		a.deleteCmd(), a.getCmd(), a.historyCmd(), a.listCmd(), a.atCmd(), a.promptCmd(),
+	}
+}
+
+// parseID reads a fact id; ids start at 1.
+func parseID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || id == 0 {
+		return 0, usagef("bad fact id %q: want a positive number", s)
+	}
+	return id, nil
+}
+
+// noteFlags are the flags of commands that write a new fact.
+type noteFlags struct {
+	from, until time.Time
+	source      string
+	pin, auto   bool
+}
+
+func (n *noteFlags) register(c *cobra.Command) {
+	f := c.Flags()
+	f.Var(timeFlag{&n.from}, "from", "when the fact became true in the world (default: now)")
+	f.Var(timeFlag{&n.until}, "until", "when the fact stops being true (default: open-ended)")
+	f.StringVar(&n.source, "source", "", "reference to where the fact came from, e.g. a message id")
+	f.BoolVar(&n.pin, "pin", false, "protect the fact from automation")
+	f.BoolVar(&n.auto, "auto", false, "write as automation rather than the user")
+}
+
+func (n *noteFlags) note(user, text string) memory.Note {
+	return memory.Note{
+		User:       user,
+		Text:       text,
+		EventFrom:  n.from,
+		EventUntil: n.until,
+		Pinned:     n.pin,
+		Origin:     origin(n.auto),
+		Source:     memory.Source{Kind: sourceKind, Ref: n.source},
+	}
+}
+
+func origin(auto bool) memory.Origin {
+	if auto {
+		return memory.OriginAuto
+	}
+	return memory.OriginUser
+}
+
+func (a *app) addCmd() *cobra.Command {
+	var nf noteFlags
+	c := &cobra.Command{
+		Use:   "add TEXT",
+		Short: "Record a new fact",
+		Args:  exactArgs("TEXT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withStore(false, func(s *memory.Store) error {
+				f, err := s.Add(cmd.Context(), nf.note(a.user, args[0]))
+				if err != nil {
+					return err
+				}
+				return a.printFact(f, "added fact %d")
+			})
+		},
+	}
+	nf.register(c)
+	return c
+}
+
+func (a *app) supersedeCmd() *cobra.Command {
+	var nf noteFlags
+	c := &cobra.Command{
+		Use:   "supersede ID TEXT",
+		Short: "Record TEXT as the successor of fact ID: the world changed",
+		Args:  exactArgs("ID", "TEXT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				f, err := s.Supersede(cmd.Context(), id, nf.note(a.user, args[1]))
+				if err != nil {
+					return err
+				}
+				return a.printFact(f, fmt.Sprintf("superseded fact %d with fact %%d", id))
+			})
+		},
+	}
+	nf.register(c)
+	return c
+}
+
+// changeCmd builds invalidate and restore, which differ only in the call.
+func (a *app) changeCmd(name, short, done string,
+	call func(*memory.Store, context.Context, string, uint64, memory.Change) (memory.Fact, error)) *cobra.Command {
+	var reason string
+	c := &cobra.Command{
+		Use:   name + " ID",
+		Short: short,
+		Args:  exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				f, err := call(s, cmd.Context(), a.user, id, memory.Change{Origin: memory.OriginUser, Reason: reason})
+				if err != nil {
+					return err
+				}
+				return a.printFact(f, done)
+			})
+		},
+	}
+	c.Flags().StringVar(&reason, "reason", "", "why, kept in the fact's lifecycle log")
+	return c
+}
+
+func (a *app) pinCmd(name, short, done string,
+	call func(*memory.Store, context.Context, string, uint64) (memory.Fact, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   name + " ID",
+		Short: short,
+		Args:  exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				f, err := call(s, cmd.Context(), a.user, id)
+				if err != nil {
+					return err
+				}
+				return a.printFact(f, done)
+			})
+		},
+	}
+}
+
+func (a *app) deleteCmd() *cobra.Command {
+	var chain bool
+	c := &cobra.Command{
+		Use:   "delete ID",
+		Short: "Erase a fact for good (with --chain, every version of it)",
+		Args:  exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				ids, err := s.Delete(cmd.Context(), a.user, id, &memory.DeleteOptions{Chain: chain})
+				if err != nil {
+					return err
+				}
+				if a.json {
+					if ids == nil {
+						ids = []uint64{}
+					}
+					return a.printJSON(map[string][]uint64{"deleted": ids})
+				}
+				strs := make([]string, len(ids))
+				for i, id := range ids {
+					strs[i] = strconv.FormatUint(id, 10)
+				}
+				_, err = fmt.Fprintf(a.stdout, "deleted %s %s\n",
+					yesNo(len(ids) == 1, "fact", "facts"), strings.Join(strs, ", "))
+				return err
+			})
+		},
+	}
+	c.Flags().BoolVar(&chain, "chain", false, "delete every version in the fact's history")
+	return c
+}
+
+func (a *app) getCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "get ID",
+		Short: "Show a fact and its lifecycle log",
+		Args:  exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(true, func(s *memory.Store) error {
+				f, err := s.Get(cmd.Context(), a.user, id)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(factObject(f))
+				}
+				return a.printFactDetail(cmd.Context(), s, f)
+			})
+		},
+	}
+}
+
+func (a *app) historyCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "history ID",
+		Short: "Show every version in the chain of fact ID, oldest first",
+		Args:  exactArgs("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(true, func(s *memory.Store) error {
+				facts, err := s.History(cmd.Context(), a.user, id)
+				if err != nil {
+					return err
+				}
+				return a.printFacts(cmd.Context(), s, facts)
+			})
+		},
+	}
+}
+
+func (a *app) listCmd() *cobra.Command {
+	var all bool
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List current facts (with --all, superseded and retracted ones too)",
+		Args:  exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withStore(true, func(s *memory.Store) error {
+				facts, err := s.List(cmd.Context(), a.user, memory.ListOptions{All: all})
+				if err != nil {
+					return err
+				}
+				return a.printFacts(cmd.Context(), s, facts)
+			})
+		},
+	}
+	c.Flags().BoolVar(&all, "all", false, "include superseded and retracted facts")
+	return c
+}
+
+func (a *app) atCmd() *cobra.Command {
+	var event, known time.Time
+	c := &cobra.Command{
+		Use:   "at",
+		Short: "Facts true at event time --event, as known at record time --known",
+		Long: `at answers bi-temporal questions. "Where did I work in May?" is
+at --event 2026-05-15; "what did you believe on 1 August about July?" is
+at --event 2026-07-01 --known 2026-08-01. Both default to now.`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withStore(true, func(s *memory.Store) error {
+				facts, err := s.At(cmd.Context(), a.user, event, known)
+				if err != nil {
+					return err
+				}
+				return a.printFacts(cmd.Context(), s, facts)
+			})
+		},
+	}
+	c.Flags().Var(timeFlag{&event}, "event", "when in the world (default: now)")
+	c.Flags().Var(timeFlag{&known}, "known", "as the store knew it then (default: now)")
+	return c
+}
+
+func (a *app) promptCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "prompt",
+		Short: "Print the block of facts an assistant puts into its context",
+		Args:  exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withStore(true, func(s *memory.Store) error {
+				p, err := s.Prompt(cmd.Context(), a.user)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(map[string]string{"prompt": p})
+				}
+				_, err = fmt.Fprint(a.stdout, p)
+				return err
+			})
+		},
+	}
+}

@@ -1,0 +1,209 @@
+// Command memctl reads and writes a palimpsest memory store from the shell:
+// it adds, supersedes, retracts and restores facts, answers bi-temporal
+// queries, and exports, imports and checks the file.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop() // os.Exit skips deferred calls
+	os.Exit(code)
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// app is one invocation: its streams and global flags. A fresh one per run
+// keeps run re-entrant, so tests drive it in-process.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+
+	db   string
+	user string
+	now  time.Time
+	json bool
+}
+
+// usageError marks a mistake in the command line, which exits 2 rather than 1.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// run executes memctl with args (without the program name) and returns the
+// exit code. Every error ends as exactly one line on stderr.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	root := a.rootCmd()
+	if args == nil {
+		args = []string{} // cobra would fall back to os.Args
+	}
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "memctl: %s\n", oneLine(err))
+	if errors.As(err, new(usageError)) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// oneLine folds a multi-line error (errors.Join, as Check returns) so that
+// stderr gets one line per failure.
+func oneLine(err error) string {
+	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "memctl",
+		Short: "Read and write a bi-temporal memory of facts about a user",
+		Long: `memctl reads and writes a palimpsest memory store: facts about a user with
+two time axes, when the store learned them (record time) and when they were
+true in the world (event time).
+
+TIME and DATE are YYYY-MM-DD (midnight UTC) or RFC 3339. Times are shown in UTC.
+The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
+(~/.local/share when XDG_DATA_HOME is unset).`,
+		// Args set keeps cobra from doing its own unknown-command handling,
+		// which prints suggestions over several lines; RunE reports it instead.
+		Args:              cobra.ArbitraryArgs,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q (see memctl --help)", args[0])
+			}
+			return usagef("no command given (see memctl --help)")
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.db, "db", "", "store file (default $MEMCTL_DB, else the user's data directory)")
+	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
+	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
+	pf.BoolVar(&a.json, "json", false, "print JSON")
+	root.AddCommand(a.factCommands()...)
+	root.AddCommand(a.exportCmd(), a.importCmd(), a.checkCmd(), a.demoCmd())
+	return root
+}
+
+// exactArgs names the positional arguments a command takes, for a clearer
+// message than cobra's "accepts 1 arg(s)".
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == len(names) {
+			return nil
+		}
+		if len(names) == 0 {
+			return usagef("%s takes no arguments, got %d", cmd.Name(), len(args))
+		}
+		return usagef("%s takes %s, got %d argument(s)", cmd.Name(), strings.Join(names, " "), len(args))
+	}
+}
+
+func maxArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) <= len(names) {
+			return nil
+		}
+		return usagef("%s takes at most %s, got %d arguments", cmd.Name(), strings.Join(names, " "), len(args))
+	}
+}
+
+// dbPath is --db, else the default location.
+func (a *app) dbPath() (string, error) {
+	if a.db != "" {
+		return a.db, nil
+	}
+	return defaultDBPath(a.getenv)
+}
+
+// defaultDBPath follows the XDG base directory spec, which is all a store
+// of personal data needs; getenv is injected for tests.
+func defaultDBPath(getenv func(string) string) (string, error) {
+	if p := getenv("MEMCTL_DB"); p != "" {
+		return p, nil
+	}
+	dir := getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(dir) { // the spec says to ignore a relative path
+		home := getenv("HOME")
+		if home == "" {
+			var err error
+			if home, err = os.UserHomeDir(); err != nil {
+				return "", fmt.Errorf("no data directory (use --db or $MEMCTL_DB): %w", err)
+			}
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "palimpsest", "memory.db"), nil
+}
+
+// open opens the store. Read-only commands take a shared lock and never
+// create the file.
+func (a *app) open(readOnly bool) (*memory.Store, error) {
+	path, err := a.dbPath()
+	if err != nil {
+		return nil, err
+	}
+	if readOnly {
+		// bbolt cannot open a missing file read-only; say why plainly.
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no store at %s (add a fact first)", path)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	opts := &memory.Options{ReadOnly: readOnly}
+	if now := a.now; !now.IsZero() {
+		opts.Clock = func() time.Time { return now }
+	}
+	return memory.Open(path, 0o600, opts)
+}
+
+// withStore runs fn on the open store and closes it, reporting a failed
+// close when fn succeeded.
+func (a *app) withStore(readOnly bool, fn func(*memory.Store) error) (err error) {
+	s, err := a.open(readOnly)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := s.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	return fn(s)
+}

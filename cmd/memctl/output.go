@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+// factJSON is the fact object of --json output. Its keys are a contract
+// with scripts: change them only together with the documentation.
+type factJSON struct {
+	ID           uint64  `json:"id"`
+	User         string  `json:"user"`
+	Text         string  `json:"text"`
+	State        string  `json:"state"`
+	Pinned       bool    `json:"pinned"`
+	RecordedAt   *string `json:"recorded_at"`
+	ValidUntil   *string `json:"valid_until"`
+	SupersededBy uint64  `json:"superseded_by"`
+	EventFrom    *string `json:"event_from"`
+	EventUntil   *string `json:"event_until"`
+	Source       *string `json:"source"`
+}
+
+func factObject(f memory.Fact) factJSON {
+	o := factJSON{
+		ID:           f.ID,
+		User:         f.User,
+		Text:         f.Text,
+		State:        f.State().String(),
+		Pinned:       f.Pinned,
+		RecordedAt:   jsonTime(f.RecordedAt),
+		ValidUntil:   jsonTime(f.ValidUntil),
+		SupersededBy: f.SupersededBy,
+		EventFrom:    jsonTime(f.EventFrom),
+		EventUntil:   jsonTime(f.EventUntil),
+	}
+	if f.Source.Ref != "" {
+		ref := f.Source.Ref
+		o.Source = &ref
+	}
+	return o
+}
+
+// jsonTime is nil for the zero time, so that it encodes as null.
+func jsonTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339Nano)
+	return &s
+}
+
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false) // texts are for people and scripts, not HTML
+	return enc.Encode(v)
+}
+
+// printFact prints the fact a write returned: its object with --json, else
+// one line led by what, a format with the fact id as its only verb.
+func (a *app) printFact(f memory.Fact, what string) error {
+	if a.json {
+		return a.printJSON(factObject(f))
+	}
+	_, err := fmt.Fprintf(a.stdout, what+": %s\n", f.ID, oneLineText(f.Text))
+	return err
+}
+
+// printFacts prints facts as a JSON array or a table.
+func (a *app) printFacts(ctx context.Context, s *memory.Store, facts []memory.Fact) error {
+	if a.json {
+		out := make([]factJSON, 0, len(facts)) // [] rather than null when empty
+		for _, f := range facts {
+			out = append(out, factObject(f))
+		}
+		return a.printJSON(out)
+	}
+	if len(facts) == 0 {
+		_, err := fmt.Fprintln(a.stdout, "no facts")
+		return err
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tPIN\tRECORDED\tEVENT\tTEXT")
+	for _, f := range facts {
+		event, err := eventSpan(ctx, s, f)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.State(), yesNo(f.Pinned, "yes", "-"),
+			showTime(f.RecordedAt), event, oneLineText(f.Text))
+	}
+	return tw.Flush()
+}
+
+// eventSpan shows when a fact was true in the world as the store now sees
+// it: a missing start is the recording, and a superseded fact ends where
+// its successor starts. That end is kept only in the lifecycle log, hence
+// the store.
+func eventSpan(ctx context.Context, s *memory.Store, f memory.Fact) (string, error) {
+	from := f.EventFrom
+	if from.IsZero() {
+		from = f.RecordedAt
+	}
+	until := f.EventUntil
+	if f.State() == memory.Superseded {
+		evs, err := s.Events(ctx, f.User, f.ID)
+		if err != nil {
+			return "", err
+		}
+		for i := len(evs) - 1; i >= 0; i-- {
+			if e := evs[i]; e.Kind == memory.EventSuperseded {
+				if until.IsZero() || e.EventEnd.Before(until) {
+					until = e.EventEnd
+				}
+				break
+			}
+		}
+	}
+	end := "open"
+	if !until.IsZero() {
+		end = showTime(until)
+	}
+	return showTime(from) + " → " + end, nil
+}
+
+// printFactDetail is get without --json: every field, then the lifecycle log.
+func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fact) error {
+	evs, err := s.Events(ctx, f.User, f.ID)
+	if err != nil {
+		return err
+	}
+	span, err := eventSpan(ctx, s, f)
+	if err != nil {
+		return err
+	}
+	state := f.State().String()
+	if f.SupersededBy != 0 {
+		state += fmt.Sprintf(" (by fact %d)", f.SupersededBy)
+	}
+	user := f.User
+	if user == "" {
+		user = "(default)"
+	}
+	src := f.Source.Kind
+	if f.Source.Ref != "" {
+		src += " " + f.Source.Ref
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "fact\t%d\n", f.ID)
+	fmt.Fprintf(tw, "user\t%s\n", user)
+	fmt.Fprintf(tw, "text\t%s\n", oneLineText(f.Text))
+	fmt.Fprintf(tw, "state\t%s\n", state)
+	fmt.Fprintf(tw, "pinned\t%s\n", yesNo(f.Pinned, "yes", "no"))
+	fmt.Fprintf(tw, "origin\t%s\n", f.Origin)
+	fmt.Fprintf(tw, "source\t%s\n", orDash(src))
+	if f.Source.Quote != "" {
+		fmt.Fprintf(tw, "quote\t%s\n", oneLineText(f.Source.Quote))
+	}
+	fmt.Fprintf(tw, "recorded\t%s\n", showTime(f.RecordedAt))
+	fmt.Fprintf(tw, "valid until\t%s\n", orDash(timeOrEmpty(f.ValidUntil)))
+	fmt.Fprintf(tw, "event\t%s\n", span)
+	if f.Supersedes != 0 {
+		fmt.Fprintf(tw, "supersedes\tfact %d\n", f.Supersedes)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(a.stdout, "\nlog:")
+	tw = tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	for _, e := range evs {
+		var detail []string
+		if e.Kind == memory.EventSuperseded {
+			if e.By != 0 {
+				detail = append(detail, fmt.Sprintf("by fact %d", e.By))
+			}
+			detail = append(detail, "event end "+showTime(e.EventEnd))
+		}
+		if e.Cause != "" {
+			detail = append(detail, "reason: "+oneLineText(e.Cause))
+		}
+		row := fmt.Sprintf("  %s\t%s\t%s", showTime(e.At), e.Kind, e.Origin)
+		if len(detail) > 0 {
+			row += "\t" + strings.Join(detail, "; ")
+		}
+		fmt.Fprintln(tw, row)
+	}
+	return tw.Flush()
+}
+
+func timeOrEmpty(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return showTime(t)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func yesNo(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}
+
+// oneLineText folds line breaks and tabs, which would break a table row.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
