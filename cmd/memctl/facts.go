@@ -115,11 +115,11 @@ func (a *app) supersedeCmd() *cobra.Command {
 	return c
 }
 
-// changeCmd builds invalidate and restore, which differ only in the call.
-func (a *app) changeCmd(name, short, done string,
-	call func(*memory.Store, context.Context, string, uint64, memory.Change) (memory.Fact, error)) *cobra.Command {
-	var reason string
-	c := &cobra.Command{
+// byID builds a command whose one argument is a fact id: it parses the id,
+// opens the store and hands both to fn.
+func (a *app) byID(name, short string, readOnly bool,
+	fn func(ctx context.Context, s *memory.Store, id uint64) error) *cobra.Command {
+	return &cobra.Command{
 		Use:   name + " ID",
 		Short: short,
 		Args:  exactArgs("ID"),
@@ -128,120 +128,86 @@ func (a *app) changeCmd(name, short, done string,
 			if err != nil {
 				return err
 			}
-			return a.withStore(false, func(s *memory.Store) error {
-				f, err := call(s, cmd.Context(), a.user, id, memory.Change{Origin: memory.OriginUser, Reason: reason})
-				if err != nil {
-					return err
-				}
-				return a.printFact(f, done)
-			})
+			return a.withStore(readOnly, func(s *memory.Store) error { return fn(cmd.Context(), s, id) })
 		},
 	}
+}
+
+// changeCmd builds invalidate and restore, which differ only in the call.
+func (a *app) changeCmd(name, short, done string,
+	call func(*memory.Store, context.Context, string, uint64, memory.Change) (memory.Fact, error)) *cobra.Command {
+	var reason string
+	c := a.byID(name, short, false, func(ctx context.Context, s *memory.Store, id uint64) error {
+		f, err := call(s, ctx, a.user, id, memory.Change{Origin: memory.OriginUser, Reason: reason})
+		if err != nil {
+			return err
+		}
+		return a.printFact(f, done)
+	})
 	c.Flags().StringVar(&reason, "reason", "", "why, kept in the fact's lifecycle log")
 	return c
 }
 
 func (a *app) pinCmd(name, short, done string,
 	call func(*memory.Store, context.Context, string, uint64) (memory.Fact, error)) *cobra.Command {
-	return &cobra.Command{
-		Use:   name + " ID",
-		Short: short,
-		Args:  exactArgs("ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
-			if err != nil {
-				return err
-			}
-			return a.withStore(false, func(s *memory.Store) error {
-				f, err := call(s, cmd.Context(), a.user, id)
-				if err != nil {
-					return err
-				}
-				return a.printFact(f, done)
-			})
-		},
-	}
+	return a.byID(name, short, false, func(ctx context.Context, s *memory.Store, id uint64) error {
+		f, err := call(s, ctx, a.user, id)
+		if err != nil {
+			return err
+		}
+		return a.printFact(f, done)
+	})
 }
 
 func (a *app) deleteCmd() *cobra.Command {
 	var chain bool
-	c := &cobra.Command{
-		Use:   "delete ID",
-		Short: "Erase a fact for good (with --chain, every version of it)",
-		Args:  exactArgs("ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
+	c := a.byID("delete", "Erase a fact for good (with --chain, every version of it)", false,
+		func(ctx context.Context, s *memory.Store, id uint64) error {
+			ids, err := s.Delete(ctx, a.user, id, &memory.DeleteOptions{Chain: chain})
 			if err != nil {
 				return err
 			}
-			return a.withStore(false, func(s *memory.Store) error {
-				ids, err := s.Delete(cmd.Context(), a.user, id, &memory.DeleteOptions{Chain: chain})
-				if err != nil {
-					return err
+			if a.json {
+				if ids == nil {
+					ids = []uint64{}
 				}
-				if a.json {
-					if ids == nil {
-						ids = []uint64{}
-					}
-					return a.printJSON(map[string][]uint64{"deleted": ids})
-				}
-				strs := make([]string, len(ids))
-				for i, id := range ids {
-					strs[i] = strconv.FormatUint(id, 10)
-				}
-				_, err = fmt.Fprintf(a.stdout, "deleted %s %s\n",
-					yesNo(len(ids) == 1, "fact", "facts"), strings.Join(strs, ", "))
-				return err
-			})
-		},
-	}
+				return a.printJSON(map[string][]uint64{"deleted": ids})
+			}
+			strs := make([]string, len(ids))
+			for i, id := range ids {
+				strs[i] = strconv.FormatUint(id, 10)
+			}
+			_, err = fmt.Fprintf(a.stdout, "deleted %s %s\n",
+				yesNo(len(ids) == 1, "fact", "facts"), strings.Join(strs, ", "))
+			return err
+		})
 	c.Flags().BoolVar(&chain, "chain", false, "delete every version in the fact's history")
 	return c
 }
 
 func (a *app) getCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get ID",
-		Short: "Show a fact and its lifecycle log",
-		Args:  exactArgs("ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
+	return a.byID("get", "Show a fact and its lifecycle log", true,
+		func(ctx context.Context, s *memory.Store, id uint64) error {
+			f, err := s.Get(ctx, a.user, id)
 			if err != nil {
 				return err
 			}
-			return a.withStore(true, func(s *memory.Store) error {
-				f, err := s.Get(cmd.Context(), a.user, id)
-				if err != nil {
-					return err
-				}
-				if a.json {
-					return a.printJSON(factObject(f))
-				}
-				return a.printFactDetail(cmd.Context(), s, f)
-			})
-		},
-	}
+			if a.json {
+				return a.printJSON(factObject(f))
+			}
+			return a.printFactDetail(ctx, s, f)
+		})
 }
 
 func (a *app) historyCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "history ID",
-		Short: "Show every version in the chain of fact ID, oldest first",
-		Args:  exactArgs("ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
+	return a.byID("history", "Show every version in the chain of fact ID, oldest first", true,
+		func(ctx context.Context, s *memory.Store, id uint64) error {
+			facts, err := s.History(ctx, a.user, id)
 			if err != nil {
 				return err
 			}
-			return a.withStore(true, func(s *memory.Store) error {
-				facts, err := s.History(cmd.Context(), a.user, id)
-				if err != nil {
-					return err
-				}
-				return a.printFacts(cmd.Context(), s, facts)
-			})
-		},
-	}
+			return a.printFacts(ctx, s, facts)
+		})
 }
 
 func (a *app) listCmd() *cobra.Command {
