@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/kv"
@@ -54,23 +55,51 @@ func checkTx(tx *kv.Tx) []error {
 		if err := replayMatches(&r, evs); err != nil {
 			bad("%v", err)
 		}
-		if s := r.SupersededBy; s != 0 {
-			succ, err := tx.Get(s)
-			if err != nil {
-				bad("successor %d missing", s)
-			} else if succ.Supersedes != r.ID {
-				bad("successor %d does not name it as its predecessor", s)
+		// Every link joins two facts of one user and is known at both ends:
+		// a successor names this fact as its predecessor, and a predecessor's
+		// log holds the step in which this fact replaced it.
+		for _, e := range evs {
+			if e.Kind != kv.Superseded || e.By == 0 {
+				continue
+			}
+			succ, err := tx.Get(e.By)
+			switch {
+			case err != nil:
+				bad("successor %d missing", e.By)
+			case succ.User != r.User:
+				bad("successor %d belongs to another user", e.By)
+			case succ.Supersedes != r.ID:
+				bad("successor %d names %d as its predecessor", e.By, succ.Supersedes)
 			}
 		}
-		if p := r.Supersedes; p != 0 && !tx.Has(p) {
-			bad("predecessor %d missing", p)
+		if p := r.Supersedes; p != 0 {
+			pred, err := tx.Get(p)
+			if err != nil {
+				bad("predecessor %d missing", p)
+			} else if pred.User != r.User {
+				bad("predecessor %d belongs to another user", p)
+			} else if pevs, err := tx.Events(p); err != nil || !supersededBy(pevs, r.ID) {
+				bad("predecessor %d has no log step naming it as successor", p)
+			}
 		}
 		return nil
 	})
+	if next < 1 || next == math.MaxUint64 {
+		errs = append(errs, fmt.Errorf("next id %d out of range", next))
+	}
 	if err != nil {
 		errs = append(errs, err)
 	}
 	return errs
+}
+
+func supersededBy(evs []kv.Event, id uint64) bool {
+	for _, e := range evs {
+		if e.Kind == kv.Superseded && e.By == id {
+			return true
+		}
+	}
+	return false
 }
 
 // replayMatches checks that a log is well formed and ends in the record's
@@ -108,7 +137,7 @@ func replayMatches(r *kv.Record, evs []kv.Event) error {
 			pinned = e.Kind == kv.Pinned
 		}
 	}
-	if until != r.ValidUntil || by != r.SupersededBy || pinned != r.Pinned {
+	if current != r.Current() || until != r.ValidUntil || by != r.SupersededBy || pinned != r.Pinned {
 		return fmt.Errorf("log replays to valid_until=%d superseded_by=%d pinned=%v, record has %d %d %v",
 			until, by, pinned, r.ValidUntil, r.SupersededBy, r.Pinned)
 	}

@@ -60,8 +60,10 @@ func TestConcurrentMixedOperations(t *testing.T) {
 					_, err = s.Pin(ctx, user, pick())
 				case op == 7:
 					_, err = s.At(ctx, user, time.Time{}, time.Time{})
-				case op == 8:
+				case op == 8 && i%2 == 0:
 					_, err = s.Prompt(ctx, user)
+				case op == 8:
+					_, err = s.Candidates(ctx, user, fmt.Sprintf("w%d fact %d", w, i-1), 12)
 				default:
 					_, err = s.List(ctx, user, memory.ListOptions{All: true})
 				}

@@ -47,6 +47,9 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 				return err
 			}
 		}
+		if err := tx.MarkCompactionPending(); err != nil {
+			return err
+		}
 		ids = ids[:0]
 		for _, d := range doomed {
 			if err := tx.Delete(d.ID); err != nil {
@@ -60,6 +63,10 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		return nil, err
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	// Bleve keeps a deleted document's terms in its segments until they
+	// merge; dropping the index removes its files now, and the next lookup
+	// rebuilds it without the fact.
+	s.dropIndex()
 	if err := s.db.Compact(); err != nil {
 		return ids, fmt.Errorf("facts %v deleted, but compacting the file failed, so their bytes may remain in it: %w", ids, err)
 	}
@@ -67,12 +74,22 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 }
 
 // unlink cuts the links between d and the facts that survive its deletion.
+// If d had been replaced by c, its predecessor is linked straight to c, so
+// a chain a→d→c becomes a→c; otherwise a predecessor that d replaced is
+// restored, because the statement that replaced it is gone.
 func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
-	if p := d.Supersedes; p != 0 && !gone[p] && tx.Has(p) {
+	heir := d.SupersededBy
+	if gone[heir] {
+		heir = 0
+	}
+	p := d.Supersedes
+	relinked := false
+	if p != 0 && !gone[p] {
 		pr, err := tx.Get(p)
 		if err != nil {
 			return err
 		}
+		active := pr.SupersededBy == d.ID
 		evs, err := tx.Events(p)
 		if err != nil {
 			return err
@@ -80,19 +97,29 @@ func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 		for i := range evs {
 			if evs[i].Kind == kv.Superseded && evs[i].By == d.ID {
 				evs[i].By = 0
+				if active && heir != 0 && i == lastSuperseded(evs) {
+					evs[i].By = heir
+				}
 			}
 		}
 		if err := tx.ReplaceEvents(p, evs); err != nil {
 			return err
 		}
-		if pr.SupersededBy == d.ID {
+		switch {
+		case active && heir != 0:
+			pr.SupersededBy, relinked = heir, true
+			err = tx.Put(&pr)
+		case active:
 			pr.ValidUntil, pr.SupersededBy = 0, 0
-			if err := tx.Put(&pr); err != nil {
-				return err
+			if err = tx.Put(&pr); err == nil {
+				var last int64
+				if last, err = tx.LastEventAt(p); err == nil {
+					err = tx.Append(p, &kv.Event{Kind: kv.Restored, At: max(now, last), Cause: "successor deleted"})
+				}
 			}
-			if err := tx.Append(p, &kv.Event{Kind: kv.Restored, At: now, Cause: "successor deleted"}); err != nil {
-				return err
-			}
+		}
+		if err != nil {
+			return err
 		}
 	}
 	evs, err := tx.Events(d.ID)
@@ -107,12 +134,25 @@ func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 		if err != nil {
 			return err
 		}
-		if succ.Supersedes == d.ID {
-			succ.Supersedes = 0
-			if err := tx.Put(&succ); err != nil {
-				return err
-			}
+		if succ.Supersedes != d.ID {
+			continue
+		}
+		succ.Supersedes = 0
+		if relinked && succ.ID == heir {
+			succ.Supersedes = p
+		}
+		if err := tx.Put(&succ); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func lastSuperseded(evs []kv.Event) int {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == kv.Superseded {
+			return i
+		}
+	}
+	return -1
 }

@@ -88,19 +88,36 @@ func TestDeleteKeepsNeighboursConsistent(t *testing.T) {
 	d := must[memory.Fact](t)(s.Supersede(ctx, b.ID, memory.Note{Text: "I live in Berlin."}))
 	c.set("2026-04-01")
 
-	// Deleting the middle version: its predecessor was already replaced by
-	// it, so it becomes current again; its successor forgets it.
+	// Deleting the middle version links the oldest straight to the newest:
+	// a→b→c becomes a→c, and the oldest stays superseded.
 	must[[]uint64](t)(s.Delete(ctx, "", b.ID, nil))
 	ga := must[memory.Fact](t)(s.Get(ctx, "", a.ID))
 	gd := must[memory.Fact](t)(s.Get(ctx, "", d.ID))
-	if ga.State() != memory.Current || gd.Supersedes != 0 {
-		t.Errorf("after delete: a=%+v d=%+v", ga, gd)
+	if ga.State() != memory.Superseded || ga.SupersededBy != d.ID || gd.Supersedes != a.ID {
+		t.Errorf("after deleting the middle: a=%+v d=%+v", ga, gd)
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if h := must[[]memory.Fact](t)(s.History(ctx, "", a.ID)); len(h) != 1 {
-		t.Errorf("history of a after delete: %v", ids(h))
+	if h := ids(must[[]memory.Fact](t)(s.History(ctx, "", a.ID))); len(h) != 2 || h[1] != d.ID {
+		t.Errorf("history of a after delete: %v", h)
+	}
+	wantAt(t, s, "", "", "", d.ID)
+	wantAt(t, s, "", "2026-01-15", "", a.ID)
+
+	// Deleting the head restores what it had replaced: the statement that
+	// replaced it is gone.
+	must[[]uint64](t)(s.Delete(ctx, "", d.ID, nil))
+	ga = must[memory.Fact](t)(s.Get(ctx, "", a.ID))
+	if ga.State() != memory.Current || ga.SupersededBy != 0 {
+		t.Errorf("after deleting the head: a=%+v", ga)
+	}
+	evs := must[[]memory.Event](t)(s.Events(ctx, "", a.ID))
+	if last := evs[len(evs)-1]; last.Kind != memory.EventRestored || last.Cause != "successor deleted" {
+		t.Errorf("a's last step: %+v", last)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 

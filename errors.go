@@ -34,10 +34,15 @@ var (
 	ErrNotCurrent = errors.New("fact is not current")
 	// ErrAlreadyCurrent: Restore of a fact that is current.
 	ErrAlreadyCurrent = errors.New("fact is already current")
+	// ErrTimeOrder: the record time of a change is earlier than the fact's
+	// last change (a clock set back), which would make its log go back in time.
+	ErrTimeOrder = errors.New("record time is earlier than the fact's last change")
 	// ErrBudgetExceeded: the user's cap on automatic facts is reached.
 	ErrBudgetExceeded = errors.New("budget of automatic facts exceeded")
 	// ErrNotEmpty: Import into a store that already holds facts.
 	ErrNotEmpty = errors.New("store is not empty")
+	// ErrInvalidK: a number of candidates outside 1..MaxCandidates.
+	ErrInvalidK = errors.New("invalid number of candidates")
 	// ErrBadImport: an import line that is malformed or inconsistent.
 	ErrBadImport = errors.New("invalid import data")
 )

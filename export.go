@@ -155,6 +155,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
 		return 0, bad("not a %s header", exportFormat)
 	}
+	if hdr.NextID < 1 || hdr.NextID >= 1<<62 {
+		return 0, bad("next_id %d out of range", hdr.NextID)
+	}
 	if hdr.Version != exportVersion {
 		return 0, bad("format version %d, this program reads %d", hdr.Version, exportVersion)
 	}

@@ -84,6 +84,8 @@ func TestImportRefusesInconsistentData(t *testing.T) {
 		"control character":  strings.Replace(good, "Bob's fact.", `Bob\u0007`, 1),
 		"log not replaying":  strings.Replace(good, `"kind":"restored"`, `"kind":"pinned"`, 1),
 		"truncated line":     good[:len(good)-20],
+		"next id zero":       strings.Replace(good, `"next_id":6`, `"next_id":0`, 1),
+		"link across users":  strings.Replace(good, `{"id":3,"user":""`, `{"id":3,"user":"bob"`, 1),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if bad == good {

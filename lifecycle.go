@@ -13,11 +13,12 @@ func (s *Store) Add(ctx context.Context, n Note) (Fact, error) {
 	if err != nil {
 		return Fact{}, err
 	}
+	vec := s.embedFact(ctx, rec.Text)
 	err = s.update(ctx, func(tx *kv.Tx) error {
 		if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
 			return err
 		}
-		return s.insert(tx, &rec, s.now())
+		return s.insert(tx, &rec, vec, s.now())
 	})
 	if err != nil {
 		return Fact{}, err
@@ -25,8 +26,9 @@ func (s *Store) Add(ctx context.Context, n Note) (Fact, error) {
 	return factOf(&rec), nil
 }
 
-// insert allocates an id for rec and writes it with its first log entries.
-func (s *Store) insert(tx *kv.Tx, rec *kv.Record, now int64) error {
+// insert allocates an id for rec and writes it with its embedding (if
+// any) and first log entries.
+func (s *Store) insert(tx *kv.Tx, rec *kv.Record, vec []float32, now int64) error {
 	id, err := tx.NextID()
 	if err != nil {
 		return err
@@ -34,6 +36,11 @@ func (s *Store) insert(tx *kv.Tx, rec *kv.Record, now int64) error {
 	rec.ID, rec.RecordedAt = id, now
 	if err := tx.Put(rec); err != nil {
 		return err
+	}
+	if vec != nil {
+		if err := tx.PutVector(id, vec); err != nil {
+			return err
+		}
 	}
 	if err := tx.Append(id, &kv.Event{Kind: kv.Recorded, At: now, Auto: rec.Auto}); err != nil {
 		return err
@@ -78,6 +85,7 @@ func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, erro
 	if err != nil {
 		return Fact{}, err
 	}
+	vec := s.embedFact(ctx, rec.Text)
 	err = s.update(ctx, func(tx *kv.Tx) error {
 		old, err := getUser(tx, oldID, rec.User)
 		if err != nil {
@@ -93,8 +101,11 @@ func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, erro
 			return err
 		}
 		now := s.now()
+		if err := checkTimeOrder(tx, oldID, now); err != nil {
+			return err
+		}
 		rec.Supersedes = oldID
-		if err := s.insert(tx, &rec, now); err != nil {
+		if err := s.insert(tx, &rec, vec, now); err != nil {
 			return err
 		}
 		if s.hookAfterInsert != nil {
@@ -117,7 +128,7 @@ func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, erro
 // Invalidate retracts a current fact: it was never true. It stays as history
 // and Restore undoes it. With c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(r *kv.Record, now int64) (*kv.Event, error) {
+	return s.change(ctx, user, id, c, func(_ *kv.Tx, r *kv.Record, now int64) (*kv.Event, error) {
 		if !r.Current() {
 			return nil, ErrNotCurrent
 		}
@@ -131,11 +142,14 @@ func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change
 
 // Restore makes a superseded or retracted fact current again: the undo of
 // a wrong Supersede or Invalidate. The successor of a superseded fact stays
-// as it is.
+// as it is. An automatic fact counts against AutoBudget again.
 func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(r *kv.Record, _ int64) (*kv.Event, error) {
+	return s.change(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record, _ int64) (*kv.Event, error) {
 		if r.Current() {
 			return nil, ErrAlreadyCurrent
+		}
+		if err := s.checkBudget(tx, r.User, r.Auto, false); err != nil {
+			return nil, err
 		}
 		r.ValidUntil, r.SupersededBy = 0, 0
 		return &kv.Event{Kind: kv.Restored}, nil
@@ -153,7 +167,7 @@ func (s *Store) Unpin(ctx context.Context, user string, id uint64) (Fact, error)
 }
 
 func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bool) (Fact, error) {
-	return s.change(ctx, user, id, Change{}, func(r *kv.Record, _ int64) (*kv.Event, error) {
+	return s.change(ctx, user, id, Change{}, func(_ *kv.Tx, r *kv.Record, _ int64) (*kv.Event, error) {
 		if r.Pinned == pinned {
 			return nil, nil
 		}
@@ -168,7 +182,7 @@ func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bo
 // change applies fn to fact id in one transaction and logs the event it
 // returns; a nil event means nothing changed.
 func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
-	fn func(r *kv.Record, now int64) (*kv.Event, error)) (Fact, error) {
+	fn func(tx *kv.Tx, r *kv.Record, now int64) (*kv.Event, error)) (Fact, error) {
 	reason, err := s.validText("reason", c.Reason, true)
 	if err != nil {
 		return Fact{}, err
@@ -180,7 +194,10 @@ func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
 			return err
 		}
 		now := s.now()
-		e, err := fn(&r, now)
+		if err := checkTimeOrder(tx, id, now); err != nil {
+			return err
+		}
+		e, err := fn(tx, &r, now)
 		if err != nil {
 			return fmt.Errorf("fact %d: %w", id, err)
 		}

@@ -18,9 +18,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
+	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // DefaultMaxTextRunes is the longest fact text, in runes, unless
@@ -48,6 +51,20 @@ type Options struct {
 	// Past it, writing another returns ErrBudgetExceeded. Facts the user stated
 	// are never capped.
 	AutoBudget int
+	// Lookup is how Candidates finds similar facts; "" means LookupKeywords4.
+	Lookup LookupMode
+	// IndexDir is where the candidate index makes its private temporary
+	// directory; "" means the system's temporary directory.
+	IndexDir string
+	// Embedder computes embeddings for LookupSemantic. nil means Ollama's
+	// embed endpoint at OllamaHost with EmbedModel. When it fails, a
+	// semantic lookup falls back to words and says so.
+	Embedder Embedder
+	// EmbedModel names the Ollama embedding model; "" means
+	// $MEMCTL_EMBED_MODEL, else reconcile.DefaultEmbedModel.
+	EmbedModel string
+	// OllamaHost is Ollama's URL; "" means $OLLAMA_HOST, else localhost.
+	OllamaHost string
 }
 
 // Store is an open memory file.
@@ -56,6 +73,17 @@ type Store struct {
 	clock    func() time.Time
 	maxRunes int
 	budget   int
+	an       *index.Analyzer
+	indexDir string
+	embedder Embedder // nil unless the lookup is semantic
+
+	// writeMu orders writes with the index updates that follow their
+	// commits, so the index sees changes in commit order.
+	writeMu sync.Mutex
+	// ixMu guards ix, which is nil until the first lookup builds it and
+	// after a failed update drops it; the next lookup rebuilds it.
+	ixMu sync.RWMutex
+	ix   *index.Index
 
 	// hookAfterInsert, when set by a test, runs inside Supersede between
 	// writing the new fact and marking the old one.
@@ -74,11 +102,29 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if o.MaxTextRunes < 0 || o.AutoBudget < 0 {
 		return nil, fmt.Errorf("memory: negative limit in options")
 	}
+	if o.Lookup == "" {
+		o.Lookup = LookupKeywords4
+	}
+	an, err := index.NewAnalyzer(o.Lookup)
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
 	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget}
+	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, an: an, indexDir: o.IndexDir}
+	if o.Lookup == LookupSemantic {
+		s.embedder = o.Embedder
+		if s.embedder == nil {
+			e, err := reconcile.NewEmbedder(o.EmbedModel, &reconcile.OllamaOptions{Host: o.OllamaHost})
+			if err != nil {
+				db.Close()
+				return nil, fmt.Errorf("memory: %w", err)
+			}
+			s.embedder = e
+		}
+	}
 	if s.clock == nil {
 		s.clock = time.Now
 	}
@@ -88,21 +134,55 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Close releases the file and its lock.
-func (s *Store) Close() error { return s.db.Close() }
+// Close releases the file and its lock and removes the candidate index.
+func (s *Store) Close() error {
+	s.dropIndex()
+	return s.db.Close()
+}
 
 // Path returns the file the store lives in.
 func (s *Store) Path() string { return s.db.Path() }
 
 // now is the record time of a write, taken inside its transaction so that
 // record times follow commit order.
-func (s *Store) now() int64 { return s.clock().UTC().UnixNano() }
+// Zero marks "unset" in records, so the one instant that encodes as zero
+// (the Unix epoch) is recorded a nanosecond later.
+func (s *Store) now() int64 { return max(s.clock().UTC().UnixNano(), 1) }
 
+// checkTimeOrder refuses a change of fact id at record time now if its log
+// already holds a later step.
+func checkTimeOrder(tx *kv.Tx, id uint64, now int64) error {
+	last, err := tx.LastEventAt(id)
+	if err != nil {
+		return err
+	}
+	if now < last {
+		return fmt.Errorf("fact %d changed at %s: %w", id, time.Unix(0, last).UTC().Format(time.RFC3339Nano), ErrTimeOrder)
+	}
+	return nil
+}
+
+// update runs fn in a write transaction and, once it has committed, brings
+// the candidate index in line with every record it wrote.
 func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(fn)
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	var touched func(func(uint64, *kv.Record))
+	err := s.db.Update(func(tx *kv.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		touched = tx.Touched
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.syncIndex(touched)
+	return nil
 }
 
 func (s *Store) view(ctx context.Context, fn func(tx *kv.Tx) error) error {

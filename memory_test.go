@@ -197,8 +197,13 @@ func TestBudget(t *testing.T) {
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "stated by the user"}))                            // not capped
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "bob", Text: "three", Origin: memory.OriginAuto})) // per user
 	must[memory.Fact](t)(s.Supersede(ctx, a.ID, auto("one, revised")))                                   // replaces one of its own
-	must[memory.Fact](t)(s.Invalidate(ctx, "", a.ID+1, memory.Change{}))
+	two := a.ID + 1
+	must[memory.Fact](t)(s.Invalidate(ctx, "", two, memory.Change{}))
 	must[memory.Fact](t)(s.Add(ctx, auto("room again")))
+	// Restoring an automatic fact counts against the budget too.
+	if _, err := s.Restore(ctx, "", two, memory.Change{}); !errors.Is(err, memory.ErrBudgetExceeded) {
+		t.Errorf("restore past the budget: %v", err)
+	}
 }
 
 func TestUsersAreIsolated(t *testing.T) {

@@ -125,3 +125,61 @@ func TestCheckCleanStore(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A second Open waiting for the lock while a Delete swaps the file for its
+// compacted copy must not get the lock on the old, unlinked file.
+func TestOpenWaitingDuringCompaction(t *testing.T) {
+	s, path := open(t, newClock("2026-01-01"), nil)
+	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "to delete"}))
+	opened := make(chan error, 1)
+	go func() {
+		s2, err := memory.Open(path, 0, &memory.Options{LockTimeout: 5 * time.Second})
+		if err == nil {
+			s2.Close()
+		}
+		opened <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let it start waiting
+	must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil))
+	select {
+	case err := <-opened:
+		t.Fatalf("second open returned while the first still holds the store: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	s.Close()
+	if err := <-opened; err != nil {
+		t.Fatalf("second open after the first closed: %v", err)
+	}
+}
+
+func TestTruncatedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "short.db")
+	if err := os.WriteFile(path, make([]byte, 4096), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := memory.Open(path, 0, nil); !errors.Is(err, memory.ErrCorrupt) {
+		t.Errorf("open of a one-page file: %v, want ErrCorrupt", err)
+	}
+}
+
+// A clock set back must not make a fact's log go back in time.
+func TestRecordTimeNeverGoesBack(t *testing.T) {
+	c := newClock("2026-08-01")
+	s, _ := open(t, c, nil)
+	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at A."}))
+	c.set("2026-03-01")
+	before := snapshot(t, s)
+	if _, err := s.Invalidate(ctx, "", f.ID, memory.Change{}); !errors.Is(err, memory.ErrTimeOrder) {
+		t.Errorf("invalidate with the clock set back: %v", err)
+	}
+	if _, err := s.Supersede(ctx, f.ID, memory.Note{Text: "I work at B."}); !errors.Is(err, memory.ErrTimeOrder) {
+		t.Errorf("supersede with the clock set back: %v", err)
+	}
+	if snapshot(t, s) != before {
+		t.Error("a refused change wrote something")
+	}
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "a new fact may be recorded at any time"}))
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

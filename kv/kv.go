@@ -71,16 +71,68 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 		d.opts.LockTimeout = time.Second
 	}
 	defer recoverCorrupt(&err, guard())
-	b, err := bolt.Open(path, mode, d.boltOptions())
+	b, err := d.openLocked()
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, err
 	}
 	d.bolt = b
 	if err := d.initSchema(); err != nil {
 		_ = b.Close()
 		return nil, err
 	}
+	if !d.opts.ReadOnly && d.compactionPending() {
+		if err := d.Compact(); err != nil {
+			_ = d.Close()
+			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
+		}
+	}
 	return d, nil
+}
+
+func (d *DB) compactionPending() bool {
+	pending := false
+	_ = d.bolt.View(func(tx *bolt.Tx) error {
+		pending = tx.Bucket(bucketMeta).Get(keyCompact) != nil
+		return nil
+	})
+	return pending
+}
+
+// openLocked opens the file with bbolt and makes sure the lock it got is on
+// the file now at the path: Compact of another process replaces the file by
+// a rename while this one may be waiting for the lock on the old one.
+func (d *DB) openLocked() (*bolt.DB, error) {
+	deadline := time.Now().Add(d.opts.LockTimeout)
+	for {
+		var f *os.File
+		opts := d.boltOptions()
+		opts.Timeout = max(time.Until(deadline), time.Millisecond)
+		opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
+			var err error
+			f, err = os.OpenFile(name, flag, mode)
+			return f, err
+		}
+		b, err := bolt.Open(d.path, d.mode, opts)
+		if err != nil {
+			return nil, openError(d.path, err)
+		}
+		if sameFile(f, d.path) {
+			return b, nil
+		}
+		_ = b.Close()
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("open %s: %w", d.path, ErrLocked)
+		}
+	}
+}
+
+func sameFile(f *os.File, path string) bool {
+	if f == nil {
+		return true
+	}
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 func (d *DB) boltOptions() *bolt.Options {
@@ -92,14 +144,16 @@ func (d *DB) boltOptions() *bolt.Options {
 }
 
 func openError(path string, err error) error {
+	var pe *os.PathError
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
 		return fmt.Errorf("open %s: %w", path, ErrLocked)
-	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
-		errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrInvalidMapping):
-		return fmt.Errorf("open %s: %w: %v", path, ErrCorrupt, err)
+	case errors.As(err, &pe):
+		return fmt.Errorf("open %s: %w", path, err) // missing, permission, I/O: not the content's fault
 	}
-	return fmt.Errorf("open %s: %w", path, err)
+	// Anything else bbolt refuses (bad meta pages, checksum, version, a file
+	// too small) is about the file's content.
+	return fmt.Errorf("open %s: %w: %v", path, ErrCorrupt, err)
 }
 
 // guard makes a memory fault on the mapped file a recoverable panic on this
@@ -193,20 +247,23 @@ func (d *DB) Compact() (err error) {
 	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
 		return fail(err)
 	}
+	if err := dst.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(keyCompact) }); err != nil {
+		return fail(err)
+	}
 	if err := dst.Sync(); err != nil {
 		return fail(err)
 	}
 	if err := os.Rename(tmp, d.path); err != nil {
 		return fail(err)
 	}
-	if err := syncDir(filepath.Dir(d.path)); err != nil {
-		return fail(err)
-	}
-	// The new handle already holds the lock on the renamed file, so no
-	// other process can slip in between closing the old file and reopening.
+	// The new handle already holds the lock on the renamed file; a process
+	// that was waiting on the old one sees that it was replaced and retries.
 	_ = d.bolt.Close()
 	dst.NoSync = d.opts.NoSync
 	d.bolt = dst
+	if err := syncDir(filepath.Dir(d.path)); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
 	return nil
 }
 

@@ -1,7 +1,10 @@
 package kv
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -62,5 +65,44 @@ func TestRecordFlipDetected(t *testing.T) {
 		if _, err := DecodeRecord(3, b); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("flip at byte %d: %v", i, err)
 		}
+	}
+}
+
+// A delete whose compaction never ran (the process died) is compacted at
+// the next Open, so the deleted bytes do not linger in free pages.
+func TestPendingCompactionFinishesAtOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	db, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "PENDING-SECRET-TEXT"
+	r := Record{ID: 1, Text: secret, RecordedAt: 5}
+	if err := db.Update(func(tx *Tx) error { return tx.Put(&r) }); err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		if err := tx.MarkCompactionPending(); err != nil {
+			return err
+		}
+		return tx.Delete(1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close() // "crash" before Compact
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(secret)) {
+		t.Fatal("test is void: the freed page no longer holds the text")
+	}
+	db, err = Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(secret)) {
+		t.Error("the deleted text is still in the file after Open")
+	}
+	if db.compactionPending() {
+		t.Error("the pending mark survived the compaction")
 	}
 }

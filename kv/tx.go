@@ -18,6 +18,8 @@ var (
 
 	keyVersion = []byte("version")
 	keyNextID  = []byte("next_id")
+	// keyCompact marks a hard delete whose compaction has not finished yet.
+	keyCompact = []byte("compact_pending")
 )
 
 // MaxUserLen is the longest user name, in bytes, that a key can hold.
@@ -28,6 +30,8 @@ const MaxUserLen = 255
 type Tx struct {
 	tx                                   *bolt.Tx
 	meta, facts, log, byUser, currentIdx *bolt.Bucket
+	// touched holds the final state of each record written, nil once deleted.
+	touched map[uint64]*Record
 }
 
 func newTx(tx *bolt.Tx) *Tx {
@@ -92,6 +96,8 @@ func (t *Tx) Put(r *Record) error {
 	if err := t.facts.Put(idKey(r.ID), AppendRecord(nil, r)); err != nil {
 		return err
 	}
+	cp := *r
+	t.touch(r.ID, &cp)
 	uk := userKey(r.User, r.ID)
 	if err := t.byUser.Put(uk, nil); err != nil {
 		return err
@@ -112,14 +118,50 @@ func (t *Tx) Delete(id uint64) error {
 	if err != nil {
 		return err
 	}
+	t.touch(id, nil)
 	uk := userKey(r.User, id)
 	for _, step := range []func() error{
 		func() error { return t.facts.Delete(idKey(id)) },
 		func() error { return t.byUser.Delete(uk) },
 		func() error { return t.currentIdx.Delete(uk) },
 		func() error { return t.deleteEvents(id) },
+		func() error { return t.deleteVector(id) },
 	} {
 		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Tx) touch(id uint64, r *Record) {
+	if t.touched == nil {
+		t.touched = map[uint64]*Record{}
+	}
+	t.touched[id] = r
+}
+
+// Touched calls fn with the final state of every record the transaction
+// wrote, or nil for one it deleted, so that derived data can follow the
+// commit.
+func (t *Tx) Touched(fn func(id uint64, r *Record)) {
+	for id, r := range t.touched {
+		fn(id, r)
+	}
+}
+
+// ForEachCurrent calls fn for every current record of every user.
+func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
+	c := t.currentIdx.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 9 {
+			return fmt.Errorf("%w: current key of %d bytes", ErrCorrupt, len(k))
+		}
+		r, err := t.Get(be.Uint64(k[len(k)-8:]))
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
 			return err
 		}
 	}
@@ -142,6 +184,27 @@ func (t *Tx) Append(id uint64, e *Event) error {
 	}
 	return t.log.Put(be.AppendUint32(prefix, seq), AppendEvent(nil, e))
 }
+
+// LastEventAt returns the record time of the newest step in the log of
+// fact id, or 0 if it has none.
+func (t *Tx) LastEventAt(id uint64) (int64, error) {
+	c := t.log.Cursor()
+	k, v := c.Seek(idKey(id + 1))
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, idKey(id)) {
+		return 0, nil
+	}
+	e, err := DecodeEvent(v)
+	return e.At, err
+}
+
+// MarkCompactionPending records, in the transaction that deletes, that the
+// file must be compacted; Open finishes the job if the process dies first.
+func (t *Tx) MarkCompactionPending() error { return t.meta.Put(keyCompact, []byte{1}) }
 
 // Events returns the lifecycle log of fact id, oldest first.
 func (t *Tx) Events(id uint64) ([]Event, error) {

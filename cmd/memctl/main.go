@@ -40,10 +40,11 @@ type app struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 
-	db   string
-	user string
-	now  time.Time
-	json bool
+	db     string
+	user   string
+	now    time.Time
+	json   bool
+	lookup string
 }
 
 // usageError marks a mistake in the command line, which exits 2 rather than 1.
@@ -115,8 +116,9 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
 	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
+	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else keywords4)")
 	root.AddCommand(a.factCommands()...)
-	root.AddCommand(a.exportCmd(), a.importCmd(), a.checkCmd(), a.demoCmd())
+	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.demoCmd())
 	return root
 }
 
@@ -187,6 +189,9 @@ func (a *app) open(readOnly bool) (*memory.Store, error) {
 		return nil, err
 	}
 	opts := &memory.Options{ReadOnly: readOnly}
+	if opts.Lookup, err = a.lookupMode(); err != nil {
+		return nil, err
+	}
 	if now := a.now; !now.IsZero() {
 		opts.Clock = func() time.Time { return now }
 	}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+func candidatesCmd() *cobra.Command {
+	var data, distractors, mode string
+	var k int
+	c := &cobra.Command{
+		Use:   "candidates",
+		Short: "Recall@k of the candidate lookup on an updates file",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := memory.ParseLookupMode(mode)
+			if err != nil {
+				return err
+			}
+			cases, err := readJSONL[updateCase](data)
+			if err != nil {
+				return err
+			}
+			var ds []distractor
+			for _, p := range strings.Split(distractors, ",") {
+				if p = strings.TrimSpace(p); p == "" {
+					continue
+				}
+				more, err := readJSONL[distractor](p)
+				if err != nil {
+					return err
+				}
+				ds = append(ds, more...)
+			}
+			res, err := evalCandidates(cmd.Context(), cases, ds, m, k)
+			if err != nil {
+				return err
+			}
+			res.print(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&data, "data", "../shared/data/updates.dev.jsonl", "updates file (JSON Lines)")
+	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "distractor files, comma-separated")
+	f.StringVar(&mode, "mode", string(memory.LookupKeywords4), "lookup mode: keywords4, stems, topics")
+	f.IntVar(&k, "k", memory.DefaultCandidates, "candidates per lookup")
+	return c
+}
+
+// score counts hits among cases.
+type score struct{ hit, n int }
+
+func (s score) recall() float64 {
+	if s.n == 0 {
+		return 0
+	}
+	return float64(s.hit) / float64(s.n)
+}
+
+// candidateResult is the recall per language and overlap class.
+type candidateResult struct {
+	mode    memory.LookupMode
+	k       int
+	byClass map[[2]string]score // {lang, overlap}; overlap "" is the language's total
+	total   score
+	latency []time.Duration
+	misses  []string
+}
+
+// evalCandidates scores the lookup as ../shared/data/README.md says: per
+// language, one user's memory holds every distractor of that language and
+// every case's old fact, each recorded at its said date; a case is a hit
+// when its old fact is among the k candidates for its new one.
+func evalCandidates(ctx context.Context, cases []updateCase, ds []distractor, mode memory.LookupMode, k int) (*candidateResult, error) {
+	res := &candidateResult{mode: mode, k: k, byClass: map[[2]string]score{}}
+	langs := map[string]bool{}
+	for _, c := range cases {
+		langs[c.Lang] = true
+	}
+	for _, lang := range slices.Sorted(mapsKeys(langs)) {
+		if err := evalLanguage(ctx, res, lang, cases, ds); err != nil {
+			return nil, fmt.Errorf("%s: %w", lang, err)
+		}
+	}
+	return res, nil
+}
+
+func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func evalLanguage(ctx context.Context, res *candidateResult, lang string, cases []updateCase, ds []distractor) error {
+	dir, err := os.MkdirTemp("", "bench-candidates-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var now time.Time
+	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{
+		NoSync: true, Lookup: res.mode, Clock: func() time.Time { return now }, MaxTextRunes: 2000,
+	})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	type item struct {
+		text, said string
+		caseIdx    int // -1 for a distractor
+	}
+	var items []item
+	for _, d := range ds {
+		if d.Lang == lang {
+			items = append(items, item{d.Text, d.Said, -1})
+		}
+	}
+	for i, c := range cases {
+		if c.Lang == lang {
+			items = append(items, item{c.Old, c.OldSaid, i})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].said < items[j].said })
+	oldID := map[int]uint64{}
+	for _, it := range items {
+		if now, err = day(it.said); err != nil {
+			return err
+		}
+		f, err := s.Add(ctx, memory.Note{Text: it.text})
+		if err != nil {
+			return fmt.Errorf("adding %q: %w", it.text, err)
+		}
+		if it.caseIdx >= 0 {
+			oldID[it.caseIdx] = f.ID
+		}
+	}
+	for i, c := range cases {
+		if c.Lang != lang {
+			continue
+		}
+		start := time.Now()
+		l, err := s.Candidates(ctx, "", c.New, res.k)
+		if err != nil {
+			return fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		res.latency = append(res.latency, time.Since(start))
+		hit := slices.ContainsFunc(l.Candidates, func(cd memory.Candidate) bool { return cd.Fact.ID == oldID[i] })
+		for _, key := range [][2]string{{lang, c.Overlap}, {lang, ""}} {
+			sc := res.byClass[key]
+			sc.n++
+			if hit {
+				sc.hit++
+			}
+			res.byClass[key] = sc
+		}
+		res.total.n++
+		if hit {
+			res.total.hit++
+		} else {
+			res.misses = append(res.misses, c.ID)
+		}
+	}
+	return nil
+}
+
+func (r *candidateResult) print(w io.Writer) {
+	fmt.Fprintf(w, "candidate recall@%d, mode %s\n\n", r.k, r.mode)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "lang\toverlap\trecall\thits\tn")
+	keys := slices.SortedFunc(mapsKeys(r.byClass), func(a, b [2]string) int {
+		if a[0] != b[0] {
+			return strings.Compare(a[0], b[0])
+		}
+		if (a[1] == "") != (b[1] == "") {
+			return boolInt(a[1] == "") - boolInt(b[1] == "")
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	for _, k := range keys {
+		sc := r.byClass[k]
+		class := k[1]
+		if class == "" {
+			class = "all"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%d\t%d\n", k[0], class, sc.recall(), sc.hit, sc.n)
+	}
+	tw.Flush()
+	if len(r.latency) > 0 {
+		lat := slices.Clone(r.latency)
+		slices.Sort(lat)
+		fmt.Fprintf(w, "\nlookup latency p50 %v, p99 %v over %d lookups\n", lat[len(lat)/2], lat[len(lat)*99/100], len(lat))
+	}
+	fmt.Fprintf(w, "recall@%d %.3f n=%d\n", r.k, r.total.recall(), r.total.n)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

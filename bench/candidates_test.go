@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+const dataDir = "../../shared/data"
+
+// devData loads the dev set, or skips when ../shared/data is not beside the
+// project (it is never copied into it).
+func devData(t *testing.T) ([]updateCase, []distractor) {
+	t.Helper()
+	if _, err := os.Stat(dataDir); err != nil {
+		t.Skipf("evaluation data not found at %s (../shared/data beside the project): %v", dataDir, err)
+	}
+	cases, err := readJSONL[updateCase](dataDir + "/updates.dev.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []distractor
+	for _, lang := range []string{"en", "ru"} {
+		more, err := readJSONL[distractor](dataDir + "/distractors." + lang + ".jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, more...)
+	}
+	return cases, ds
+}
+
+// The recall targets of each mode on the dev set, per language.
+func TestCandidateRecallTargets(t *testing.T) {
+	cases, ds := devData(t)
+	type target struct {
+		overlap  string
+		min, max float64
+	}
+	for mode, targets := range map[memory.LookupMode][]target{
+		// The baseline reproduces the original lookup exactly.
+		memory.LookupKeywords4: {{"word", 1, 1}, {"root", 0, 0}, {"paraphrase", 0, 0}},
+		memory.LookupStems:     {{"word", 0.97, 1}, {"root", 0.85, 1}},
+	} {
+		t.Run(string(mode), func(t *testing.T) {
+			res, err := evalCandidates(context.Background(), cases, ds, mode, memory.DefaultCandidates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, lang := range []string{"en", "ru"} {
+				for _, tg := range targets {
+					sc := res.byClass[[2]string{lang, tg.overlap}]
+					if sc.n == 0 || sc.recall() < tg.min || sc.recall() > tg.max {
+						t.Errorf("%s %s: recall %.3f (%d/%d), want %.2f..%.2f", lang, tg.overlap, sc.recall(), sc.hit, sc.n, tg.min, tg.max)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// updateCase is one line of updates.*.jsonl (see ../shared/data/README.md).
+type updateCase struct {
+	ID        string  `json:"id"`
+	Lang      string  `json:"lang"`
+	Old       string  `json:"old"`
+	OldSaid   string  `json:"old_said"`
+	New       string  `json:"new"`
+	NewSaid   string  `json:"new_said"`
+	Action    string  `json:"action"`
+	EventFrom *string `json:"event_from"`
+	Grain     *string `json:"event_grain"`
+	Topic     string  `json:"topic"`
+	Overlap   string  `json:"overlap"`
+}
+
+// distractor is one line of distractors.*.jsonl.
+type distractor struct {
+	Lang string `json:"lang"`
+	Text string `json:"text"`
+	Said string `json:"said"`
+}
+
+// readJSONL decodes every line of a JSON Lines file.
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+func day(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }

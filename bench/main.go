@@ -1,0 +1,33 @@
+// Command bench measures the memory store: how right its judgements are on
+// the evaluation data in ../shared/data, and how fast it is.
+//
+//	go run ./bench candidates --data FILE --distractors FILE[,FILE...] --mode MODE [--k 12]
+//
+// Each subcommand prints a table and ends with one summary line.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root := &cobra.Command{
+		Use:           "bench",
+		Short:         "Measure the memory store",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(candidatesCmd(), scaleCmd())
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		stop()
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,233 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// LookupMode is how Candidates finds the facts a new one may update or
+// contradict.
+type LookupMode = index.Mode
+
+const (
+	// LookupKeywords4 matches lowercased words of 4+ letters, unstemmed: the
+	// original behaviour and the default.
+	LookupKeywords4 = index.Keywords4
+	// LookupStems matches English and Russian stems and stem roots, without
+	// stop words.
+	LookupStems = index.Stems
+	// LookupTopics adds lexicons of everyday personal topics to LookupStems.
+	LookupTopics = index.Topics
+)
+
+// ParseLookupMode checks the name of a lookup mode.
+func ParseLookupMode(s string) (LookupMode, error) { return index.ParseMode(s) }
+
+// DefaultCandidates is how many candidates reconciliation considers.
+const DefaultCandidates = 12
+
+// MaxCandidates is the largest k Candidates accepts.
+const MaxCandidates = 100
+
+// Candidate is a current fact similar to a text, with the evidence.
+type Candidate struct {
+	Fact  Fact
+	Score float64
+	// Terms are the words or stems both share; a shared root (a stem
+	// prefix that joins derived words) ends in "…".
+	Terms []string
+	// Topics are the topic tags both share (LookupTopics).
+	Topics []string
+	// Similarity is the cosine similarity of the embeddings
+	// (LookupSemantic), 0 when unknown.
+	Similarity float64
+}
+
+// Lookup is the result of Candidates.
+type Lookup struct {
+	Mode       LookupMode
+	Candidates []Candidate
+	// Fallback says why the lookup did less than its mode asks, e.g. a
+	// semantic lookup that could not reach the embedder; "" when it did not.
+	Fallback string
+}
+
+// Candidates returns up to k current facts of user that text may update or
+// contradict, best first: facts sharing words or roots before facts that
+// share only a topic. Empty or letter-less text gives no candidates; k must
+// be within 1..MaxCandidates. The first lookup after Open builds the index
+// from the store.
+func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Lookup, error) {
+	out := Lookup{Mode: s.an.Mode()}
+	if k < 1 || k > MaxCandidates {
+		return out, fmt.Errorf("%w: k = %d, want 1..%d", ErrInvalidK, k, MaxCandidates)
+	}
+	if err := validUser(user); err != nil {
+		return out, err
+	}
+	q := s.an.Analyze(text)
+	if q.Empty() {
+		return out, nil
+	}
+	// Ask for more than k: hits that changed since the search are dropped.
+	want := min(k+8, MaxCandidates)
+	var qv []float32
+	if s.an.Mode() == LookupSemantic {
+		qv, out.Fallback = s.embedQuery(ctx, text)
+	}
+	var hits []index.Hit
+	similar := map[uint64]float64{}
+	err := s.withIndex(ctx, func(ix *index.Index) (err error) {
+		if hits, err = ix.Search(ctx, user, q, want); err != nil || qv == nil {
+			return err
+		}
+		near := ix.Nearest(user, qv, want)
+		for _, h := range near {
+			similar[h.ID] = h.Score
+		}
+		hits = index.Fuse(hits, near)
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	err = s.view(ctx, func(tx *kv.Tx) error {
+		for _, h := range hits {
+			r, err := tx.Get(h.ID)
+			if err != nil || r.User != user || !r.Current() {
+				continue // changed since the search; the next lookup will not see it
+			}
+			why := index.Shared(q, s.an.Analyze(r.Text))
+			out.Candidates = append(out.Candidates, Candidate{Fact: factOf(&r), Score: h.Score, Terms: why.Terms,
+				Topics: why.Topics, Similarity: similar[h.ID]})
+		}
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	if len(out.Candidates) > k {
+		out.Candidates = out.Candidates[:k]
+	}
+	// The k best by score are the candidates; among them, a shared topic
+	// alone is weaker evidence than a shared word or a close embedding, so
+	// such candidates are listed last.
+	weak := func(c Candidate) bool { return len(c.Terms) == 0 && c.Similarity == 0 }
+	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return boolRank(weak(a)) - boolRank(weak(b)) })
+	return out, nil
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// withIndex runs fn on the candidate index, building it first if needed.
+func (s *Store) withIndex(ctx context.Context, fn func(*index.Index) error) error {
+	s.ixMu.RLock()
+	ix := s.ix
+	if ix != nil {
+		defer s.ixMu.RUnlock()
+		return fn(ix)
+	}
+	s.ixMu.RUnlock()
+	if err := s.buildIndex(ctx); err != nil {
+		return err
+	}
+	return s.withIndex(ctx, fn)
+}
+
+// buildIndex fills a new index from the current facts in the store. It
+// holds writeMu so that no write commits between the snapshot it reads and
+// the moment the index starts receiving updates.
+func (s *Store) buildIndex(ctx context.Context) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.ixMu.RLock()
+	built := s.ix != nil
+	s.ixMu.RUnlock()
+	if built {
+		return nil
+	}
+	ix, err := index.New(s.an, s.indexDir)
+	if err != nil {
+		return err
+	}
+	const batch = 2000
+	docs := make([]index.Doc, 0, batch)
+	var all [][]index.Doc
+	err = s.view(ctx, func(tx *kv.Tx) error {
+		return tx.ForEachCurrent(func(r kv.Record) error {
+			docs = append(docs, index.Doc{ID: r.ID, User: r.User, Text: r.Text})
+			if len(docs) == batch {
+				all = append(all, docs)
+				docs = make([]index.Doc, 0, batch)
+			}
+			return nil
+		})
+	})
+	all = append(all, docs)
+	for _, b := range all {
+		if err != nil {
+			break
+		}
+		if err = s.attachVectors(ctx, b); err == nil {
+			err = ix.Put(b...)
+		}
+	}
+	if err != nil {
+		ix.Close()
+		return fmt.Errorf("building the candidate index: %w", err)
+	}
+	s.ixMu.Lock()
+	s.ix = ix
+	s.ixMu.Unlock()
+	return nil
+}
+
+// syncIndex applies a committed write to the index. If that fails, the
+// index is dropped and the next lookup rebuilds it from the store, so the
+// two never disagree for long. Called with writeMu held.
+func (s *Store) syncIndex(touched func(func(uint64, *kv.Record))) {
+	s.ixMu.RLock()
+	ix := s.ix
+	s.ixMu.RUnlock()
+	if ix == nil || touched == nil {
+		return
+	}
+	var put []index.Doc
+	var del []uint64
+	touched(func(id uint64, r *kv.Record) {
+		if r != nil && r.Current() {
+			put = append(put, index.Doc{ID: id, User: r.User, Text: r.Text})
+		} else {
+			del = append(del, id)
+		}
+	})
+	err := s.attachVectors(context.Background(), put)
+	if err == nil && len(del) > 0 {
+		err = ix.Delete(del...)
+	}
+	if err == nil && len(put) > 0 {
+		err = ix.Put(put...)
+	}
+	if err != nil {
+		s.dropIndex()
+	}
+}
+
+// dropIndex closes the index and removes its files.
+func (s *Store) dropIndex() {
+	s.ixMu.Lock()
+	defer s.ixMu.Unlock()
+	if s.ix != nil {
+		s.ix.Close()
+		s.ix = nil
+	}
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+// lookupMode is --lookup, else $MEMCTL_LOOKUP, else the library's default.
+func (a *app) lookupMode() (memory.LookupMode, error) {
+	name := a.lookup
+	if name == "" {
+		name = a.getenv("MEMCTL_LOOKUP")
+	}
+	if name == "" {
+		return memory.LookupKeywords4, nil
+	}
+	m, err := memory.ParseLookupMode(name)
+	if err != nil {
+		return "", usageError{err}
+	}
+	return m, nil
+}
+
+type candidateJSON struct {
+	Fact       factJSON `json:"fact"`
+	Score      float64  `json:"score"`
+	Terms      []string `json:"terms"`
+	Topics     []string `json:"topics"`
+	Similarity float64  `json:"similarity"`
+}
+
+func (a *app) candidatesCmd() *cobra.Command {
+	var k int
+	c := &cobra.Command{
+		Use:   "candidates TEXT",
+		Short: "Show the current facts TEXT may update or contradict, and why each was found",
+		Args:  exactArgs("TEXT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withStore(true, func(s *memory.Store) error {
+				l, err := s.Candidates(cmd.Context(), a.user, args[0], k)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					out := struct {
+						Mode       string          `json:"mode"`
+						Fallback   string          `json:"fallback,omitempty"`
+						Candidates []candidateJSON `json:"candidates"`
+					}{Mode: string(l.Mode), Fallback: l.Fallback, Candidates: []candidateJSON{}}
+					for _, c := range l.Candidates {
+						out.Candidates = append(out.Candidates, candidateJSON{Fact: factObject(c.Fact), Score: c.Score,
+							Terms: nonNil(c.Terms), Topics: nonNil(c.Topics), Similarity: c.Similarity})
+					}
+					return a.printJSON(out)
+				}
+				if l.Fallback != "" {
+					fmt.Fprintf(a.stderr, "memctl: note: %s\n", l.Fallback)
+				}
+				if len(l.Candidates) == 0 {
+					_, err := fmt.Fprintf(a.stdout, "no candidates (lookup %s)\n", l.Mode)
+					return err
+				}
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSCORE\tWHY\tTEXT")
+				for _, c := range l.Candidates {
+					fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", c.Fact.ID, c.Score, why(c), oneLineText(c.Fact.Text))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	c.Flags().IntVar(&k, "k", memory.DefaultCandidates, "how many candidates at most (1..100)")
+	return c
+}
+
+func why(c memory.Candidate) string {
+	var parts []string
+	if len(c.Terms) > 0 {
+		parts = append(parts, strings.Join(c.Terms, ","))
+	}
+	if len(c.Topics) > 0 {
+		parts = append(parts, "topic "+strings.Join(c.Topics, ","))
+	}
+	if c.Similarity != 0 {
+		parts = append(parts, fmt.Sprintf("similarity %.2f", c.Similarity))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

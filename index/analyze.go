@@ -1,0 +1,294 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/english"
+	"github.com/blevesearch/snowballstem/russian"
+)
+
+// Mode names a way of finding candidates.
+type Mode string
+
+const (
+	// Keywords4 matches lowercased words of four or more letters, unstemmed:
+	// the behaviour of the system this project grew from, kept as the baseline.
+	Keywords4 Mode = "keywords4"
+	// Stems matches English and Russian Snowball stems without stop words,
+	// plus stem prefixes ("roots") that join derived words.
+	Stems Mode = "stems"
+	// Topics adds tags from lexicons of everyday personal topics to Stems.
+	Topics Mode = "topics"
+	// Semantic fuses Topics with cosine similarity of embeddings.
+	Semantic Mode = "semantic"
+)
+
+// Modes lists every mode.
+var Modes = []Mode{Keywords4, Stems, Topics, Semantic}
+
+// ParseMode checks a mode name.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown lookup mode %q (want one of %v)", s, Modes)
+}
+
+// maxQueryRunes bounds the text analysed for one lookup, so a huge input
+// costs no more than a long fact.
+const maxQueryRunes = 4000
+
+// Terms is what analysis keeps of one text, per index field.
+type Terms struct {
+	Words  []string // keywords, or stems
+	Roots  []string // stem prefixes and compounds (stems and later modes)
+	Topics []string // topic and topic/subtopic tags (topics and later modes)
+}
+
+// Empty reports whether the text gave nothing to match on.
+func (t Terms) Empty() bool { return len(t.Words)+len(t.Roots)+len(t.Topics) == 0 }
+
+// Analyzer turns text into Terms for one mode. It is immutable once built
+// and safe for concurrent use.
+type Analyzer struct {
+	mode   Mode
+	stopEN analysis.TokenMap
+	stopRU analysis.TokenMap
+	topics map[string][]string // stem -> tags
+}
+
+// NewAnalyzer builds the analyzer of a mode.
+func NewAnalyzer(mode Mode) (*Analyzer, error) {
+	if _, err := ParseMode(string(mode)); err != nil {
+		return nil, err
+	}
+	a := &Analyzer{mode: mode, stopEN: analysis.NewTokenMap(), stopRU: analysis.NewTokenMap()}
+	if err := a.stopEN.LoadBytes(en.EnglishStopWords); err != nil {
+		return nil, err
+	}
+	if err := a.stopRU.LoadBytes(ru.RussianStopWords); err != nil {
+		return nil, err
+	}
+	if mode == Topics || mode == Semantic {
+		var err error
+		if a.topics, err = a.loadLexicons(); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Mode returns the analyzer's mode.
+func (a *Analyzer) Mode() Mode { return a.mode }
+
+// token is a word of the text with its script.
+type token struct {
+	text     string // lowercased, ё folded to е
+	cyrillic bool
+	joined   bool // the text joins it to the previous token with a hyphen
+}
+
+// tokenize splits text into runs of letters and digits, lowercased.
+func tokenize(text string, lettersOnly bool) []token {
+	var out []token
+	var b strings.Builder
+	cyr, hyphen := false, false
+	flush := func(next rune) {
+		if b.Len() > 0 {
+			out = append(out, token{text: b.String(), cyrillic: cyr, joined: hyphen})
+			b.Reset()
+		}
+		hyphen = next == '-' && len(out) > 0
+		cyr = false
+	}
+	n := 0
+	for _, r := range text {
+		if n++; n > maxQueryRunes {
+			break
+		}
+		switch {
+		case unicode.IsLetter(r):
+			r = unicode.ToLower(r)
+			if r == 'ё' {
+				r = 'е'
+			}
+			cyr = cyr || unicode.Is(unicode.Cyrillic, r)
+			b.WriteRune(r)
+		case !lettersOnly && unicode.IsDigit(r):
+			b.WriteRune(r)
+		default:
+			flush(r)
+		}
+	}
+	flush(0)
+	return out
+}
+
+// Analyze returns the terms of text in the analyzer's mode, each once.
+func (a *Analyzer) Analyze(text string) Terms {
+	if a.mode == Keywords4 {
+		var words []string
+		for _, t := range tokenize(text, true) {
+			if utf8.RuneCountInString(t.text) >= 4 {
+				words = append(words, t.text)
+			}
+		}
+		return Terms{Words: dedupe(words)}
+	}
+	var t Terms
+	toks := tokenize(text, false)
+	for i, tok := range toks {
+		if tok.joined && i > 0 {
+			// "e-mail" also meets "email", "трейд-ин" meets "трейдин".
+			t.Roots = append(t.Roots, a.stem(token{text: toks[i-1].text + tok.text, cyrillic: tok.cyrillic}))
+		}
+		if a.stop(tok) || isShortNumber(tok.text) {
+			continue
+		}
+		s := a.stem(tok)
+		t.Words = append(t.Words, s)
+		t.Roots = append(t.Roots, roots(tok, s)...)
+		if a.topics != nil {
+			t.Topics = append(t.Topics, a.topics[s]...)
+		}
+	}
+	t.Words, t.Roots, t.Topics = dedupe(t.Words), dedupe(t.Roots), dedupe(t.Topics)
+	return t
+}
+
+func (a *Analyzer) stop(t token) bool {
+	if utf8.RuneCountInString(t.text) < 2 {
+		return true
+	}
+	if t.cyrillic {
+		return a.stopRU[t.text]
+	}
+	return a.stopEN[t.text]
+}
+
+// isShortNumber drops numbers of one or two digits ("3 days", "at 8"),
+// which say little about what a fact is about.
+func isShortNumber(s string) bool {
+	if len(s) > 2 {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *Analyzer) stem(t token) string {
+	env := snowballstem.NewEnv(t.text)
+	if t.cyrillic {
+		russian.Stem(env)
+	} else {
+		english.Stem(env)
+	}
+	return env.Current()
+}
+
+// rootLens are the lengths, in runes, of the stem prefixes kept as roots.
+// Sharing a longer prefix adds more score: piano/pianist share four runes,
+// physics/physicist five, экономист/экономический six.
+var rootLens = []int{4, 5, 6}
+
+// ruPrefixes are Russian verbal prefixes, longest first. Stripping one
+// lets переехать meet ехать and накопительный meet копить. One-letter
+// prefixes (в, с, у, о) are left alone: too many stems begin with them.
+var ruPrefixes = []string{"пере", "недо", "пред", "разо", "рас", "раз", "при", "про", "под", "над", "без", "вос", "воз",
+	"обо", "об", "от", "вы", "за", "на", "до", "по", "из", "ис", "со"}
+
+// roots returns the root terms of a token whose stem is s.
+func roots(t token, s string) []string {
+	var out []string
+	add := func(stem string) {
+		for _, n := range rootLens {
+			if p := prefixRunes(stem, n); utf8.RuneCountInString(p) == n {
+				out = append(out, p)
+			}
+		}
+	}
+	add(s)
+	if t.cyrillic {
+		for _, p := range ruPrefixes {
+			if rest := strings.TrimPrefix(s, p); rest != s && utf8.RuneCountInString(rest) >= 4 {
+				add(rest)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func prefixRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+func dedupe(s []string) []string {
+	if len(s) < 2 {
+		return s
+	}
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// Why is what a query and a fact share: the evidence for a candidate.
+type Why struct {
+	Terms  []string // shared words or stems; shared roots end in "…"
+	Topics []string // shared topic tags
+}
+
+// Shared explains why d matched q.
+func Shared(q, d Terms) Why {
+	var w Why
+	w.Terms = intersect(q.Words, d.Words)
+	shared := intersect(q.Roots, d.Roots)
+	// Longest first, and a root that begins a term already listed says
+	// nothing more: keep "physic…", not also "phys…" and "physi…".
+	slices.SortFunc(shared, func(a, b string) int { return len(b) - len(a) })
+	for _, r := range shared {
+		if !slices.ContainsFunc(w.Terms, func(t string) bool { return strings.HasPrefix(t, r) }) {
+			w.Terms = append(w.Terms, r+"…")
+		}
+	}
+	w.Topics = intersect(q.Topics, d.Topics)
+	return w
+}
+
+// intersect returns the elements common to two sorted, deduplicated slices.
+func intersect(a, b []string) []string {
+	var out []string
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, a[i])
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}

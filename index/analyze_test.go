@@ -1,0 +1,83 @@
+package index
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestKeywords4(t *testing.T) {
+	a, err := NewAnalyzer(Keywords4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := a.Analyze("I WORK at Company-A; я работаю в компании «Ёлка», 2026 year!").Words
+	want := []string{"company", "work", "year", "елка", "компании", "работаю"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestStemsJoinForms(t *testing.T) {
+	a, err := NewAnalyzer(Stems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		a, b  string
+		share bool // share a stem (Words) rather than only a root
+	}{
+		{"I moved to Lyon", "we move often", true},
+		{"я работаю в компании", "работа в компанию", true},
+		{"My e-mail address", "email me", false},
+		{"piano lessons", "the pianist", false},
+		{"физиотерапевт", "физиотерапия", false},
+		{"у меня подработка", "работа в офисе", false},
+		{"mixed: работа and job", "работу", true},
+	} {
+		w := Shared(a.Analyze(tc.a), a.Analyze(tc.b))
+		if len(w.Terms) == 0 {
+			t.Errorf("%q and %q share nothing", tc.a, tc.b)
+			continue
+		}
+		exact := slices.ContainsFunc(w.Terms, func(s string) bool { return s[len(s)-1] != 0xa6 }) // not ending in "…"
+		if tc.share && !exact {
+			t.Errorf("%q and %q share only roots %q", tc.a, tc.b, w.Terms)
+		}
+	}
+}
+
+func TestStopWordsAndNoise(t *testing.T) {
+	a, _ := NewAnalyzer(Stems)
+	for _, text := range []string{"", "   ", "!!! ??? 42", "I am the", "и в на с"} {
+		if tr := a.Analyze(text); !tr.Empty() {
+			t.Errorf("%q gave terms %+v", text, tr)
+		}
+	}
+}
+
+func TestParseLexicon(t *testing.T) {
+	m, err := parseLexicon("# c\nmusic/instruments: cello violin\nmusic/instruments: harp\n")
+	if err != nil || !slices.Equal(m["music/instruments"], []string{"cello", "violin", "harp"}) {
+		t.Errorf("got %v, %v", m, err)
+	}
+	for _, bad := range []string{"music: cello", "music/x cello", "/x: a", "a b/c: d"} {
+		if _, err := parseLexicon(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"I work at A.", "Я переехала в Москву", "e-mail: x@y.z", "\xff\xfe", "ёЁ-ё"} {
+		f.Add(s)
+	}
+	an, _ := NewAnalyzer(Stems)
+	f.Fuzz(func(t *testing.T, s string) {
+		tr := an.Analyze(s)
+		for _, w := range tr.Words {
+			if w == "" {
+				t.Fatalf("empty term from %q", s)
+			}
+		}
+	})
+}

@@ -1,0 +1,317 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Index fields. Each holds terms produced by an Analyzer, joined by spaces.
+const (
+	fieldUser   = "u"
+	fieldWords  = "w"
+	fieldRoots  = "r"
+	fieldTopics = "t"
+)
+
+// Weights of the fields in a query: a shared word counts most; a shared
+// root less; a shared topic least, so that direct word matches rank before
+// topic-only ones.
+const (
+	boostWords  = 1.0
+	boostRoots  = 0.5
+	boostTopics = 1.0
+)
+
+// scoringModel ranks matches. BM25 saturates repeated evidence and does
+// not reward a fact merely for matching many of the query's clauses, which
+// tf-idf's coordination factor does.
+var scoringModel = "tf-idf"
+
+// maxQueryTerms bounds the clauses of one lookup.
+const maxQueryTerms = 96
+
+// Doc is one current fact as the index sees it.
+type Doc struct {
+	ID     uint64
+	User   string
+	Text   string
+	Vector []float32 // its embedding, in the semantic mode; nil if it has none
+}
+
+// Hit is one candidate.
+type Hit struct {
+	ID    uint64
+	Score float64
+}
+
+// Index holds the current facts of every user in a Bleve scorch index in a
+// private temporary directory, removed by Close. It is safe for concurrent use.
+type Index struct {
+	an  *Analyzer
+	dir string
+
+	mu    sync.RWMutex // guards bleve against Close
+	bleve bleve.Index
+	vecs  *vectors // nil unless the mode is Semantic
+}
+
+// ErrClosed is returned by an Index after Close.
+var ErrClosed = errors.New("index is closed")
+
+// New creates an empty index that analyses text with an. dir is where its
+// private temporary directory goes; "" means the system's default.
+func New(an *Analyzer, dir string) (*Index, error) {
+	tmp, err := os.MkdirTemp(dir, "palimpsest-index-")
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	im := bleve.NewIndexMapping()
+	dm := bleve.NewDocumentStaticMapping()
+	for _, f := range []string{fieldUser, fieldWords, fieldRoots, fieldTopics} {
+		fm := mapping.NewTextFieldMapping()
+		fm.Analyzer, fm.Store, fm.IncludeTermVectors, fm.IncludeInAll, fm.DocValues = "keyword", false, false, false, false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	im.DefaultMapping = dm
+	im.ScoringModel = scoringModel
+	im.DefaultAnalyzer = "keyword"
+	// The index lives only as long as the process and is rebuilt from the
+	// store at open, so it need not survive a crash: skip its fsyncs.
+	b, err := bleve.NewUsing(tmp+"/bleve", im, scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	ix := &Index{an: an, dir: tmp, bleve: b}
+	if an.Mode() == Semantic {
+		ix.vecs = newVectors()
+	}
+	return ix, nil
+}
+
+// Analyzer returns the analyzer of the index.
+func (ix *Index) Analyzer() *Analyzer { return ix.an }
+
+// Dir returns the private directory the index lives in.
+func (ix *Index) Dir() string { return ix.dir }
+
+// Close drops the index and removes its directory.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.bleve == nil {
+		return nil
+	}
+	err := ix.bleve.Close()
+	ix.bleve = nil
+	return errors.Join(err, os.RemoveAll(ix.dir))
+}
+
+func docID(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// Put adds or replaces docs, in one batch.
+func (ix *Index) Put(docs ...Doc) error {
+	terms := ix.analyzeAll(docs)
+	return ix.batch(func(b *bleve.Batch) error {
+		for i, d := range docs {
+			doc := document.NewDocument(docID(d.ID))
+			// The user is also a single exact term, checked by a filter on
+			// every search: a safety net should two users' keys collide.
+			doc.AddField(document.NewTextFieldCustom(fieldUser, nil, []byte(d.User), bindex.IndexField, nil))
+			key := userKey(d.User)
+			ix.addTerms(doc, fieldWords, key, terms[i].Words)
+			ix.addTerms(doc, fieldRoots, key, terms[i].Roots)
+			ix.addTerms(doc, fieldTopics, key, terms[i].Topics)
+			if err := b.IndexAdvanced(doc); err != nil {
+				return err
+			}
+			if ix.vecs != nil {
+				ix.vecs.put(d.ID, d.User, d.Vector)
+			}
+		}
+		return nil
+	})
+}
+
+// analyzeAll analyses the texts of docs, on every core for a large batch:
+// analysis is most of the cost of building the index.
+func (ix *Index) analyzeAll(docs []Doc) []Terms {
+	out := make([]Terms, len(docs))
+	workers := runtime.GOMAXPROCS(0)
+	if len(docs) < 64 || workers == 1 {
+		for i, d := range docs {
+			out[i] = ix.an.Analyze(d.Text)
+		}
+		return out
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(docs); i += workers {
+				out[i] = ix.an.Analyze(docs[i].Text)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// addTerms indexes terms under the user's key, so that each posting list
+// holds one user's facts and a lookup reads only that user's postings, not
+// those of every user who ever used the word.
+func (ix *Index) addTerms(doc *document.Document, field, key string, terms []string) {
+	if len(terms) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(key)
+		b.WriteString(t)
+	}
+	doc.AddField(document.NewTextFieldCustom(field, nil, []byte(b.String()), bindex.IndexField, spaceSplitter{}))
+}
+
+// spaceSplitter is the analyzer of the term fields: the terms come
+// analysed already, joined by single spaces, so splitting on the byte is
+// all that is left to do (bleve's generic tokenizer costs far more).
+type spaceSplitter struct{}
+
+func (spaceSplitter) Analyze(b []byte) analysis.TokenStream {
+	out := make(analysis.TokenStream, 0, bytes.Count(b, []byte{' '})+1)
+	toks := make([]analysis.Token, 0, cap(out))
+	for pos, start := 1, 0; start < len(b); pos++ {
+		end := bytes.IndexByte(b[start:], ' ')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += start
+		}
+		toks = append(toks, analysis.Token{Start: start, End: end, Term: b[start:end], Position: pos, Type: analysis.AlphaNumeric})
+		out = append(out, &toks[len(toks)-1])
+		start = end + 1
+	}
+	return out
+}
+
+// userKey is a short prefix naming a user inside a term: a 64-bit hash of
+// the name, so that a long name does not lengthen every term.
+func userKey(user string) string {
+	h := fnv.New64a()
+	h.Write([]byte(user))
+	return strconv.FormatUint(h.Sum64(), 36) + "|"
+}
+
+// Delete removes docs by id; an id not in the index is ignored.
+func (ix *Index) Delete(ids ...uint64) error {
+	return ix.batch(func(b *bleve.Batch) error {
+		for _, id := range ids {
+			b.Delete(docID(id))
+			if ix.vecs != nil {
+				ix.vecs.delete(id)
+			}
+		}
+		return nil
+	})
+}
+
+func (ix *Index) batch(fill func(*bleve.Batch) error) error {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return ErrClosed
+	}
+	b := ix.bleve.NewBatch()
+	if err := fill(b); err != nil {
+		return err
+	}
+	return ix.bleve.Batch(b)
+}
+
+// Count returns the number of documents.
+func (ix *Index) Count() (uint64, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return 0, ErrClosed
+	}
+	return ix.bleve.DocCount()
+}
+
+// Nearest returns up to k facts of user whose embeddings are closest to v
+// by cosine similarity (the score), best first. Only the Semantic mode
+// keeps embeddings; other modes return nothing.
+func (ix *Index) Nearest(user string, v []float32, k int) []Hit {
+	if ix.vecs == nil {
+		return nil
+	}
+	return ix.vecs.nearest(user, v, k)
+}
+
+// Search returns up to k facts of user that share terms with q, best first.
+func (ix *Index) Search(ctx context.Context, user string, q Terms, k int) ([]Hit, error) {
+	var should []query.Query
+	key := userKey(user)
+	add := func(field string, terms []string, boost float64) {
+		for _, t := range terms {
+			if len(should) == maxQueryTerms {
+				return
+			}
+			tq := query.NewTermQuery(key + t)
+			tq.SetField(field)
+			tq.SetBoost(boost)
+			should = append(should, tq)
+		}
+	}
+	add(fieldWords, q.Words, boostWords)
+	add(fieldRoots, q.Roots, boostRoots)
+	add(fieldTopics, q.Topics, boostTopics)
+	if len(should) == 0 {
+		return nil, nil
+	}
+	uq := query.NewTermQuery(user)
+	uq.SetField(fieldUser)
+	bq := query.NewBooleanQuery(nil, should, nil)
+	bq.AddFilter(uq)
+	req := bleve.NewSearchRequestOptions(bq, k, 0, false)
+	req.SortBy([]string{"-_score", "_id"})
+
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return nil, ErrClosed
+	}
+	res, err := ix.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	hits := make([]Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		id, err := strconv.ParseUint(h.ID, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("index: bad document id %q", h.ID)
+		}
+		hits = append(hits, Hit{ID: id, Score: h.Score})
+	}
+	return hits, nil
+}

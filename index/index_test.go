@@ -1,0 +1,75 @@
+package index
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+func newIndex(t *testing.T, mode Mode) *Index {
+	t.Helper()
+	an, err := NewAnalyzer(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := New(an, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func TestSearchIsPerUser(t *testing.T) {
+	ix := newIndex(t, Stems)
+	if err := ix.Put(
+		Doc{ID: 1, User: "alice", Text: "I work at Northwind Bank"},
+		Doc{ID: 2, User: "bob", Text: "I work at Northwind Bank"},
+		Doc{ID: 3, User: "alice bob", Text: "work work work"},
+		Doc{ID: 4, User: "", Text: "I work at a bakery"},
+	); err != nil {
+		t.Fatal(err)
+	}
+	q := ix.Analyzer().Analyze("my work at the bank")
+	for user, want := range map[string]uint64{"alice": 1, "bob": 2, "alice bob": 3, "": 4} {
+		hits, err := ix.Search(context.Background(), user, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != 1 || hits[0].ID != want {
+			t.Errorf("user %q: hits %+v, want only %d", user, hits, want)
+		}
+	}
+}
+
+func TestDeleteAndClose(t *testing.T) {
+	ix := newIndex(t, Keywords4)
+	ctx := context.Background()
+	if err := ix.Put(Doc{ID: 1, Text: "coffee every morning"}, Doc{ID: 2, Text: "coffee at night"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Delete(1, 99); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := ix.Search(ctx, "", ix.Analyzer().Analyze("coffee"), 10)
+	if err != nil || len(hits) != 1 || hits[0].ID != 2 {
+		t.Errorf("after delete: %+v, %v", hits, err)
+	}
+	// A second Put of an id replaces the document.
+	if err := ix.Put(Doc{ID: 2, Text: "tea at night"}); err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := ix.Search(ctx, "", ix.Analyzer().Analyze("coffee"), 10); len(hits) != 0 {
+		t.Errorf("replaced doc still matches: %+v", hits)
+	}
+	dir := ix.Dir()
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("index directory left behind: %v", err)
+	}
+	if _, err := ix.Search(ctx, "", ix.Analyzer().Analyze("night"), 10); err != ErrClosed {
+		t.Errorf("search after close: %v", err)
+	}
+}

@@ -1,0 +1,145 @@
+// Package ollamatest is a fake Ollama server on loopback for tests. It
+// speaks Ollama's wire format by hand (JSON bodies, one-line JSON replies)
+// rather than through the Ollama client, so tests check the client's real
+// requests against an independent reading of the protocol.
+//
+// It must not import the Ollama client or any other package of this module.
+package ollamatest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Fault makes the server misbehave.
+type Fault int
+
+const (
+	// OK answers normally.
+	OK Fault = iota
+	// Error500 answers with an HTTP 500 and Ollama's error body.
+	Error500
+	// Garbage answers 200 with a body that is not JSON.
+	Garbage
+	// Hang waits until the client gives up (or HangFor passes).
+	Hang
+)
+
+// HangFor bounds how long a Hang fault holds a request, so a test whose
+// client has no timeout still ends.
+const HangFor = 5 * time.Second
+
+// Server is a running fake Ollama.
+type Server struct {
+	*httptest.Server
+	// Embed maps a text to its vector; set before the first request.
+	Embed func(text string) []float32
+
+	mu     sync.Mutex
+	fault  Fault
+	calls  atomic.Int64
+	models []string
+	stop   chan struct{} // closed by Close, to release hanging requests
+	once   sync.Once
+}
+
+// New starts a fake Ollama and stops it when the test ends.
+func New(t testing.TB) *Server {
+	s := &Server{stop: make(chan struct{})}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/embed", s.embed)
+	s.Server = httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close releases hanging requests and stops the server.
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.stop) })
+	s.Server.Close()
+}
+
+// SetFault makes every later request fail in the given way.
+func (s *Server) SetFault(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault = f
+}
+
+// Calls counts the requests served so far.
+func (s *Server) Calls() int64 { return s.calls.Load() }
+
+// Models lists the model named by each request, in order.
+func (s *Server) Models() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.models...)
+}
+
+// misbehave applies the current fault; it reports whether it answered.
+func (s *Server) misbehave(w http.ResponseWriter, r *http.Request) bool {
+	s.calls.Add(1)
+	s.mu.Lock()
+	f := s.fault
+	s.mu.Unlock()
+	switch f {
+	case Error500:
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprintln(w, `{"error":"model runner has unexpectedly stopped"}`)
+	case Garbage:
+		fmt.Fprintln(w, `<html>not json`)
+	case Hang:
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		case <-time.After(HangFor):
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+type embedRequest struct {
+	Model string          `json:"model"`
+	Input json.RawMessage `json:"input"`
+}
+
+func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
+	if s.misbehave(w, r) {
+		return
+	}
+	var req embedRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, `{"error":"invalid request"}`, http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.models = append(s.models, req.Model)
+	s.mu.Unlock()
+	// Ollama accepts a string or an array of strings.
+	var inputs []string
+	if err := json.Unmarshal(req.Input, &inputs); err != nil {
+		var one string
+		if err := json.Unmarshal(req.Input, &one); err != nil {
+			http.Error(w, `{"error":"invalid input type"}`, http.StatusBadRequest)
+			return
+		}
+		inputs = []string{one}
+	}
+	out := struct {
+		Model      string      `json:"model"`
+		Embeddings [][]float32 `json:"embeddings"`
+	}{Model: req.Model, Embeddings: make([][]float32, len(inputs))}
+	for i, in := range inputs {
+		out.Embeddings[i] = s.Embed(in)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out) // one line, as Ollama writes it
+}

@@ -1,0 +1,53 @@
+package kv
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// bucketVectors holds one embedding per fact (id -> sealed float32s), for
+// the semantic lookup. Files made before it existed gain it at a writable
+// Open; until then it reads as empty.
+var bucketVectors = []byte("vectors")
+
+// PutVector stores the embedding of fact id.
+func (t *Tx) PutVector(id uint64, v []float32) error {
+	b, err := t.tx.CreateBucketIfNotExists(bucketVectors)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 0, 4*len(v)+4)
+	for _, x := range v {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+	}
+	return b.Put(idKey(id), sealed(buf, 0))
+}
+
+// Vector returns the embedding of fact id, or nil if it has none.
+func (t *Tx) Vector(id uint64) ([]float32, error) {
+	b := t.tx.Bucket(bucketVectors)
+	if b == nil {
+		return nil, nil
+	}
+	raw := b.Get(idKey(id))
+	if raw == nil {
+		return nil, nil
+	}
+	body, err := unseal(raw)
+	if err != nil || len(body)%4 != 0 {
+		return nil, fmt.Errorf("%w: vector of fact %d", ErrDecode, id)
+	}
+	v := make([]float32, len(body)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(body[4*i:]))
+	}
+	return v, nil
+}
+
+func (t *Tx) deleteVector(id uint64) error {
+	if b := t.tx.Bucket(bucketVectors); b != nil {
+		return b.Delete(idKey(id))
+	}
+	return nil
+}
