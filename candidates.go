@@ -177,9 +177,10 @@ func (s *Store) buildIndex(ctx context.Context) error {
 		if err != nil {
 			break
 		}
-		if err = s.attachVectors(ctx, b); err == nil {
-			err = ix.Put(b...)
-		}
+		err = s.attachVectors(ctx, b)
+	}
+	if err == nil {
+		err = ix.Bulk(all)
 	}
 	if err != nil {
 		ix.Close()

@@ -94,7 +94,7 @@ func TestCandidatesBadInput(t *testing.T) {
 func TestDirectMatchesBeforeTopics(t *testing.T) {
 	s, _ := open(t, newClock("2026-01-01"), &memory.Options{Lookup: memory.LookupTopics})
 	topicOnly := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I play the cello."}))
-	direct := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "These days are long."}))
+	direct := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "The instrument shop closed."}))
 	got := candidateIDs(t, s, "", "These days my instrument is the violin.")
 	if len(got) != 2 || got[0] != direct.ID || got[1] != topicOnly.ID {
 		t.Errorf("order %v, want [%d %d]", got, direct.ID, topicOnly.ID)

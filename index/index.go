@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -35,7 +35,7 @@ const (
 const (
 	boostWords  = 1.0
 	boostRoots  = 0.5
-	boostTopics = 1.0
+	boostTopics = 2.0
 )
 
 // scoringModel ranks matches. BM25 saturates repeated evidence and does
@@ -68,6 +68,9 @@ type Index struct {
 
 	mu    sync.RWMutex // guards bleve against Close
 	bleve bleve.Index
+
+	usersMu sync.Mutex
+	users   map[string]string // user -> term prefix
 	vecs  *vectors // nil unless the mode is Semantic
 }
 
@@ -98,7 +101,7 @@ func New(an *Analyzer, dir string) (*Index, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	ix := &Index{an: an, dir: tmp, bleve: b}
+	ix := &Index{an: an, dir: tmp, bleve: b, users: map[string]string{}}
 	if an.Mode() == Semantic {
 		ix.vecs = newVectors()
 	}
@@ -126,15 +129,45 @@ func (ix *Index) Close() error {
 func docID(id uint64) string { return strconv.FormatUint(id, 10) }
 
 // Put adds or replaces docs, in one batch.
-func (ix *Index) Put(docs ...Doc) error {
-	terms := ix.analyzeAll(docs)
+func (ix *Index) Put(docs ...Doc) error { return ix.put(docs, ix.analyzeAll(docs)) }
+
+// Bulk adds many batches of distinct docs, as when the index is built. It
+// keeps every core busy: bleve builds a segment on the goroutine that hands
+// it a batch, so batches go in from several goroutines at once, each
+// analysing its own.
+func (ix *Index) Bulk(batches [][]Doc) error {
+	var next atomic.Int64
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(batches) && errs[w] == nil; i = int(next.Add(1)) - 1 {
+				errs[w] = ix.put(batches[i], ix.analyzeSerial(batches[i]))
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (ix *Index) analyzeSerial(docs []Doc) []Terms {
+	out := make([]Terms, len(docs))
+	for i, d := range docs {
+		out[i] = ix.an.Analyze(d.Text)
+	}
+	return out
+}
+
+func (ix *Index) put(docs []Doc, terms []Terms) error {
 	return ix.batch(func(b *bleve.Batch) error {
 		for i, d := range docs {
 			doc := document.NewDocument(docID(d.ID))
 			// The user is also a single exact term, checked by a filter on
-			// every search: a safety net should two users' keys collide.
+			// every search: a second guard between users.
 			doc.AddField(document.NewTextFieldCustom(fieldUser, nil, []byte(d.User), bindex.IndexField, nil))
-			key := userKey(d.User)
+			key, _ := ix.userKey(d.User, true)
 			ix.addTerms(doc, fieldWords, key, terms[i].Words)
 			ix.addTerms(doc, fieldRoots, key, terms[i].Roots)
 			ix.addTerms(doc, fieldTopics, key, terms[i].Topics)
@@ -214,12 +247,19 @@ func (spaceSplitter) Analyze(b []byte) analysis.TokenStream {
 	return out
 }
 
-// userKey is a short prefix naming a user inside a term: a 64-bit hash of
-// the name, so that a long name does not lengthen every term.
-func userKey(user string) string {
-	h := fnv.New64a()
-	h.Write([]byte(user))
-	return strconv.FormatUint(h.Sum64(), 36) + "|"
+// userKey returns the short prefix naming user inside terms, assigning one
+// on first use: a small number in base 36, so that terms stay short and
+// the term dictionary small. The numbering lives as long as the index.
+func (ix *Index) userKey(user string, assign bool) (string, bool) {
+	ix.usersMu.Lock()
+	defer ix.usersMu.Unlock()
+	k, ok := ix.users[user]
+	if !ok && assign {
+		k = strconv.FormatUint(uint64(len(ix.users)), 36) + "|"
+		ix.users[user] = k
+		ok = true
+	}
+	return k, ok
 }
 
 // Delete removes docs by id; an id not in the index is ignored.
@@ -270,8 +310,11 @@ func (ix *Index) Nearest(user string, v []float32, k int) []Hit {
 
 // Search returns up to k facts of user that share terms with q, best first.
 func (ix *Index) Search(ctx context.Context, user string, q Terms, k int) ([]Hit, error) {
+	key, known := ix.userKey(user, false)
+	if !known {
+		return nil, nil // no fact of this user was ever indexed
+	}
 	var should []query.Query
-	key := userKey(user)
 	add := func(field string, terms []string, boost float64) {
 		for _, t := range terms {
 			if len(should) == maxQueryTerms {
