@@ -22,14 +22,51 @@ func (s *Store) Check(ctx context.Context) error {
 	if err := s.db.Check(); err != nil {
 		return err
 	}
+	// Writes wait while the records and the candidate index are compared,
+	// so both are seen at one moment.
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	var errs []error
-	if err := s.db.View(func(tx *kv.Tx) error { errs = checkTx(tx); return nil }); err != nil {
+	current := map[uint64]bool{}
+	err := s.db.View(func(tx *kv.Tx) error {
+		errs = checkTx(tx)
+		return tx.ForEachCurrent(func(r kv.Record) error { current[r.ID] = true; return nil })
+	})
+	if err != nil {
 		return err
 	}
+	errs = append(errs, s.checkIndex(ctx, current)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
 	}
 	return nil
+}
+
+// checkIndex compares the candidate index, if built, with the current
+// facts. Called with writeMu held.
+func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error {
+	s.ixMu.RLock()
+	ix := s.ix
+	s.ixMu.RUnlock()
+	if ix == nil {
+		return nil
+	}
+	docs, err := ix.DocIDs(ctx)
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	for id := range current {
+		if !docs[id] {
+			errs = append(errs, fmt.Errorf("index lacks current fact %d", id))
+		}
+	}
+	for id := range docs {
+		if !current[id] {
+			errs = append(errs, fmt.Errorf("index holds fact %d, which is not current", id))
+		}
+	}
+	return errs
 }
 
 func checkTx(tx *kv.Tx) []error {

@@ -64,7 +64,8 @@ type Analyzer struct {
 	mode   Mode
 	stopEN analysis.TokenMap
 	stopRU analysis.TokenMap
-	topics map[string][]string // stem -> tags
+	topics   map[string][]string // stem -> tags
+	synonyms map[string][]string // stem -> synonym-set terms ("≈name")
 }
 
 // NewAnalyzer builds the analyzer of a mode.
@@ -90,6 +91,7 @@ func NewAnalyzer(mode Mode) (*Analyzer, error) {
 		if a.topics, err = a.loadLexicons(); err != nil {
 			return nil, err
 		}
+		a.synonyms = a.loadSynonyms()
 	}
 	return a, nil
 }
@@ -183,6 +185,7 @@ func (a *Analyzer) Analyze(text string) Terms {
 		t.Roots = append(t.Roots, roots(tok, s)...)
 		if a.topics != nil {
 			t.Topics = append(t.Topics, a.topics[s]...)
+			t.Words = append(t.Words, a.synonyms[s]...)
 		}
 	}
 	t.Words, t.Roots, t.Topics = dedupe(t.Words), dedupe(t.Roots), dedupe(t.Topics)

@@ -35,7 +35,7 @@ const (
 const (
 	boostWords  = 1.0
 	boostRoots  = 0.5
-	boostTopics = 2.0
+	boostTopics = 1.0
 )
 
 // scoringModel ranks matches. BM25 saturates repeated evidence and does
@@ -296,6 +296,35 @@ func (ix *Index) Count() (uint64, error) {
 		return 0, ErrClosed
 	}
 	return ix.bleve.DocCount()
+}
+
+// DocIDs returns the id of every document, for checking the index against
+// the store.
+func (ix *Index) DocIDs(ctx context.Context) (map[uint64]bool, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return nil, ErrClosed
+	}
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		return nil, err
+	}
+	req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), int(n), 0, false)
+	req.Fields = []string{}
+	res, err := ix.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	out := make(map[uint64]bool, len(res.Hits))
+	for _, h := range res.Hits {
+		id, err := strconv.ParseUint(h.ID, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("index: bad document id %q", h.ID)
+		}
+		out[id] = true
+	}
+	return out, nil
 }
 
 // Nearest returns up to k facts of user whose embeddings are closest to v
