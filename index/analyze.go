@@ -61,9 +61,9 @@ func (t Terms) Empty() bool { return len(t.Words)+len(t.Roots)+len(t.Topics) == 
 // Analyzer turns text into Terms for one mode. It is immutable once built
 // and safe for concurrent use.
 type Analyzer struct {
-	mode   Mode
-	stopEN analysis.TokenMap
-	stopRU analysis.TokenMap
+	mode     Mode
+	stopEN   analysis.TokenMap
+	stopRU   analysis.TokenMap
 	topics   map[string][]string // stem -> tags
 	synonyms map[string][]string // stem -> synonym-set terms ("≈name")
 }

@@ -71,7 +71,7 @@ type Index struct {
 
 	usersMu sync.Mutex
 	users   map[string]string // user -> term prefix
-	vecs  *vectors // nil unless the mode is Semantic
+	vecs    *vectors          // nil unless the mode is Semantic
 }
 
 // ErrClosed is returned by an Index after Close.

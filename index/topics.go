@@ -13,6 +13,22 @@ import (
 // through the same analysis as text, so any form of a word finds them.
 func (a *Analyzer) loadLexicons() (map[string][]string, error) {
 	out := map[string][]string{}
+	for _, frames := range []string{framesEN, framesRU} {
+		for _, line := range strings.Split(frames, "\n") {
+			name, words, ok := strings.Cut(line, ":")
+			if name = strings.TrimSpace(name); !ok || name == "" || strings.HasPrefix(name, "#") {
+				continue
+			}
+			for _, w := range strings.Fields(words) {
+				for _, tok := range tokenize(w, false) {
+					if !a.stop(tok) {
+						s := a.stem(tok)
+						out[s] = append(out[s], "#"+name)
+					}
+				}
+			}
+		}
+	}
 	for _, lex := range []string{lexiconEN, lexiconRU} {
 		entries, err := parseLexicon(lex)
 		if err != nil {
