@@ -35,7 +35,7 @@ const (
 const (
 	boostWords  = 1.0
 	boostRoots  = 0.5
-	boostTopics = 1.0
+	boostTopics = 2.0
 )
 
 // scoringModel ranks matches. BM25 saturates repeated evidence and does
