@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -46,6 +47,9 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 			if err := unlink(tx, &doomed[i], gone, now); err != nil {
 				return err
 			}
+		}
+		if err := scrubLogs(tx, gone); err != nil {
+			return err
 		}
 		if err := tx.MarkCompactionPending(); err != nil {
 			return err
@@ -155,4 +159,79 @@ func lastSuperseded(evs []kv.Event) int {
 		}
 	}
 	return -1
+}
+
+// deletedText stands in the decision log for the text of a deleted fact.
+const deletedText = "[deleted]"
+
+// scrubLogs removes the deleted facts from the decision log and the
+// conflicts: a decision that added or targeted one loses its text, the
+// model's answer and its reason (any may quote the fact); ids of deleted
+// facts are cut from every decision; conflicts involving one are dropped.
+func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
+	type change struct {
+		id uint64
+		v  any
+	}
+	var decisions []change
+	err := tx.ForEachBlob(kv.BucketDecisions, false, func(id uint64, b []byte) error {
+		var d Decision
+		if err := json.Unmarshal(b, &d); err != nil {
+			return fmt.Errorf("%w: decision %d: %v", ErrCorrupt, id, err)
+		}
+		touched := gone[d.Added] || gone[d.Target]
+		kept := d.Candidates[:0]
+		for _, c := range d.Candidates {
+			if gone[c] {
+				touched = true
+			} else {
+				kept = append(kept, c)
+			}
+		}
+		if !touched {
+			return nil
+		}
+		d.Candidates = kept
+		if gone[d.Added] || gone[d.Target] {
+			d.Text, d.Raw, d.Reason = deletedText, "", deletedText
+		} else {
+			d.Raw = "" // it may quote a deleted candidate
+		}
+		if gone[d.Added] {
+			d.Added = 0
+		}
+		if gone[d.Target] {
+			d.Target = 0
+		}
+		decisions = append(decisions, change{id, d})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range decisions {
+		if err := putJSON(tx, kv.BucketDecisions, c.id, c.v); err != nil {
+			return err
+		}
+	}
+	var conflicts []uint64
+	err = tx.ForEachBlob(kv.BucketConflicts, false, func(id uint64, b []byte) error {
+		var c Conflict
+		if err := json.Unmarshal(b, &c); err != nil {
+			return fmt.Errorf("%w: conflict %d: %v", ErrCorrupt, id, err)
+		}
+		if gone[c.New] || gone[c.Existing] {
+			conflicts = append(conflicts, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range conflicts {
+		if err := tx.DeleteBlob(kv.BucketConflicts, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -21,9 +21,17 @@ const (
 )
 
 type exportHeader struct {
-	Format  string `json:"format"`
-	Version int    `json:"version"`
-	NextID  uint64 `json:"next_id"`
+	Format       string `json:"format"`
+	Version      int    `json:"version"`
+	NextID       uint64 `json:"next_id"`
+	LastDecision uint64 `json:"last_decision,omitempty"`
+	LastConflict uint64 `json:"last_conflict,omitempty"`
+}
+
+// exportLog is a line of the decision log or the conflicts.
+type exportLog struct {
+	Decision *Decision `json:"decision,omitempty"`
+	Conflict *Conflict `json:"conflict,omitempty"`
 }
 
 type exportSource struct {
@@ -81,7 +89,9 @@ func (s *Store) Export(ctx context.Context, w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(exportHeader{Format: exportFormat, Version: exportVersion, NextID: tx.PeekNextID()}); err != nil {
+		hdr := exportHeader{Format: exportFormat, Version: exportVersion, NextID: tx.PeekNextID(),
+			LastDecision: tx.BlobSeq(kv.BucketDecisions), LastConflict: tx.BlobSeq(kv.BucketConflicts)}
+		if err := enc.Encode(hdr); err != nil {
 			return err
 		}
 		err := tx.ForEach(func(r kv.Record) error {
@@ -96,6 +106,26 @@ func (s *Store) Export(ctx context.Context, w io.Writer) error {
 		})
 		if err != nil {
 			return err
+		}
+		for _, b := range [][]byte{kv.BucketDecisions, kv.BucketConflicts} {
+			err := tx.ForEachBlob(b, false, func(id uint64, raw []byte) error {
+				var l exportLog
+				var err error
+				if string(b) == string(kv.BucketDecisions) {
+					l.Decision = new(Decision)
+					err = json.Unmarshal(raw, l.Decision)
+				} else {
+					l.Conflict = new(Conflict)
+					err = json.Unmarshal(raw, l.Conflict)
+				}
+				if err != nil {
+					return fmt.Errorf("%w: %s %d: %v", ErrCorrupt, b, id, err)
+				}
+				return enc.Encode(l)
+			})
+			if err != nil {
+				return err
+			}
 		}
 		return bw.Flush()
 	})
@@ -166,11 +196,23 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		evs []kv.Event
 	}
 	var items []item
+	var logs []exportLog
 	seen := map[uint64]bool{}
 	for sc.Scan() {
 		line++
 		if err := ctx.Err(); err != nil {
 			return 0, err
+		}
+		if b := sc.Bytes(); bytes.HasPrefix(b, []byte(`{"decision":`)) || bytes.HasPrefix(b, []byte(`{"conflict":`)) {
+			var l exportLog
+			if err := strictUnmarshal(b, &l); err != nil || (l.Decision == nil) == (l.Conflict == nil) {
+				return 0, bad("not a decision or conflict: %v", err)
+			}
+			if err := validLog(l, hdr); err != nil {
+				return 0, bad("%v", err)
+			}
+			logs = append(logs, l)
+			continue
 		}
 		var f exportFact
 		if err := strictUnmarshal(sc.Bytes(), &f); err != nil {
@@ -207,6 +249,29 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			}
 		}
 		if err := tx.SetNextID(hdr.NextID); err != nil {
+			return err
+		}
+		for _, l := range logs {
+			var err error
+			if l.Decision != nil {
+				if !refsExist(tx, l.Decision.Added, l.Decision.Target) {
+					return fmt.Errorf("%w: decision %d names a missing fact", ErrBadImport, l.Decision.ID)
+				}
+				err = putJSON(tx, kv.BucketDecisions, l.Decision.ID, l.Decision)
+			} else {
+				if !refsExist(tx, l.Conflict.New, l.Conflict.Existing) {
+					return fmt.Errorf("%w: conflict %d names a missing fact", ErrBadImport, l.Conflict.ID)
+				}
+				err = putJSON(tx, kv.BucketConflicts, l.Conflict.ID, l.Conflict)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := tx.SetBlobSeq(kv.BucketDecisions, hdr.LastDecision); err != nil {
+			return err
+		}
+		if err := tx.SetBlobSeq(kv.BucketConflicts, hdr.LastConflict); err != nil {
 			return err
 		}
 		if errs := checkTx(tx); len(errs) > 0 {
@@ -310,4 +375,29 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// validLog checks a decision or conflict line: an id within the header's
+// sequence and a valid user name.
+func validLog(l exportLog, hdr exportHeader) error {
+	id, last, user := uint64(0), uint64(0), ""
+	if l.Decision != nil {
+		id, last, user = l.Decision.ID, hdr.LastDecision, l.Decision.User
+	} else {
+		id, last, user = l.Conflict.ID, hdr.LastConflict, l.Conflict.User
+	}
+	if id == 0 || id > last {
+		return fmt.Errorf("id %d outside 1..%d", id, last)
+	}
+	return validUser(user)
+}
+
+// refsExist reports whether every non-zero fact id exists.
+func refsExist(tx *kv.Tx, ids ...uint64) bool {
+	for _, id := range ids {
+		if id != 0 && !tx.Has(id) {
+			return false
+		}
+	}
+	return true
 }

@@ -86,43 +86,47 @@ func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, erro
 		return Fact{}, err
 	}
 	vec := s.embedFact(ctx, rec.Text)
-	err = s.update(ctx, func(tx *kv.Tx) error {
-		old, err := getUser(tx, oldID, rec.User)
-		if err != nil {
-			return err
-		}
-		if !old.Current() {
-			return fmt.Errorf("supersede fact %d: %w", oldID, ErrNotCurrent)
-		}
-		if old.Pinned && rec.Auto {
-			return fmt.Errorf("supersede fact %d: %w", oldID, ErrPinned)
-		}
-		if err := s.checkBudget(tx, rec.User, rec.Auto, old.Auto); err != nil {
-			return err
-		}
-		now := s.now()
-		if err := checkTimeOrder(tx, oldID, now); err != nil {
-			return err
-		}
-		rec.Supersedes = oldID
-		if err := s.insert(tx, &rec, vec, now); err != nil {
-			return err
-		}
-		if s.hookAfterInsert != nil {
-			if err := s.hookAfterInsert(); err != nil {
-				return err
-			}
-		}
-		old.ValidUntil, old.SupersededBy = now, rec.ID
-		if err := tx.Put(&old); err != nil {
-			return err
-		}
-		return tx.Append(oldID, &kv.Event{Kind: kv.Superseded, At: now, Auto: rec.Auto, By: rec.ID, End: eventStart(&rec)})
-	})
+	err = s.update(ctx, func(tx *kv.Tx) error { return s.supersedeTx(tx, oldID, &rec, vec, rec.Auto) })
 	if err != nil {
 		return Fact{}, err
 	}
 	return factOf(&rec), nil
+}
+
+// supersedeTx writes rec as the successor of fact oldID within tx. auto
+// says the change is made by automation, which may not touch a pinned fact.
+func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float32, auto bool) error {
+	old, err := getUser(tx, oldID, rec.User)
+	if err != nil {
+		return err
+	}
+	if !old.Current() {
+		return fmt.Errorf("supersede fact %d: %w", oldID, ErrNotCurrent)
+	}
+	if old.Pinned && auto {
+		return fmt.Errorf("supersede fact %d: %w", oldID, ErrPinned)
+	}
+	if err := s.checkBudget(tx, rec.User, rec.Auto, old.Auto); err != nil {
+		return err
+	}
+	now := s.now()
+	if err := checkTimeOrder(tx, oldID, now); err != nil {
+		return err
+	}
+	rec.Supersedes = oldID
+	if err := s.insert(tx, rec, vec, now); err != nil {
+		return err
+	}
+	if s.hookAfterInsert != nil {
+		if err := s.hookAfterInsert(); err != nil {
+			return err
+		}
+	}
+	old.ValidUntil, old.SupersededBy = now, rec.ID
+	if err := tx.Put(&old); err != nil {
+		return err
+	}
+	return tx.Append(oldID, &kv.Event{Kind: kv.Superseded, At: now, Auto: auto, By: rec.ID, End: eventStart(rec)})
 }
 
 // Invalidate retracts a current fact: it was never true. It stays as history

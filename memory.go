@@ -65,6 +65,21 @@ type Options struct {
 	EmbedModel string
 	// OllamaHost is Ollama's URL; "" means $OLLAMA_HOST, else localhost.
 	OllamaHost string
+
+	// Decider decides what Remember does with a new fact: DeciderRules
+	// (the default: no model), DeciderOllama or DeciderAdd.
+	Decider string
+	// Model names the Ollama chat model of DeciderOllama; "" means
+	// $MEMCTL_MODEL.
+	Model string
+	// DecideTimeout bounds one request to the model; 0 means 60 s.
+	DecideTimeout time.Duration
+	// Fallback is what Remember does when the decider fails or times out:
+	// FallbackAdd (the default) adds the fact, FallbackError refuses it.
+	// Either way the decision records the fallback and its reason.
+	Fallback string
+	// CustomDecider, when set, replaces Decider: an embedder's own judge.
+	CustomDecider reconcile.Decider
 }
 
 // Store is an open memory file.
@@ -76,6 +91,8 @@ type Store struct {
 	an       *index.Analyzer
 	indexDir string
 	embedder Embedder // nil unless the lookup is semantic
+	decider  reconcile.Decider
+	fallback string
 
 	// writeMu orders writes with the index updates that follow their
 	// commits, so the index sees changes in commit order.
@@ -114,6 +131,10 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, an: an, indexDir: o.IndexDir}
+	if s.decider, s.fallback, err = newDecider(&o); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("memory: %w", err)
+	}
 	if o.Lookup == LookupSemantic {
 		s.embedder = o.Embedder
 		if s.embedder == nil {

@@ -351,6 +351,9 @@ func (d *DB) initSchema() error {
 				return err
 			}
 		}
+		if err := createOptional(tx); err != nil {
+			return err
+		}
 		return check(tx)
 	})
 }

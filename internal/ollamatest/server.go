@@ -40,11 +40,15 @@ type Server struct {
 	*httptest.Server
 	// Embed maps a text to its vector; set before the first request.
 	Embed func(text string) []float32
+	// Chat returns the content of the assistant's reply to a /api/chat
+	// request; set before the request. Nil answers DefaultChatReply.
+	Chat func(req ChatRequest) string
 
 	mu     sync.Mutex
 	fault  Fault
 	calls  atomic.Int64
 	models []string
+	chats  []ChatRequest
 	stop   chan struct{} // closed by Close, to release hanging requests
 	once   sync.Once
 }
@@ -54,6 +58,7 @@ func New(t testing.TB) *Server {
 	s := &Server{stop: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/embed", s.embed)
+	mux.HandleFunc("POST /api/chat", s.chat)
 	s.Server = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
 	return s
@@ -142,4 +147,117 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out) // one line, as Ollama writes it
+}
+
+// DefaultChatReply is the content the server answers when Chat is nil: an
+// add decision in the shape the reconcile deciders ask for.
+const DefaultChatReply = `{"reasoning":"the fake server always adds","action":"add","target":0,"event_from":null,"grain":null}`
+
+// ChatMessage is one message of a chat request.
+type ChatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ChatRequest is a /api/chat request body as the server decoded it.
+type ChatRequest struct {
+	Model    string          `json:"model"`
+	Messages []ChatMessage   `json:"messages"`
+	Stream   *bool           `json:"stream"`
+	Format   json.RawMessage `json:"format"`
+	Options  map[string]any  `json:"options"`
+}
+
+func (r ChatRequest) clone() ChatRequest {
+	c := r
+	c.Messages = append([]ChatMessage(nil), r.Messages...)
+	if r.Stream != nil {
+		v := *r.Stream
+		c.Stream = &v
+	}
+	c.Format = append(json.RawMessage(nil), r.Format...)
+	if r.Options != nil {
+		c.Options = cloneValue(r.Options).(map[string]any)
+	}
+	return c
+}
+
+// cloneValue deep-copies a value decoded from JSON.
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = cloneValue(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(v))
+		for i, x := range v {
+			a[i] = cloneValue(x)
+		}
+		return a
+	default:
+		return v
+	}
+}
+
+// ChatRequests returns a copy of every /api/chat request decoded so far, in
+// order.
+func (s *Server) ChatRequests() []ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ChatRequest, len(s.chats))
+	for i, r := range s.chats {
+		out[i] = r.clone()
+	}
+	return out
+}
+
+type chatMessageOut struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatResponse struct {
+	Model      string         `json:"model"`
+	CreatedAt  string         `json:"created_at"`
+	Message    chatMessageOut `json:"message"`
+	Done       bool           `json:"done"`
+	DoneReason string         `json:"done_reason,omitempty"`
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	if s.misbehave(w, r) {
+		return
+	}
+	var req ChatRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintln(w, `{"error":"invalid request body"}`)
+		return
+	}
+	s.mu.Lock()
+	s.models = append(s.models, req.Model)
+	s.chats = append(s.chats, req.clone())
+	s.mu.Unlock()
+	content := DefaultChatReply
+	if s.Chat != nil {
+		content = s.Chat(req.clone())
+	}
+	now := func() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+	enc := json.NewEncoder(w) // one line per object, as Ollama writes them
+	if req.Stream != nil && !*req.Stream {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_ = enc.Encode(chatResponse{Model: req.Model, CreatedAt: now(),
+			Message: chatMessageOut{Role: "assistant", Content: content}, Done: true, DoneReason: "stop"})
+		return
+	}
+	// Streaming, Ollama's default: the content, then an empty final chunk.
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	_ = enc.Encode(chatResponse{Model: req.Model, CreatedAt: now(),
+		Message: chatMessageOut{Role: "assistant", Content: content}})
+	_ = enc.Encode(chatResponse{Model: req.Model, CreatedAt: now(),
+		Message: chatMessageOut{Role: "assistant"}, Done: true, DoneReason: "stop"})
 }

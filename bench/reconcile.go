@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+func reconcileCmd() *cobra.Command {
+	var data, distractors, decider, model, mode string
+	c := &cobra.Command{
+		Use:   "reconcile",
+		Short: "Decision accuracy and collateral rate of Remember on an updates file",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := memory.ParseLookupMode(mode)
+			if err != nil {
+				return err
+			}
+			cases, err := readJSONL[updateCase](data)
+			if err != nil {
+				return err
+			}
+			ds, err := readDistractors(distractors)
+			if err != nil {
+				return err
+			}
+			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: decider, Model: model, Lookup: m})
+			if err != nil {
+				return err
+			}
+			res.print(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&data, "data", "../shared/data/updates.dev.jsonl", "updates file (JSON Lines)")
+	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "distractor files, comma-separated")
+	f.StringVar(&decider, "decider", memory.DeciderRules, "rules, add or ollama")
+	f.StringVar(&model, "model", "", "Ollama model for --decider ollama (default $MEMCTL_MODEL)")
+	f.StringVar(&mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
+	return c
+}
+
+func readDistractors(paths string) ([]distractor, error) {
+	var ds []distractor
+	for _, p := range strings.Split(paths, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		more, err := readJSONL[distractor](p)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// reconcileResult counts decisions per gold action.
+type reconcileResult struct {
+	decider    string
+	n, right   int
+	collateral int
+	gold, got  map[memory.Action]int // cases per gold action, decisions per action
+	hit        map[memory.Action]int // right decisions per action
+	fallbacks  int
+	confusion  map[[2]memory.Action]int
+}
+
+// evalReconcile scores Remember as ../shared/data/README.md says: for each
+// case, a store holding that language's distractors and the old fact
+// receives the new one; the decision is right when its action is the gold
+// action and, for update and invalidate, its target is the old fact.
+// Collateral is a case where a fact that should have stayed current was
+// superseded or retracted.
+func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options) (*reconcileResult, error) {
+	res := &reconcileResult{decider: opts.Decider, gold: map[memory.Action]int{}, got: map[memory.Action]int{},
+		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}}
+	for _, c := range cases {
+		d, oldID, err := decideCase(ctx, c, ds, opts)
+		if err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		gold, got := memory.Action(c.Action), d.Action
+		res.n++
+		res.gold[gold]++
+		res.got[got]++
+		res.confusion[[2]memory.Action{gold, got}]++
+		if d.Fallback != "" {
+			res.fallbacks++
+		}
+		changes := got == memory.ActionUpdate || got == memory.ActionInvalidate
+		right := got == gold && (!changes || d.Target == oldID)
+		if right {
+			res.right++
+			res.hit[got]++
+		}
+		shouldChange := gold == memory.ActionUpdate || gold == memory.ActionInvalidate
+		if changes && (d.Target != oldID || !shouldChange) {
+			res.collateral++
+		}
+	}
+	return res, nil
+}
+
+func decideCase(ctx context.Context, c updateCase, ds []distractor, opts memory.Options) (memory.Decision, uint64, error) {
+	dir, err := os.MkdirTemp("", "bench-reconcile-")
+	if err != nil {
+		return memory.Decision{}, 0, err
+	}
+	defer os.RemoveAll(dir)
+	var now time.Time
+	opts.NoSync, opts.Clock, opts.IndexDir = true, func() time.Time { return now }, dir
+	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &opts)
+	if err != nil {
+		return memory.Decision{}, 0, err
+	}
+	defer s.Close()
+	type item struct{ text, said string }
+	items := []item{{c.Old, c.OldSaid}}
+	for _, d := range ds {
+		if d.Lang == c.Lang {
+			items = append(items, item{d.Text, d.Said})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].said < items[j].said })
+	var oldID uint64
+	for _, it := range items {
+		if now, err = day(it.said); err != nil {
+			return memory.Decision{}, 0, err
+		}
+		f, err := s.Add(ctx, memory.Note{Text: it.text, Source: memory.Source{SaidAt: now}})
+		if err != nil {
+			return memory.Decision{}, 0, err
+		}
+		if it.text == c.Old && it.said == c.OldSaid {
+			oldID = f.ID
+		}
+	}
+	said, err := day(c.NewSaid)
+	if err != nil {
+		return memory.Decision{}, 0, err
+	}
+	// Record time runs on past every fact; the words were said on new_said.
+	now = now.Add(24 * time.Hour)
+	out, err := s.Remember(ctx, memory.Note{Text: c.New, Source: memory.Source{SaidAt: said}})
+	return out.Decision, oldID, err
+}
+
+func (r *reconcileResult) print(w io.Writer) {
+	fmt.Fprintf(w, "decisions of the %s decider\n\n", r.decider)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "action\tgold\tdecided\tright\tprecision\trecall")
+	for _, a := range []memory.Action{memory.ActionAdd, memory.ActionUpdate, memory.ActionInvalidate, memory.ActionNoop} {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\t%.3f\n", a, r.gold[a], r.got[a], r.hit[a], ratio(r.hit[a], r.got[a]), ratio(r.hit[a], r.gold[a]))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nconfusion (gold → decided):")
+	keys := make([]string, 0, len(r.confusion))
+	for k, n := range r.confusion {
+		keys = append(keys, fmt.Sprintf("%s→%s %d", k[0], k[1], n))
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, " %s\n", strings.Join(keys, ", "))
+	if r.fallbacks > 0 {
+		fmt.Fprintf(w, "fallbacks: %d\n", r.fallbacks)
+	}
+	fmt.Fprintf(w, "accuracy %.3f collateral %.3f n=%d\n", ratio(r.right, r.n), ratio(r.collateral, r.n), r.n)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

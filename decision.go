@@ -1,0 +1,303 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/reconcile"
+)
+
+// Action is what Remember did with a new fact.
+type Action = reconcile.Action
+
+const (
+	// ActionAdd stored the new fact beside the others.
+	ActionAdd = reconcile.Add
+	// ActionUpdate stored it as the successor of the target.
+	ActionUpdate = reconcile.Update
+	// ActionInvalidate retracted the target and stored the new fact.
+	ActionInvalidate = reconcile.Invalidate
+	// ActionNoop stored nothing: the new fact restates the target.
+	ActionNoop = reconcile.Noop
+)
+
+// Decision is one entry of the decision log: what Remember decided about a
+// new fact, on what evidence, and what it did. It is written in the same
+// transaction as the change it made.
+type Decision struct {
+	ID   uint64    `json:"id"`
+	At   time.Time `json:"at"`
+	User string    `json:"user"`
+	// Text is the new fact's text.
+	Text string `json:"text"`
+	// Action is what was done; Proposed is what the decider answered, which
+	// differs when a pinned or changed target turned an update into an add.
+	Action   Action `json:"action"`
+	Proposed Action `json:"proposed"`
+	// Target is the id of the fact the decision concerned (0 for none);
+	// Added is the id of the fact it stored (0 for none).
+	Target     uint64   `json:"target"`
+	Added      uint64   `json:"added"`
+	Candidates []uint64 `json:"candidates"`
+	Decider    string   `json:"decider"`
+	Model      string   `json:"model,omitempty"`
+	Reason     string   `json:"reason"`
+	// Raw is the model's answer as received, bounded.
+	Raw string `json:"raw,omitempty"`
+	// Fallback says why the decider's answer was not used ("" when it was).
+	Fallback  string     `json:"fallback"`
+	Conflict  uint64     `json:"conflict,omitempty"`
+	EventFrom *time.Time `json:"event_from,omitempty"`
+	Grain     string     `json:"grain,omitempty"`
+	UndoneAt  *time.Time `json:"undone_at,omitempty"`
+}
+
+// Conflict links a new fact to an existing one that automation would have
+// changed but did not (it was pinned, or changed meanwhile), until the user
+// resolves it.
+type Conflict struct {
+	ID         uint64     `json:"id"`
+	At         time.Time  `json:"at"`
+	User       string     `json:"user"`
+	New        uint64     `json:"new"`
+	Existing   uint64     `json:"existing"`
+	Decision   uint64     `json:"decision"`
+	Reason     string     `json:"reason"`
+	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
+	Resolution Keep       `json:"resolution,omitempty"`
+}
+
+// Keep is how a conflict is resolved.
+type Keep string
+
+const (
+	// KeepNew: the new fact supersedes the existing one.
+	KeepNew Keep = "new"
+	// KeepExisting: the new fact is retracted.
+	KeepExisting Keep = "existing"
+	// KeepBoth: both stay current.
+	KeepBoth Keep = "both"
+)
+
+// Sentinel errors of reconciliation.
+var (
+	// ErrDecider: the decider failed and the fallback policy is FallbackError.
+	ErrDecider = errors.New("decider failed")
+	// ErrAlreadyUndone: Undo of a decision that was undone before.
+	ErrAlreadyUndone = errors.New("decision already undone")
+	// ErrUndoStale: the facts a decision changed have changed again since.
+	ErrUndoStale = errors.New("facts changed since the decision")
+	// ErrResolved: a conflict that is resolved already.
+	ErrResolved = errors.New("conflict already resolved")
+)
+
+func getDecision(tx *kv.Tx, user string, id uint64) (Decision, error) {
+	var d Decision
+	b, err := tx.Blob(kv.BucketDecisions, id)
+	if err != nil {
+		return d, fmt.Errorf("decision %d: %w", id, ErrNotFound)
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return d, fmt.Errorf("%w: decision %d: %v", ErrCorrupt, id, err)
+	}
+	if d.User != user {
+		return Decision{}, fmt.Errorf("decision %d of user %q: %w", id, user, ErrNotFound)
+	}
+	return d, nil
+}
+
+func putJSON(tx *kv.Tx, bucket []byte, id uint64, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return tx.PutBlob(bucket, id, b)
+}
+
+// Decisions returns user's decisions, newest first; limit ≤ 0 means all.
+func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decision, error) {
+	var out []Decision
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		return tx.ForEachBlob(kv.BucketDecisions, true, func(id uint64, b []byte) error {
+			if limit > 0 && len(out) == limit {
+				return nil
+			}
+			var d Decision
+			if err := json.Unmarshal(b, &d); err != nil {
+				return fmt.Errorf("%w: decision %d: %v", ErrCorrupt, id, err)
+			}
+			if d.User == user {
+				out = append(out, d)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Undo reverses a decision as a whole, in one transaction: the fact it
+// added is retracted and the fact it superseded or retracted is restored.
+// Undoing an undone decision gives ErrAlreadyUndone; if either fact has
+// changed since, nothing is done and ErrUndoStale says so.
+func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decision, error) {
+	var d Decision
+	err := s.update(ctx, func(tx *kv.Tx) error {
+		var err error
+		if d, err = getDecision(tx, user, decisionID); err != nil {
+			return err
+		}
+		if d.UndoneAt != nil {
+			return fmt.Errorf("decision %d: %w", d.ID, ErrAlreadyUndone)
+		}
+		now := s.now()
+		cause := fmt.Sprintf("undo of decision %d", d.ID)
+		if d.Added != 0 {
+			r, err := tx.Get(d.Added)
+			if err != nil {
+				return err
+			}
+			if !r.Current() {
+				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
+			}
+			if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
+				return err
+			}
+		}
+		if d.Target != 0 && (d.Action == ActionUpdate || d.Action == ActionInvalidate) {
+			r, err := tx.Get(d.Target)
+			if err != nil {
+				return err
+			}
+			if r.Current() || (d.Action == ActionUpdate && r.SupersededBy != d.Added) {
+				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
+			}
+			r.SupersededBy = 0
+			if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Restored, Cause: cause}); err != nil {
+				return err
+			}
+		}
+		at := time.Unix(0, now).UTC()
+		d.UndoneAt = &at
+		return putJSON(tx, kv.BucketDecisions, d.ID, d)
+	})
+	return d, err
+}
+
+// changeTx applies a retraction or restoration to r and logs it, as a
+// user's change. r.SupersededBy must already be what it should become.
+func changeTx(tx *kv.Tx, r *kv.Record, now int64, e *kv.Event) error {
+	if err := checkTimeOrder(tx, r.ID, now); err != nil {
+		return err
+	}
+	switch e.Kind {
+	case kv.Retracted:
+		r.ValidUntil = now
+	case kv.Restored:
+		r.ValidUntil = 0
+	}
+	e.At = now
+	if err := tx.Put(r); err != nil {
+		return err
+	}
+	return tx.Append(r.ID, e)
+}
+
+// Conflicts returns user's conflicts, newest first; unresolved ones only
+// unless all.
+func (s *Store) Conflicts(ctx context.Context, user string, all bool) ([]Conflict, error) {
+	var out []Conflict
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		return tx.ForEachBlob(kv.BucketConflicts, true, func(id uint64, b []byte) error {
+			var c Conflict
+			if err := json.Unmarshal(b, &c); err != nil {
+				return fmt.Errorf("%w: conflict %d: %v", ErrCorrupt, id, err)
+			}
+			if c.User == user && (all || c.ResolvedAt == nil) {
+				out = append(out, c)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// ResolveConflict settles a conflict as the user says: keep the new fact
+// (it supersedes the existing one), keep the existing one (the new one is
+// retracted) or keep both.
+func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, keep Keep) (Conflict, error) {
+	var c Conflict
+	err := s.update(ctx, func(tx *kv.Tx) error {
+		b, err := tx.Blob(kv.BucketConflicts, id)
+		if err != nil {
+			return fmt.Errorf("conflict %d: %w", id, ErrNotFound)
+		}
+		if err := json.Unmarshal(b, &c); err != nil {
+			return fmt.Errorf("%w: conflict %d: %v", ErrCorrupt, id, err)
+		}
+		if c.User != user {
+			return fmt.Errorf("conflict %d of user %q: %w", id, user, ErrNotFound)
+		}
+		if c.ResolvedAt != nil {
+			return fmt.Errorf("conflict %d: %w", id, ErrResolved)
+		}
+		now := s.now()
+		cause := fmt.Sprintf("conflict %d resolved: keep %s", id, keep)
+		switch keep {
+		case KeepBoth:
+		case KeepExisting, KeepNew:
+			gone := c.New
+			if keep == KeepNew {
+				gone = c.Existing
+			}
+			r, err := tx.Get(gone)
+			if err != nil {
+				return err
+			}
+			if r.Current() {
+				if keep == KeepNew {
+					r.SupersededBy = c.New
+					succ, err := linkSuccessor(tx, c.New, r.ID)
+					if err != nil {
+						return err
+					}
+					if err := checkTimeOrder(tx, r.ID, now); err != nil {
+						return err
+					}
+					r.ValidUntil = now
+					if err := tx.Put(&r); err != nil {
+						return err
+					}
+					if err := tx.Append(r.ID, &kv.Event{Kind: kv.Superseded, At: now, By: c.New, End: eventStart(&succ), Cause: cause}); err != nil {
+						return err
+					}
+				} else if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("resolve conflict %d: unknown choice %q (new, existing or both)", id, keep)
+		}
+		at := time.Unix(0, now).UTC()
+		c.ResolvedAt, c.Resolution = &at, keep
+		return putJSON(tx, kv.BucketConflicts, id, c)
+	})
+	return c, err
+}
+
+// linkSuccessor records that fact succ replaces fact pred, when succ names
+// no predecessor yet, and returns succ.
+func linkSuccessor(tx *kv.Tx, succ, pred uint64) (kv.Record, error) {
+	r, err := tx.Get(succ)
+	if err != nil {
+		return r, err
+	}
+	if r.Supersedes != 0 {
+		return r, fmt.Errorf("fact %d already replaces fact %d", succ, r.Supersedes)
+	}
+	r.Supersedes = pred
+	return r, tx.Put(&r)
+}

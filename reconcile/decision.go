@@ -1,0 +1,118 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Action is what a new fact does to the stored fact it concerns.
+type Action string
+
+const (
+	// Add: both stay true; the new fact is stored beside the others.
+	Add Action = "add"
+	// Update: the world changed; the target was true until the new fact.
+	Update Action = "update"
+	// Invalidate: the target was never true (a correction).
+	Invalidate Action = "invalidate"
+	// Noop: the new fact restates the target; nothing is stored.
+	Noop Action = "noop"
+)
+
+// Actions lists every action.
+var Actions = []Action{Add, Update, Invalidate, Noop}
+
+// Candidate is a stored fact as a decider sees it: numbered 1..n in the
+// order shown, never by its id in the store.
+type Candidate struct {
+	N          int
+	Text       string
+	Pinned     bool // shown as context, never an eligible target
+	RecordedAt time.Time
+	EventFrom  time.Time // zero when unknown
+	// Evidence from the lookup: the words, roots and topics the new fact
+	// shares with this one, and how much of their stems overlap (0..1).
+	Terms   []string
+	Topics  []string
+	Overlap float64
+	// Score is the lookup's score; candidates come best first.
+	Score float64
+}
+
+// Input is what a decider decides on.
+type Input struct {
+	Text       string    // the new fact
+	SaidAt     time.Time // when it was said; the reference for relative times
+	Candidates []Candidate
+}
+
+// Decision is a decider's verdict.
+type Decision struct {
+	Action Action
+	// Target is the candidate's number, 1..n, or 0 for none.
+	Target int
+	// EventFrom is when the new fact became true, if the decider found one;
+	// Grain is its precision: day, week, month, season or year.
+	EventFrom time.Time
+	Grain     string
+	Reason    string
+	// Raw is the model's answer as received (bounded), "" for rules.
+	Raw     string
+	Decider string
+	Model   string
+}
+
+// Decider decides what a new fact does to its candidates.
+type Decider interface {
+	Name() string
+	Decide(ctx context.Context, in Input) (Decision, error)
+}
+
+// ErrInvalidDecision wraps every reason a decision is refused.
+var ErrInvalidDecision = errors.New("invalid decision")
+
+// MaxRaw bounds the raw model answer kept in a decision.
+const MaxRaw = 4000
+
+// Validate checks a decision against its input: a known action; update and
+// invalidate name an eligible candidate; add names none.
+func Validate(d Decision, in Input) error {
+	switch d.Action {
+	case Add:
+		if d.Target != 0 {
+			return fmt.Errorf("%w: add names target %d", ErrInvalidDecision, d.Target)
+		}
+	case Update, Invalidate, Noop:
+		if d.Action == Noop && d.Target == 0 {
+			return nil // a restatement need not say of what
+		}
+		if d.Target < 1 || d.Target > len(in.Candidates) {
+			return fmt.Errorf("%w: %s names target %d, want 1..%d", ErrInvalidDecision, d.Action, d.Target, len(in.Candidates))
+		}
+		if d.Action != Noop && in.Candidates[d.Target-1].Pinned {
+			return fmt.Errorf("%w: target %d is pinned and not eligible", ErrInvalidDecision, d.Target)
+		}
+	default:
+		return fmt.Errorf("%w: unknown action %q", ErrInvalidDecision, d.Action)
+	}
+	switch d.Grain {
+	case "", "day", "week", "month", "season", "year":
+	default:
+		return fmt.Errorf("%w: unknown grain %q", ErrInvalidDecision, d.Grain)
+	}
+	return nil
+}
+
+// AddAll is the decider of the system this project grew from: it always
+// adds. It is kept for comparison.
+type AddAll struct{}
+
+// Name is "add".
+func (AddAll) Name() string { return "add" }
+
+// Decide adds.
+func (AddAll) Decide(context.Context, Input) (Decision, error) {
+	return Decision{Action: Add, Reason: "the add decider always adds", Decider: "add"}, nil
+}

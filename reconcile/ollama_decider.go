@@ -1,0 +1,233 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ollama/ollama/api"
+)
+
+// ErrNoModel means no chat model was named: neither an argument nor
+// $MEMCTL_MODEL.
+var ErrNoModel = errors.New("no model: name one or set MEMCTL_MODEL")
+
+// Ollama decides with a local chat model through Ollama's structured
+// output: one /api/chat call with a JSON schema, validated, retried once
+// with the error fed back when the answer is invalid.
+type Ollama struct {
+	client *api.Client
+	host   string
+	model  string
+}
+
+// NewOllama returns an Ollama decider for model ("" means $MEMCTL_MODEL; if
+// that is empty too the error wraps ErrNoModel). It does not contact Ollama
+// until Decide.
+func NewOllama(model string, opts *OllamaOptions) (*Ollama, error) {
+	m := modelFrom(model, "MEMCTL_MODEL", "")
+	if m == "" {
+		return nil, fmt.Errorf("ollama decider: %w", ErrNoModel)
+	}
+	c, host, err := newClient(opts)
+	if err != nil {
+		return nil, fmt.Errorf("ollama: %w", err)
+	}
+	return &Ollama{client: c, host: host, model: m}, nil
+}
+
+// Name is "ollama".
+func (*Ollama) Name() string { return "ollama" }
+
+// Model names the chat model.
+func (o *Ollama) Model() string { return o.model }
+
+// Decide asks the model once and, if its answer is invalid, once more with
+// the error fed back. Transport errors (refused, timeout, HTTP errors) are
+// returned without a retry. On error the Decision carries only Decider,
+// Model and Raw (the last answer received, if any), for the caller's log.
+func (o *Ollama) Decide(ctx context.Context, in Input) (Decision, error) {
+	base := Decision{Decider: "ollama", Model: o.model}
+	if err := ctx.Err(); err != nil {
+		return base, err
+	}
+	msgs := []api.Message{
+		{Role: "system", Content: systemPrompt},
+		{Role: "user", Content: userPrompt(in)},
+	}
+	schema := decisionSchema(len(in.Candidates))
+	var lastErr error
+	for attempt := 0; attempt < 2; attempt++ {
+		content, err := o.chat(ctx, msgs, schema)
+		if err != nil {
+			return base, err
+		}
+		base.Raw = clipUTF8(content, MaxRaw)
+		d, err := parseDecision(content, in)
+		if err == nil {
+			d.Decider, d.Model, d.Raw = base.Decider, base.Model, base.Raw
+			return d, nil
+		}
+		lastErr = err
+		msgs = append(msgs,
+			api.Message{Role: "assistant", Content: content},
+			api.Message{Role: "user", Content: retryPrompt(err)})
+	}
+	return base, fmt.Errorf("ollama decider with %s: second answer also invalid: %w", o.model, lastErr)
+}
+
+// chat makes one non-streaming /api/chat call and returns the reply's content.
+func (o *Ollama) chat(ctx context.Context, msgs []api.Message, schema json.RawMessage) (string, error) {
+	stream := false
+	req := &api.ChatRequest{
+		Model:    o.model,
+		Messages: msgs,
+		Stream:   &stream,
+		Format:   schema,
+		// A map, not api.Options: the typed struct drops a zero temperature.
+		Options: map[string]any{"temperature": 0},
+	}
+	var content strings.Builder
+	err := o.client.Chat(ctx, req, func(r api.ChatResponse) error {
+		content.WriteString(r.Message.Content)
+		return nil
+	})
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			err = fmt.Errorf("%w (%v)", cerr, err)
+		}
+		return "", fmt.Errorf("ollama chat at %s with %s: %w", o.host, o.model, err)
+	}
+	return content.String(), nil
+}
+
+// modelReply is the answer the schema asks for.
+type modelReply struct {
+	Reasoning string
+	Action    string
+	Target    int
+	EventFrom *string
+	Grain     *string
+}
+
+var replyFields = []string{"reasoning", "action", "target", "event_from", "grain"}
+
+// parseDecision reads a model's answer strictly: one JSON object with
+// exactly the schema's fields and types, nothing around it. The decision it
+// returns has passed Validate against in. Every error wraps
+// ErrInvalidDecision.
+func parseDecision(content string, in Input) (Decision, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(content), &fields); err != nil {
+		return Decision{}, fmt.Errorf("%w: the answer is not one JSON object: %v", ErrInvalidDecision, err)
+	}
+	if fields == nil { // the answer was null
+		return Decision{}, fmt.Errorf("%w: the answer is null, not a JSON object", ErrInvalidDecision)
+	}
+	for _, f := range replyFields {
+		if _, ok := fields[f]; !ok {
+			return Decision{}, fmt.Errorf("%w: field %q is missing", ErrInvalidDecision, f)
+		}
+	}
+	if len(fields) != len(replyFields) {
+		for k := range fields {
+			if !isReplyField(k) {
+				return Decision{}, fmt.Errorf("%w: unknown field %q", ErrInvalidDecision, k)
+			}
+		}
+	}
+	var r modelReply
+	if err := strictField(fields, "reasoning", &r.Reasoning, "a string"); err != nil {
+		return Decision{}, err
+	}
+	if err := strictField(fields, "action", &r.Action, "a string"); err != nil {
+		return Decision{}, err
+	}
+	if err := strictField(fields, "target", &r.Target, "an integer"); err != nil {
+		return Decision{}, err
+	}
+	if err := nullableString(fields, "event_from", &r.EventFrom); err != nil {
+		return Decision{}, err
+	}
+	if err := nullableString(fields, "grain", &r.Grain); err != nil {
+		return Decision{}, err
+	}
+
+	d := Decision{Action: Action(r.Action), Target: r.Target, Reason: clipUTF8(r.Reasoning, MaxRaw)}
+	switch d.Action {
+	case Add, Update, Invalidate, Noop:
+	default:
+		return Decision{}, fmt.Errorf("%w: unknown action %q, want add, update, invalidate or noop", ErrInvalidDecision, r.Action)
+	}
+	if r.Grain != nil {
+		switch *r.Grain {
+		case "day", "week", "month", "season", "year":
+		default:
+			return Decision{}, fmt.Errorf("%w: unknown grain %q, want day, week, month, season, year or null", ErrInvalidDecision, *r.Grain)
+		}
+	}
+	if r.EventFrom != nil {
+		t, err := time.Parse(time.DateOnly, *r.EventFrom)
+		if err != nil {
+			return Decision{}, fmt.Errorf("%w: event_from %q is not a date YYYY-MM-DD", ErrInvalidDecision, *r.EventFrom)
+		}
+		if y := t.Year(); y < 1900 || y > 2200 {
+			return Decision{}, fmt.Errorf("%w: event_from %q is out of range (years 1900 to 2200)", ErrInvalidDecision, *r.EventFrom)
+		}
+		d.EventFrom = t.UTC()
+		if r.Grain != nil {
+			d.Grain = *r.Grain
+		}
+	}
+	// A grain without a date says nothing; it is dropped.
+	if err := Validate(d, in); err != nil {
+		return Decision{}, err
+	}
+	return d, nil
+}
+
+func isReplyField(k string) bool {
+	for _, f := range replyFields {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+// strictField decodes fields[name] into v, refusing null and other types.
+func strictField(fields map[string]json.RawMessage, name string, v any, want string) error {
+	raw := fields[name]
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return fmt.Errorf("%w: field %q is null, want %s", ErrInvalidDecision, name, want)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%w: field %q is %s, want %s", ErrInvalidDecision, name, clipUTF8(string(raw), 40), want)
+	}
+	return nil
+}
+
+// nullableString decodes fields[name] as a string or null.
+func nullableString(fields map[string]json.RawMessage, name string, v **string) error {
+	if err := json.Unmarshal(fields[name], v); err != nil {
+		return fmt.Errorf("%w: field %q is %s, want a string or null", ErrInvalidDecision, name, clipUTF8(string(fields[name]), 40))
+	}
+	return nil
+}
+
+// clipUTF8 cuts s to at most n bytes without splitting a rune.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}

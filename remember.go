@@ -1,0 +1,246 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/reconcile"
+)
+
+// Deciders and fallback policies, for Options.
+const (
+	DeciderRules  = "rules"
+	DeciderOllama = "ollama"
+	DeciderAdd    = "add"
+
+	FallbackAdd   = "add"
+	FallbackError = "error"
+)
+
+func newDecider(o *Options) (reconcile.Decider, string, error) {
+	fallback := o.Fallback
+	switch fallback {
+	case "":
+		fallback = FallbackAdd
+	case FallbackAdd, FallbackError:
+	default:
+		return nil, "", fmt.Errorf("unknown fallback policy %q (add or error)", fallback)
+	}
+	if o.CustomDecider != nil {
+		return o.CustomDecider, fallback, nil
+	}
+	switch o.Decider {
+	case "", DeciderRules:
+		return reconcile.Rules{}, fallback, nil
+	case DeciderAdd:
+		return reconcile.AddAll{}, fallback, nil
+	case DeciderOllama:
+		timeout := o.DecideTimeout
+		if timeout <= 0 {
+			timeout = 60 * time.Second
+		}
+		d, err := reconcile.NewOllama(o.Model, &reconcile.OllamaOptions{Host: o.OllamaHost, Timeout: timeout})
+		return d, fallback, err
+	}
+	return nil, "", fmt.Errorf("unknown decider %q (rules, ollama or add)", o.Decider)
+}
+
+// Outcome is the result of Remember: the decision, and the fact stored
+// (for a noop, the fact the new one restates; zero if none).
+type Outcome struct {
+	Decision Decision
+	Fact     Fact
+}
+
+// errMoved stops a Remember transaction whose target changed after the
+// decision was made: the decision is made again on the new state.
+var errMoved = errors.New("target changed since the decision")
+
+// Remember reconciles a new fact with what the store knows: it finds the
+// candidates the fact may update or contradict, lets the decider judge
+// outside any write transaction, then applies the verdict — add, update
+// (supersede), invalidate (retract the target and add) or noop — in one
+// transaction together with its decision record. A target that changed
+// meanwhile is judged again once; a pinned one is never touched: the fact
+// is added and a conflict links the two. When the decider fails, the
+// fallback policy applies and the decision says so.
+func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
+	rec, err := s.record(n)
+	if err != nil {
+		return Outcome{}, err
+	}
+	vec := s.embedFact(ctx, rec.Text)
+	var out Outcome
+	for attempt := 1; ; attempt++ {
+		look, err := s.Candidates(ctx, rec.User, rec.Text, DefaultCandidates)
+		if err != nil {
+			return Outcome{}, err
+		}
+		in := s.decisionInput(&rec, n, look)
+		d, derr := s.decider.Decide(ctx, in)
+		fallback := ""
+		if derr == nil {
+			derr = reconcile.Validate(d, in)
+		}
+		if derr != nil {
+			fallback = fmt.Sprintf("%s decider failed: %v", s.decider.Name(), derr)
+			d = reconcile.Decision{Action: ActionAdd, Decider: s.decider.Name(), Model: d.Model, Raw: d.Raw}
+			if s.fallback == FallbackError {
+				d.Action = ""
+			}
+		}
+		r := rec // a retry starts from the note again
+		err = s.update(ctx, func(tx *kv.Tx) error {
+			var err error
+			out, err = s.apply(tx, &r, vec, look, d, fallback, attempt)
+			return err
+		})
+		if errors.Is(err, errMoved) && attempt == 1 {
+			continue
+		}
+		if err == nil && fallback != "" && s.fallback == FallbackError {
+			err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, fallback, out.Decision.ID)
+		}
+		return out, err
+	}
+}
+
+// decisionInput numbers the candidates 1..n for the decider and adds the
+// evidence of the lookup.
+func (s *Store) decisionInput(rec *kv.Record, n Note, look Lookup) reconcile.Input {
+	in := reconcile.Input{Text: rec.Text, SaidAt: n.Source.SaidAt}
+	if in.SaidAt.IsZero() {
+		in.SaidAt = s.clock().UTC()
+	}
+	q := s.an.Analyze(rec.Text)
+	for i, c := range look.Candidates {
+		in.Candidates = append(in.Candidates, reconcile.Candidate{
+			N: i + 1, Text: c.Fact.Text, Pinned: c.Fact.Pinned, RecordedAt: c.Fact.RecordedAt,
+			EventFrom: c.Fact.EventFrom, Terms: c.Terms, Topics: c.Topics, Score: c.Score,
+			Overlap: overlap(q, s.an.Analyze(c.Fact.Text)),
+		})
+	}
+	return in
+}
+
+// overlap is the Jaccard similarity of two texts' words.
+func overlap(a, b index.Terms) float64 {
+	if len(a.Words) == 0 || len(b.Words) == 0 {
+		return 0
+	}
+	terms := index.Shared(a, b).Terms
+	shared := len(terms) - countRoots(terms)
+	return float64(shared) / float64(len(a.Words)+len(b.Words)-shared)
+}
+
+func countRoots(terms []string) int {
+	n := 0
+	for _, t := range terms {
+		if len(t) >= len("…") && t[len(t)-len("…"):] == "…" {
+			n++
+		}
+	}
+	return n
+}
+
+// apply carries out decision d within tx and logs it.
+func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d reconcile.Decision, fallback string, attempt int) (Outcome, error) {
+	id, err := tx.NextBlobID(kv.BucketDecisions)
+	if err != nil {
+		return Outcome{}, err
+	}
+	now := s.now()
+	dec := Decision{
+		ID: id, At: time.Unix(0, now).UTC(), User: rec.User, Text: rec.Text,
+		Action: d.Action, Proposed: d.Action, Decider: d.Decider, Model: d.Model,
+		Reason: d.Reason, Raw: d.Raw, Fallback: fallback, Grain: d.Grain,
+		Candidates: make([]uint64, 0, len(look.Candidates)),
+	}
+	for _, c := range look.Candidates {
+		dec.Candidates = append(dec.Candidates, c.Fact.ID)
+	}
+	if dec.Decider == "" {
+		dec.Decider = s.decider.Name()
+	}
+	if !d.EventFrom.IsZero() {
+		t := d.EventFrom.UTC()
+		dec.EventFrom = &t
+		if !rec.HasFrom && (!rec.HasUntil || rec.EventUntil > t.UnixNano()) {
+			rec.EventFrom, rec.HasFrom = t.UnixNano(), true
+		}
+	}
+	var out Outcome
+	var target kv.Record
+	if d.Target > 0 {
+		dec.Target = look.Candidates[d.Target-1].Fact.ID
+		if target, err = tx.Get(dec.Target); err != nil && !errors.Is(err, kv.ErrNotFound) {
+			return out, err
+		}
+	}
+	switch d.Action {
+	case "": // the decider failed and the policy is to refuse: only the log
+	case ActionNoop:
+		if dec.Target != 0 {
+			out.Fact = factOf(&target)
+		}
+	case ActionAdd:
+		if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
+			return out, err
+		}
+		if err := s.insert(tx, rec, vec, now); err != nil {
+			return out, err
+		}
+	case ActionUpdate, ActionInvalidate:
+		moved := target.ID == 0 || !target.Current() || target.User != rec.User
+		if moved && attempt == 1 {
+			return out, errMoved
+		}
+		if moved || target.Pinned {
+			why := "was pinned"
+			if moved {
+				why = "had changed meanwhile"
+			}
+			if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
+				return out, err
+			}
+			if err := s.insert(tx, rec, vec, now); err != nil {
+				return out, err
+			}
+			cid, err := tx.NextBlobID(kv.BucketConflicts)
+			if err != nil {
+				return out, err
+			}
+			dec.Action, dec.Conflict = ActionAdd, cid
+			dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, cid)
+			c := Conflict{ID: cid, At: dec.At, User: rec.User, New: rec.ID, Existing: dec.Target, Decision: id,
+				Reason: fmt.Sprintf("%s of fact %d refused: it %s", d.Action, dec.Target, why)}
+			if err := putJSON(tx, kv.BucketConflicts, cid, c); err != nil {
+				return out, err
+			}
+		} else if d.Action == ActionUpdate {
+			if err := s.supersedeTx(tx, target.ID, rec, vec, true); err != nil {
+				return out, err
+			}
+		} else {
+			if err := s.checkBudget(tx, rec.User, rec.Auto, target.Auto); err != nil {
+				return out, err
+			}
+			if err := changeTx(tx, &target, now, &kv.Event{Kind: kv.Retracted, Auto: true, Cause: fmt.Sprintf("decision %d", id)}); err != nil {
+				return out, err
+			}
+			if err := s.insert(tx, rec, vec, now); err != nil {
+				return out, err
+			}
+		}
+	}
+	if rec.ID != 0 {
+		dec.Added = rec.ID
+		out.Fact = factOf(rec)
+	}
+	out.Decision = dec
+	return out, putJSON(tx, kv.BucketDecisions, id, dec)
+}
