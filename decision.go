@@ -249,6 +249,11 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 		switch keep {
 		case KeepBoth:
 		case KeepExisting, KeepNew:
+			if keep == KeepNew {
+				if n, err := tx.Get(c.New); err != nil || !n.Current() {
+					return fmt.Errorf("conflict %d: keep the new fact %d: %w", id, c.New, ErrNotCurrent)
+				}
+			}
 			gone := c.New
 			if keep == KeepNew {
 				gone = c.Existing

@@ -195,7 +195,8 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		if gone[d.Added] || gone[d.Target] {
 			d.Text, d.Raw, d.Reason = deletedText, "", deletedText
 		} else {
-			d.Raw = "" // it may quote a deleted candidate
+			// The model's answer and the reason may quote a deleted candidate.
+			d.Raw, d.Reason = "", "[reason removed with a deleted fact it may quote]"
 		}
 		if gone[d.Added] {
 			d.Added = 0

@@ -82,7 +82,15 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		}
 		in := s.decisionInput(&rec, n, look)
 		d, derr := s.decider.Decide(ctx, in)
+		proposed := d.Action
 		fallback := ""
+		if derr == nil && (d.Action == ActionUpdate || d.Action == ActionInvalidate) &&
+			d.Target >= 1 && d.Target <= len(in.Candidates) && in.Candidates[d.Target-1].Pinned {
+			// Automation never touches a pinned fact: add, and say so.
+			d = reconcile.Decision{Action: ActionAdd, ConflictWith: d.Target, Decider: d.Decider, Model: d.Model, Raw: d.Raw,
+				EventFrom: d.EventFrom, Grain: d.Grain,
+				Reason: fmt.Sprintf("%s (the decider said %s candidate %d, which is pinned)", d.Reason, d.Action, d.Target)}
+		}
 		if derr == nil {
 			derr = reconcile.Validate(d, in)
 		}
@@ -96,7 +104,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		r := rec // a retry starts from the note again
 		err = s.update(ctx, func(tx *kv.Tx) error {
 			var err error
-			out, err = s.apply(tx, &r, vec, look, d, fallback, attempt)
+			out, err = s.apply(tx, &r, vec, look, d, proposed, fallback, attempt)
 			return err
 		})
 		if errors.Is(err, errMoved) && attempt == 1 {
@@ -148,7 +156,7 @@ func countRoots(terms []string) int {
 }
 
 // apply carries out decision d within tx and logs it.
-func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d reconcile.Decision, fallback string, attempt int) (Outcome, error) {
+func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d reconcile.Decision, proposed Action, fallback string, attempt int) (Outcome, error) {
 	id, err := tx.NextBlobID(kv.BucketDecisions)
 	if err != nil {
 		return Outcome{}, err
@@ -156,7 +164,7 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 	now := s.now()
 	dec := Decision{
 		ID: id, At: time.Unix(0, now).UTC(), User: rec.User, Text: rec.Text,
-		Action: d.Action, Proposed: d.Action, Decider: d.Decider, Model: d.Model,
+		Action: d.Action, Proposed: proposed, Decider: d.Decider, Model: d.Model,
 		Reason: d.Reason, Raw: d.Raw, Fallback: fallback, Grain: d.Grain,
 		Candidates: make([]uint64, 0, len(look.Candidates)),
 	}
@@ -181,10 +189,33 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 			return out, err
 		}
 	}
+	if d.ConflictWith > 0 && d.Action == ActionAdd {
+		// An add the decider flags as contradicting a fact it will not
+		// change: recorded as a conflict for the user to resolve.
+		d.Action, d.Target = ActionUpdate, d.ConflictWith
+		dec.Target = look.Candidates[d.Target-1].Fact.ID
+		if target, err = tx.Get(dec.Target); err != nil && !errors.Is(err, kv.ErrNotFound) {
+			return out, err
+		}
+		target.Pinned, attempt = true, 2 // take the conflict path below, whatever its state
+	}
 	switch d.Action {
 	case "": // the decider failed and the policy is to refuse: only the log
 	case ActionNoop:
-		if dec.Target != 0 {
+		if dec.Target != 0 && (target.ID == 0 || !target.Current() || target.User != rec.User) {
+			// What the fact restates is gone: judge again, then keep it.
+			if attempt == 1 {
+				return out, errMoved
+			}
+			dec.Action = ActionAdd
+			dec.Reason += fmt.Sprintf(" (fact %d changed meanwhile: added)", dec.Target)
+			if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
+				return out, err
+			}
+			if err := s.insert(tx, rec, vec, now); err != nil {
+				return out, err
+			}
+		} else if dec.Target != 0 {
 			out.Fact = factOf(&target)
 		}
 	case ActionAdd:
@@ -201,8 +232,11 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		}
 		if moved || target.Pinned {
 			why := "was pinned"
-			if moved {
+			switch {
+			case moved:
 				why = "had changed meanwhile"
+			case d.ConflictWith > 0:
+				why = "the decider would not change"
 			}
 			if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
 				return out, err
@@ -215,9 +249,11 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 				return out, err
 			}
 			dec.Action, dec.Conflict = ActionAdd, cid
-			dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, cid)
+			if d.ConflictWith == 0 {
+				dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, cid)
+			}
 			c := Conflict{ID: cid, At: dec.At, User: rec.User, New: rec.ID, Existing: dec.Target, Decision: id,
-				Reason: fmt.Sprintf("%s of fact %d refused: it %s", d.Action, dec.Target, why)}
+				Reason: fmt.Sprintf("fact %d seems to contradict fact %d, which %s", rec.ID, dec.Target, why)}
 			if err := putJSON(tx, kv.BucketConflicts, cid, c); err != nil {
 				return out, err
 			}

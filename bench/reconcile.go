@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -86,8 +87,16 @@ type reconcileResult struct {
 func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options) (*reconcileResult, error) {
 	res := &reconcileResult{decider: opts.Decider, gold: map[memory.Action]int{}, got: map[memory.Action]int{},
 		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}}
+	bases := map[string][]byte{}
 	for _, c := range cases {
-		d, oldID, err := decideCase(ctx, c, ds, opts)
+		if bases[c.Lang] == nil {
+			b, err := baseStore(ctx, c.Lang, ds)
+			if err != nil {
+				return nil, err
+			}
+			bases[c.Lang] = b
+		}
+		d, oldID, err := decideCase(ctx, c, bases[c.Lang], opts)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
 		}
@@ -113,7 +122,41 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 	return res, nil
 }
 
-func decideCase(ctx context.Context, c updateCase, ds []distractor, opts memory.Options) (memory.Decision, uint64, error) {
+// baseStore exports a store holding one language's distractors, each
+// recorded at its said date: every case starts from a copy of it.
+func baseStore(ctx context.Context, lang string, ds []distractor) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "bench-reconcile-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var now time.Time
+	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{NoSync: true, Clock: func() time.Time { return now }})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	var mine []distractor
+	for _, d := range ds {
+		if d.Lang == lang {
+			mine = append(mine, d)
+		}
+	}
+	sort.SliceStable(mine, func(i, j int) bool { return mine[i].Said < mine[j].Said })
+	for _, d := range mine {
+		if now, err = day(d.Said); err != nil {
+			return nil, err
+		}
+		if _, err := s.Add(ctx, memory.Note{Text: d.Text, Source: memory.Source{SaidAt: now}}); err != nil {
+			return nil, err
+		}
+	}
+	var b bytes.Buffer
+	err = s.Export(ctx, &b)
+	return b.Bytes(), err
+}
+
+func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Options) (memory.Decision, uint64, error) {
 	dir, err := os.MkdirTemp("", "bench-reconcile-")
 	if err != nil {
 		return memory.Decision{}, 0, err
@@ -126,35 +169,24 @@ func decideCase(ctx context.Context, c updateCase, ds []distractor, opts memory.
 		return memory.Decision{}, 0, err
 	}
 	defer s.Close()
-	type item struct{ text, said string }
-	items := []item{{c.Old, c.OldSaid}}
-	for _, d := range ds {
-		if d.Lang == c.Lang {
-			items = append(items, item{d.Text, d.Said})
-		}
+	if _, err := s.Import(ctx, bytes.NewReader(base), nil); err != nil {
+		return memory.Decision{}, 0, err
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].said < items[j].said })
-	var oldID uint64
-	for _, it := range items {
-		if now, err = day(it.said); err != nil {
-			return memory.Decision{}, 0, err
-		}
-		f, err := s.Add(ctx, memory.Note{Text: it.text, Source: memory.Source{SaidAt: now}})
-		if err != nil {
-			return memory.Decision{}, 0, err
-		}
-		if it.text == c.Old && it.said == c.OldSaid {
-			oldID = f.ID
-		}
+	if now, err = day(c.OldSaid); err != nil {
+		return memory.Decision{}, 0, err
+	}
+	old, err := s.Add(ctx, memory.Note{Text: c.Old, Source: memory.Source{SaidAt: now}})
+	if err != nil {
+		return memory.Decision{}, 0, err
 	}
 	said, err := day(c.NewSaid)
 	if err != nil {
 		return memory.Decision{}, 0, err
 	}
 	// Record time runs on past every fact; the words were said on new_said.
-	now = now.Add(24 * time.Hour)
+	now = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
 	out, err := s.Remember(ctx, memory.Note{Text: c.New, Source: memory.Source{SaidAt: said}})
-	return out.Decision, oldID, err
+	return out.Decision, old.ID, err
 }
 
 func (r *reconcileResult) print(w io.Writer) {

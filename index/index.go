@@ -38,11 +38,6 @@ const (
 	boostTopics = 2.0
 )
 
-// scoringModel ranks matches. BM25 saturates repeated evidence and does
-// not reward a fact merely for matching many of the query's clauses, which
-// tf-idf's coordination factor does.
-var scoringModel = "tf-idf"
-
 // maxQueryTerms bounds the clauses of one lookup.
 const maxQueryTerms = 96
 
@@ -92,7 +87,6 @@ func New(an *Analyzer, dir string) (*Index, error) {
 		dm.AddFieldMappingsAt(f, fm)
 	}
 	im.DefaultMapping = dm
-	im.ScoringModel = scoringModel
 	im.DefaultAnalyzer = "keyword"
 	// The index lives only as long as the process and is rebuilt from the
 	// store at open, so it need not survive a crash: skip its fsyncs.

@@ -58,6 +58,10 @@ type Decision struct {
 	EventFrom time.Time
 	Grain     string
 	Reason    string
+	// ConflictWith, on an add, names a candidate the new fact seems to
+	// contradict but the decider will not change (it is pinned, or the
+	// evidence is not clear enough): the store records a conflict.
+	ConflictWith int
 	// Raw is the model's answer as received (bounded), "" for rules.
 	Raw     string
 	Decider string
@@ -96,6 +100,9 @@ func Validate(d Decision, in Input) error {
 		}
 	default:
 		return fmt.Errorf("%w: unknown action %q", ErrInvalidDecision, d.Action)
+	}
+	if d.ConflictWith != 0 && (d.Action != Add || d.ConflictWith < 1 || d.ConflictWith > len(in.Candidates)) {
+		return fmt.Errorf("%w: conflict with %d on a %s", ErrInvalidDecision, d.ConflictWith, d.Action)
 	}
 	switch d.Grain {
 	case "", "day", "week", "month", "season", "year":

@@ -28,61 +28,105 @@ const restateOverlap = 0.8
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	d := Decision{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
+	marked := findMarker(words, correctionMarkers) != "" || findMarker(words, changeMarkers) != ""
 	for _, c := range in.Candidates {
-		if c.Overlap >= restateOverlap || normalize(c.Text) == normalize(in.Text) {
+		// Short of the very same words, a marker or a number that differs
+		// means the fact says something new, however many words it repeats.
+		same := normalize(c.Text) == normalize(in.Text)
+		if same || (!marked && sameNumbers(c.Text, in.Text) && c.Overlap >= restateOverlap) {
 			d.Action, d.Target = Noop, c.N
-			d.Reason = fmt.Sprintf("restates fact %d (%.0f%% of its stems)", c.N, 100*c.Overlap)
+			d.Reason = fmt.Sprintf("restates candidate %d (%.0f%% of its stems)", c.N, 100*c.Overlap)
 			return d, nil
 		}
 	}
-	if m := findMarker(words, correctionMarkers); m != "" {
-		if c, why := best(in.Candidates, true); c != nil {
-			d.Action, d.Target = Invalidate, c.N
-			d.Reason = fmt.Sprintf("correction marker %q; fact %d matches on %s", m, c.N, why)
-			return d, nil
+	for _, k := range []struct {
+		markers [][]string
+		action  Action
+		what    string
+	}{{correctionMarkers, Invalidate, "correction"}, {changeMarkers, Update, "change"}} {
+		m := findMarker(words, k.markers)
+		if m == "" {
+			continue
 		}
-		d.Reason = fmt.Sprintf("correction marker %q but no fact it clearly corrects: added", m)
-		return d, nil
-	}
-	if m := findMarker(words, changeMarkers); m != "" {
-		if c, why := best(in.Candidates, false); c != nil {
-			d.Action, d.Target = Update, c.N
-			d.Reason = fmt.Sprintf("change marker %q; fact %d is on the same subject (%s)", m, c.N, why)
-			return d, nil
+		c, why, sure := best(in.Candidates, m)
+		switch {
+		case c == nil:
+			d.Reason = fmt.Sprintf("%s marker %q but no fact it clearly concerns: added", k.what, m)
+		case c.Pinned:
+			d.ConflictWith = c.N
+			d.Reason = fmt.Sprintf("%s marker %q points at candidate %d (%s), which is pinned: added, conflict recorded", k.what, m, c.N, why)
+		case !sure:
+			d.ConflictWith = c.N
+			d.Reason = fmt.Sprintf("%s marker %q; candidate %d matches on %s, but not clearly more than another: added, conflict recorded", k.what, m, c.N, why)
+		default:
+			d.Action, d.Target = k.action, c.N
+			d.Reason = fmt.Sprintf("%s marker %q; candidate %d matches on %s", k.what, m, c.N, why)
 		}
-		d.Reason = fmt.Sprintf("change marker %q but no fact clearly on the same subject: added", m)
 		return d, nil
 	}
 	d.Reason = "no restatement, correction or change marker: added"
 	return d, nil
 }
 
-// best returns the first eligible candidate with clear evidence, and the
-// evidence. Candidates come best first. A correction may rest on shared
-// words alone; a change needs a shared word or a shared specific topic
-// (a frame or subtopic, not a broad topic).
-func best(cs []Candidate, correction bool) (*Candidate, string) {
+// margin is how much more the best candidate must score than the next for
+// the rules to act on it: a close second means the target is a guess.
+const margin = 2.0
+
+
+// best returns the candidate a marker points at, its evidence, and whether
+// it stands out: the best-scoring candidate sharing a content word with the
+// new fact, sure when it scores clearly above the next. The marker's own
+// word is no evidence: "moved" shares "move" with every fact about a move.
+// A pinned candidate may be returned: the caller will not change it.
+func best(cs []Candidate, marker string) (c *Candidate, why string, sure bool) {
+	var top, second *Candidate
 	for i := range cs {
 		c := &cs[i]
-		if c.Pinned {
+		switch {
+		case top == nil || c.Score > top.Score:
+			top, second = c, top
+		case second == nil || c.Score > second.Score:
+			second = c
+		}
+	}
+	if top == nil {
+		return nil, "", false
+	}
+	content := contentTerms(top.Terms, marker)
+	if len(content) == 0 {
+		return nil, "", false
+	}
+	return top, "words " + strings.Join(content, ", "), second == nil || top.Score >= margin*second.Score
+}
+
+// contentTerms drops from shared terms the synonym sets (they may name the
+// marker's meaning) and the stems of the marker's words.
+func contentTerms(terms []string, marker string) []string {
+	var out []string
+	for _, t := range terms {
+		if strings.HasPrefix(t, "≈") {
 			continue
 		}
-		var specific []string
-		for _, t := range c.Topics {
-			if strings.HasPrefix(t, "#") || strings.Contains(t, "/") {
-				specific = append(specific, t)
+		stem := strings.TrimSuffix(t, "…")
+		fromMarker := false
+		for _, w := range strings.Fields(marker) {
+			if n := min(4, len([]rune(stem)), len([]rune(w))); n > 0 && prefixRunes(stem, n) == prefixRunes(w, n) {
+				fromMarker = true
 			}
 		}
-		switch {
-		case len(c.Terms) > 0:
-			return c, "words " + strings.Join(c.Terms, ", ")
-		case len(specific) > 0 && !correction:
-			return c, "topics " + strings.Join(specific, ", ")
+		if !fromMarker {
+			out = append(out, t)
 		}
-		// The best candidate has no clear evidence: the others have less.
-		return nil, ""
 	}
-	return nil, ""
+	return out
+}
+
+func prefixRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		r = r[:n]
+	}
+	return string(r)
 }
 
 // Markers are phrases of one or more lowercased words (ё as е).
@@ -138,3 +182,21 @@ func tokens(s string) []string {
 }
 
 func normalize(s string) string { return strings.Join(tokens(s), " ") }
+
+// sameNumbers reports whether two texts hold the same numbers.
+func sameNumbers(a, b string) bool {
+	na, nb := numbers(a), numbers(b)
+	if len(na) != len(nb) {
+		return false
+	}
+	for i := range na {
+		if na[i] != nb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func numbers(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsDigit(r) })
+}

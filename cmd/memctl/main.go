@@ -119,6 +119,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else keywords4)")
 	root.AddCommand(a.factCommands()...)
 	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.demoCmd())
+	root.AddCommand(a.reconcileCommands()...)
 	return root
 }
 
@@ -174,8 +175,9 @@ func defaultDBPath(getenv func(string) string) (string, error) {
 }
 
 // open opens the store. Read-only commands take a shared lock and never
-// create the file.
-func (a *app) open(readOnly bool) (*memory.Store, error) {
+// create the file. tune, if given, adjusts the options last (remember's
+// decider and lookup).
+func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (*memory.Store, error) {
 	path, err := a.dbPath()
 	if err != nil {
 		return nil, err
@@ -195,13 +197,25 @@ func (a *app) open(readOnly bool) (*memory.Store, error) {
 	if now := a.now; !now.IsZero() {
 		opts.Clock = func() time.Time { return now }
 	}
+	for _, f := range tune {
+		f(opts)
+	}
 	return memory.Open(path, 0o600, opts)
 }
 
 // withStore runs fn on the open store and closes it, reporting a failed
 // close when fn succeeded.
-func (a *app) withStore(readOnly bool, fn func(*memory.Store) error) (err error) {
-	s, err := a.open(readOnly)
+func (a *app) withStore(readOnly bool, fn func(*memory.Store) error) error {
+	return a.withTunedStore(readOnly, nil, fn)
+}
+
+// withTunedStore is withStore with options adjusted by tune (nil: none).
+func (a *app) withTunedStore(readOnly bool, tune func(*memory.Options), fn func(*memory.Store) error) (err error) {
+	var tunes []func(*memory.Options)
+	if tune != nil {
+		tunes = append(tunes, tune)
+	}
+	s, err := a.open(readOnly, tunes...)
 	if err != nil {
 		return err
 	}

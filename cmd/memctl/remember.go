@@ -1,0 +1,375 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+// reconcileCommands are remember and the commands around its decisions.
+func (a *app) reconcileCommands() []*cobra.Command {
+	return []*cobra.Command{a.rememberCmd(), a.decisionsCmd(), a.undoCmd(), a.conflictsCmd(), a.resolveCmd()}
+}
+
+// parseNum reads a positive id of a decision or conflict.
+func parseNum(what, s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || id == 0 {
+		return 0, usagef("bad %s id %q: want a positive number", what, s)
+	}
+	return id, nil
+}
+
+// rememberFlags are remember's own flags.
+type rememberFlags struct {
+	said     time.Time
+	source   string
+	decider  string
+	model    string
+	fallback string
+}
+
+// rememberOptions resolves the flags and the environment into the store options
+// remember needs; a bad value is a usage error.
+func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) {
+	decider := rf.decider
+	if decider == "" {
+		decider = a.getenv("MEMCTL_DECIDER")
+	}
+	if decider == "" {
+		decider = memory.DeciderRules
+	}
+	switch decider {
+	case memory.DeciderRules, memory.DeciderOllama, memory.DeciderAdd:
+	default:
+		return nil, usagef("unknown decider %q (rules, ollama or add)", decider)
+	}
+	switch rf.fallback {
+	case memory.FallbackAdd, memory.FallbackError:
+	default:
+		return nil, usagef("unknown fallback policy %q (add or error)", rf.fallback)
+	}
+	model := rf.model
+	if model == "" {
+		model = a.getenv("MEMCTL_MODEL")
+	}
+	if decider == memory.DeciderOllama && model == "" {
+		return nil, usagef("the ollama decider needs a model: --model NAME or $MEMCTL_MODEL")
+	}
+	// topics finds far more of the facts a new one updates than keywords4.
+	topics := a.lookup == "" && a.getenv("MEMCTL_LOOKUP") == ""
+	host := a.getenv("OLLAMA_HOST")
+	return func(o *memory.Options) {
+		o.Decider, o.Model, o.Fallback, o.OllamaHost = decider, model, rf.fallback, host
+		if topics {
+			o.Lookup = memory.LookupTopics
+		}
+	}, nil
+}
+
+func (a *app) rememberCmd() *cobra.Command {
+	rf := rememberFlags{fallback: memory.FallbackAdd}
+	c := &cobra.Command{
+		Use:   "remember TEXT",
+		Short: "Record a fact and reconcile it with what is known: add, update, invalidate or noop",
+		Long: `remember records TEXT as what the user said and decides what it does to the
+facts it may update or contradict: add it beside them, update (supersede) one,
+invalidate (retract) one that was wrong, or nothing (noop) when it restates one.
+It prints the decision, its reason and the fact stored; "memctl undo ID" reverses it.
+
+Deciders (--decider, default $MEMCTL_DECIDER, else rules):
+  rules   no model: acts only on explicit markers ("now", "moved", "I was wrong"),
+          else adds
+  ollama  asks a local Ollama chat model (--model, default $MEMCTL_MODEL) at
+          $OLLAMA_HOST
+  add     always adds
+
+When the decider fails (Ollama unreachable, a timeout, an invalid answer twice),
+--fallback add stores the fact anyway and --fallback error stores nothing and
+exits 1; either way the decision says "fallback:" and why.
+
+A pinned fact is never changed: the new fact is added and a conflict links the
+two (see conflicts and resolve).
+
+Unlike other commands, remember looks candidates up with the topics mode when
+neither --lookup nor $MEMCTL_LOOKUP is set: it finds far more of what a fact
+updates than keywords4.`,
+		Args: exactArgs("TEXT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tune, err := a.rememberOptions(&rf)
+			if err != nil {
+				return err
+			}
+			said := rf.said
+			if said.IsZero() {
+				said = a.now // zero unless --now: the store's clock then
+			}
+			note := memory.Note{User: a.user, Text: args[0],
+				Source: memory.Source{Kind: sourceKind, Ref: rf.source, SaidAt: said}}
+			return a.withTunedStore(false, tune, func(s *memory.Store) error {
+				out, err := s.Remember(cmd.Context(), note)
+				if err != nil && !errors.Is(err, memory.ErrDecider) {
+					return err
+				}
+				// A refusal by the fallback policy is logged: show it, then fail.
+				if perr := a.printOutcome(cmd.Context(), s, out, rf.fallback); perr != nil {
+					return perr
+				}
+				return err
+			})
+		},
+	}
+	f := c.Flags()
+	f.Var(timeFlag{&rf.said}, "said", "when the user said it (default: --now, else now)")
+	f.StringVar(&rf.source, "source", "", "reference to where the fact came from, e.g. a message id")
+	f.StringVar(&rf.decider, "decider", "", "rules, ollama or add (default $MEMCTL_DECIDER, else rules)")
+	f.StringVar(&rf.model, "model", "", "Ollama chat model of the ollama decider (default $MEMCTL_MODEL)")
+	f.StringVar(&rf.fallback, "fallback", rf.fallback, "when the decider fails: add the fact anyway, or error")
+	return c
+}
+
+// outcomeJSON is remember's --json output.
+type outcomeJSON struct {
+	Decision memory.Decision `json:"decision"`
+	Fact     *factJSON       `json:"fact"`
+}
+
+// printOutcome prints what remember decided and stored; policy is the
+// fallback policy in force, to say what a fallback did.
+func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outcome, policy string) error {
+	d := out.Decision
+	if a.json {
+		o := outcomeJSON{Decision: d}
+		if out.Fact.ID != 0 {
+			f := factObject(out.Fact)
+			o.Fact = &f
+		}
+		return a.printJSON(o)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "action:\t%s\n", a.actionText(ctx, s, d.Action, d.Target))
+	if d.Proposed != d.Action && d.Proposed != "" {
+		fmt.Fprintf(tw, "proposed:\t%s\n", a.actionText(ctx, s, d.Proposed, d.Target))
+	}
+	if d.Reason != "" {
+		fmt.Fprintf(tw, "reason:\t%s\n", oneLineText(d.Reason))
+	}
+	if d.Fallback != "" {
+		then := "the fact was added without the decider's judgement (--fallback add)"
+		if policy == memory.FallbackError {
+			then = "nothing was stored (--fallback error)"
+		}
+		fmt.Fprintf(tw, "fallback:\t%s; %s\n", oneLineText(d.Fallback), then)
+	}
+	decider := d.Decider
+	if d.Model != "" {
+		decider += " (model " + d.Model + ")"
+	}
+	fmt.Fprintf(tw, "decider:\t%s\n", decider)
+	fmt.Fprintf(tw, "decision:\t%d (undo with: memctl undo %d)\n", d.ID, d.ID)
+	if d.Conflict != 0 {
+		fmt.Fprintf(tw, "conflict:\t%d (see memctl conflicts)\n", d.Conflict)
+	}
+	switch f := out.Fact; {
+	case f.ID == 0:
+		fmt.Fprintf(tw, "fact:\tnone stored\n")
+	case d.Added == f.ID:
+		fmt.Fprintf(tw, "fact:\t%d (%s): %s\n", f.ID, f.State(), oneLineText(f.Text))
+	default: // a noop: the fact it restates, unchanged
+		fmt.Fprintf(tw, "fact:\t%d (%s, unchanged): %s\n", f.ID, f.State(), oneLineText(f.Text))
+	}
+	return tw.Flush()
+}
+
+// actionText is an action with its target: "update fact 1: I work at A."
+func (a *app) actionText(ctx context.Context, s *memory.Store, action memory.Action, target uint64) string {
+	text := string(action)
+	if action == "" {
+		text = "none (refused)"
+	}
+	if target == 0 {
+		return text
+	}
+	text += fmt.Sprintf(" fact %d", target)
+	if f, err := s.Get(ctx, a.user, target); err == nil {
+		text += ": " + oneLineText(f.Text)
+	}
+	return text
+}
+
+func (a *app) decisionsCmd() *cobra.Command {
+	var limit int
+	c := &cobra.Command{
+		Use:   "decisions",
+		Short: "List remember's decisions, newest first",
+		Args:  exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if limit < 0 {
+				return usagef("--limit %d: want 0 (all) or more", limit)
+			}
+			return a.withStore(true, func(s *memory.Store) error {
+				ds, err := s.Decisions(cmd.Context(), a.user, limit)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					if ds == nil {
+						ds = []memory.Decision{}
+					}
+					return a.printJSON(ds)
+				}
+				if len(ds) == 0 {
+					_, err := fmt.Fprintln(a.stdout, "no decisions")
+					return err
+				}
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tAT\tACTION\tTARGET\tADDED\tDECIDER\tFALLBACK\tUNDONE\tTEXT")
+				for _, d := range ds {
+					action := string(d.Action)
+					if action == "" {
+						action = "refused"
+					}
+					undone := "-"
+					if d.UndoneAt != nil {
+						undone = showTime(*d.UndoneAt)
+					}
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), action,
+						idOrDash(d.Target), idOrDash(d.Added), d.Decider, yesNo(d.Fallback != "", "yes", "-"),
+						undone, oneLineText(d.Text))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	c.Flags().IntVar(&limit, "limit", 0, "show at most N decisions (0: all)")
+	return c
+}
+
+func idOrDash(id uint64) string {
+	if id == 0 {
+		return "-"
+	}
+	return strconv.FormatUint(id, 10)
+}
+
+func (a *app) undoCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "undo DECISION_ID",
+		Short: "Reverse a decision of remember: retract the fact it added, restore the one it changed",
+		Args:  exactArgs("DECISION_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseNum("decision", args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				d, err := s.Undo(cmd.Context(), a.user, id)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(d)
+				}
+				what := "nothing to change"
+				switch restored := d.Target != 0 && (d.Action == memory.ActionUpdate || d.Action == memory.ActionInvalidate); {
+				case d.Added != 0 && restored:
+					what = fmt.Sprintf("retracted fact %d, restored fact %d", d.Added, d.Target)
+				case d.Added != 0:
+					what = fmt.Sprintf("retracted fact %d", d.Added)
+				case restored:
+					what = fmt.Sprintf("restored fact %d", d.Target)
+				}
+				action := string(d.Action)
+				if action == "" {
+					action = "refused"
+				}
+				_, err = fmt.Fprintf(a.stdout, "undid decision %d (%s): %s\n", d.ID, action, what)
+				return err
+			})
+		},
+	}
+}
+
+func (a *app) conflictsCmd() *cobra.Command {
+	var all bool
+	c := &cobra.Command{
+		Use:   "conflicts",
+		Short: "List open conflicts: new facts remember added beside a fact it would not change (--all: resolved too)",
+		Args:  exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withStore(true, func(s *memory.Store) error {
+				cs, err := s.Conflicts(cmd.Context(), a.user, all)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					if cs == nil {
+						cs = []memory.Conflict{}
+					}
+					return a.printJSON(cs)
+				}
+				if len(cs) == 0 {
+					_, err := fmt.Fprintln(a.stdout, yesNo(all, "no conflicts", "no open conflicts"))
+					return err
+				}
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tAT\tNEW\tEXISTING\tDECISION\tSTATUS\tREASON")
+				for _, c := range cs {
+					status := "open"
+					if c.ResolvedAt != nil {
+						status = "kept " + string(c.Resolution)
+					}
+					fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%s\t%s\t%s\n", c.ID, showTime(c.At), c.New, c.Existing,
+						idOrDash(c.Decision), status, oneLineText(c.Reason))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	c.Flags().BoolVar(&all, "all", false, "include resolved conflicts")
+	return c
+}
+
+func (a *app) resolveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "resolve CONFLICT_ID new|existing|both",
+		Short: "Settle a conflict: the new fact supersedes the existing one, is retracted, or both stay",
+		Args:  exactArgs("CONFLICT_ID", "new|existing|both"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseNum("conflict", args[0])
+			if err != nil {
+				return err
+			}
+			keep := memory.Keep(args[1])
+			switch keep {
+			case memory.KeepNew, memory.KeepExisting, memory.KeepBoth:
+			default:
+				return usagef("unknown choice %q: want new, existing or both", args[1])
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				c, err := s.ResolveConflict(cmd.Context(), a.user, id, keep)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(c)
+				}
+				what := fmt.Sprintf("facts %d and %d both stay", c.New, c.Existing)
+				switch keep {
+				case memory.KeepNew:
+					what = fmt.Sprintf("fact %d supersedes fact %d", c.New, c.Existing)
+				case memory.KeepExisting:
+					what = fmt.Sprintf("fact %d is retracted, fact %d stays", c.New, c.Existing)
+				}
+				_, err = fmt.Fprintf(a.stdout, "resolved conflict %d: %s\n", c.ID, what)
+				return err
+			})
+		},
+	}
+}
