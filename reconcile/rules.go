@@ -72,7 +72,6 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 // the rules to act on it: a close second means the target is a guess.
 const margin = 2.0
 
-
 // best returns the candidate a marker points at, its evidence, and whether
 // it stands out: the best-scoring candidate sharing a content word with the
 // new fact, sure when it scores clearly above the next. The marker's own
