@@ -32,9 +32,8 @@ func devData(t *testing.T) ([]updateCase, []distractor) {
 	return cases, ds
 }
 
-// The recall targets of each mode on the dev set, per language. The topics
-// mode's targets for all cases and paraphrases are asserted separately,
-// where they are met.
+// The recall targets of each mode on the dev set, per language, by overlap
+// class (the topics mode's targets over all cases follow below).
 func TestCandidateRecallTargets(t *testing.T) {
 	cases, ds := devData(t)
 	type target struct {
@@ -64,27 +63,22 @@ func TestCandidateRecallTargets(t *testing.T) {
 	}
 }
 
-// The topics mode's targets: 0.85 of all cases and 0.60 of paraphrases.
-// English meets them; Russian does not yet, and is held to where it stands
-// so that a change that loses ground fails here.
+// The topics mode's targets, per language: 0.85 of all cases and 0.60 of
+// paraphrases.
 func TestTopicRecallTargets(t *testing.T) {
 	cases, ds := devData(t)
 	res, err := evalCandidates(context.Background(), cases, ds, memory.LookupTopics, memory.DefaultCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tg := range []struct {
-		lang, overlap string
-		min           float64
-	}{
-		{"en", "", 0.85}, {"en", "paraphrase", 0.60},
-		{"ru", "", 0.80}, {"ru", "paraphrase", 0.45},
-	} {
-		if sc := res.byClass[[2]string{tg.lang, tg.overlap}]; sc.n == 0 || sc.recall() < tg.min {
-			t.Errorf("%s %q: recall %.3f (%d/%d), want ≥ %.2f", tg.lang, tg.overlap, sc.recall(), sc.hit, sc.n, tg.min)
+	for _, lang := range []string{"en", "ru"} {
+		for _, tg := range []struct {
+			overlap string
+			min     float64
+		}{{"", 0.85}, {"paraphrase", 0.60}} {
+			if sc := res.byClass[[2]string{lang, tg.overlap}]; sc.n == 0 || sc.recall() < tg.min {
+				t.Errorf("%s %q: recall %.3f (%d/%d), want ≥ %.2f", lang, tg.overlap, sc.recall(), sc.hit, sc.n, tg.min)
+			}
 		}
-	}
-	if res.total.recall() < 0.85 {
-		t.Errorf("overall recall %.3f, want ≥ 0.85", res.total.recall())
 	}
 }

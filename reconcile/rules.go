@@ -70,7 +70,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 
 // margin is how much more the best candidate must score than the next for
 // the rules to act on it: a close second means the target is a guess.
-const margin = 2.0
+const margin = 3.0
 
 // best returns the candidate a marker points at, its evidence, and whether
 // it stands out: the best-scoring candidate sharing a content word with the
