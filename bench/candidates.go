@@ -32,16 +32,9 @@ func candidatesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var ds []distractor
-			for _, p := range strings.Split(distractors, ",") {
-				if p = strings.TrimSpace(p); p == "" {
-					continue
-				}
-				more, err := readJSONL[distractor](p)
-				if err != nil {
-					return err
-				}
-				ds = append(ds, more...)
+			ds, err := readDistractors(distractors)
+			if err != nil {
+				return err
 			}
 			res, err := evalCandidates(cmd.Context(), cases, ds, m, k)
 			if err != nil {
@@ -52,8 +45,7 @@ func candidatesCmd() *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&data, "data", "../shared/data/updates.dev.jsonl", "updates file (JSON Lines)")
-	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "distractor files, comma-separated")
+	dataFlags(f, &data, &distractors)
 	f.StringVar(&mode, "mode", string(memory.LookupKeywords4), "lookup mode: keywords4, stems, topics")
 	f.IntVar(&k, "k", memory.DefaultCandidates, "candidates per lookup")
 	return c

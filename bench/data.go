@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // updateCase is one line of updates.*.jsonl (see ../shared/data/README.md).
@@ -54,3 +57,26 @@ func readJSONL[T any](path string) ([]T, error) {
 }
 
 func day(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }
+
+// dataFlags defines --data and --distractors, defaulting to the dev set
+// in ../shared/data.
+func dataFlags(f *pflag.FlagSet, data, distractors *string) {
+	f.StringVar(data, "data", "../shared/data/updates.dev.jsonl", "updates file (JSON Lines)")
+	f.StringVar(distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "distractor files, comma-separated")
+}
+
+// readDistractors reads comma-separated distractor files.
+func readDistractors(paths string) ([]distractor, error) {
+	var ds []distractor
+	for _, p := range strings.Split(paths, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		more, err := readJSONL[distractor](p)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}

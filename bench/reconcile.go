@@ -44,27 +44,11 @@ func reconcileCmd() *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&data, "data", "../shared/data/updates.dev.jsonl", "updates file (JSON Lines)")
-	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "distractor files, comma-separated")
+	dataFlags(f, &data, &distractors)
 	f.StringVar(&decider, "decider", memory.DeciderRules, "rules, add or ollama")
 	f.StringVar(&model, "model", "", "Ollama model for --decider ollama (default $MEMCTL_MODEL)")
 	f.StringVar(&mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
 	return c
-}
-
-func readDistractors(paths string) ([]distractor, error) {
-	var ds []distractor
-	for _, p := range strings.Split(paths, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		more, err := readJSONL[distractor](p)
-		if err != nil {
-			return nil, err
-		}
-		ds = append(ds, more...)
-	}
-	return ds, nil
 }
 
 // reconcileResult counts decisions per gold action.

@@ -66,17 +66,12 @@ func scaleCmd() *cobra.Command {
 }
 
 func loadTexts(paths string) ([]string, error) {
-	var texts []string
-	for _, p := range strings.Split(paths, ",") {
-		ds, err := readJSONL[distractor](strings.TrimSpace(p))
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range ds {
-			texts = append(texts, d.Text)
-		}
+	ds, err := readDistractors(paths)
+	texts := make([]string, len(ds))
+	for i, d := range ds {
+		texts[i] = d.Text
 	}
-	return texts, nil
+	return texts, err
 }
 
 type scaleResult struct {
