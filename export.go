@@ -63,6 +63,7 @@ type exportFact struct {
 	Supersedes   uint64        `json:"supersedes"`
 	EventFrom    *time.Time    `json:"event_from"`
 	EventUntil   *time.Time    `json:"event_until"`
+	EventSource  string        `json:"event_source,omitempty"`
 	Log          []exportEvent `json:"log"`
 }
 
@@ -142,6 +143,7 @@ func exportOf(r *kv.Record, evs []kv.Event) exportFact {
 		Supersedes:   r.Supersedes,
 		EventFrom:    timePtr(r.EventFrom, r.HasFrom),
 		EventUntil:   timePtr(r.EventUntil, r.HasUntil),
+		EventSource:  r.EventSource,
 		Log:          make([]exportEvent, len(evs)),
 	}
 	for i, e := range evs {
@@ -316,6 +318,12 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 		return kv.Record{}, nil, fmt.Errorf("bad recorded_at")
 	}
 	rec.ID, rec.RecordedAt = f.ID, f.RecordedAt.UnixNano()
+	switch f.EventSource {
+	case "", EventGiven, EventFromModel, EventFromWords:
+		rec.EventSource = f.EventSource
+	default:
+		return kv.Record{}, nil, fmt.Errorf("unknown event_source %q", f.EventSource)
+	}
 	rec.ValidUntil, _ = nanosOf(f.ValidUntil)
 	rec.SupersededBy, rec.Supersedes = f.SupersededBy, f.Supersedes
 	evs := make([]kv.Event, len(f.Log))

@@ -82,7 +82,18 @@ type Fact struct {
 	// "from when it was recorded"; a zero EventUntil means open-ended.
 	EventFrom  time.Time
 	EventUntil time.Time
+	// EventSource says where EventFrom came from: EventGiven by the caller,
+	// EventFromModel (a model's answer) or EventFromWords (the text's own
+	// time expression); "" when EventFrom is unset.
+	EventSource string
 }
+
+// Where a fact's event time came from.
+const (
+	EventGiven     = "given"
+	EventFromModel = "model"
+	EventFromWords = "words"
+)
 
 // State derives the fact's state from its markers.
 func (f Fact) State() State {
@@ -177,6 +188,7 @@ func factOf(r *kv.Record) Fact {
 		Supersedes:   r.Supersedes,
 		EventFrom:    toTime(r.EventFrom, r.HasFrom),
 		EventUntil:   toTime(r.EventUntil, r.HasUntil),
+		EventSource:  r.EventSource,
 	}
 }
 
@@ -294,6 +306,12 @@ func (s *Store) record(n Note) (kv.Record, error) {
 		EventUntil: toNanos(n.EventUntil),
 		HasFrom:    !n.EventFrom.IsZero(),
 		HasUntil:   !n.EventUntil.IsZero(),
-		Source:     src,
+		EventSource: func() string {
+			if n.EventFrom.IsZero() {
+				return ""
+			}
+			return EventGiven
+		}(),
+		Source: src,
 	}, nil
 }

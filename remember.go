@@ -178,7 +178,7 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		t := d.EventFrom.UTC()
 		dec.EventFrom = &t
 		if !rec.HasFrom && (!rec.HasUntil || rec.EventUntil > t.UnixNano()) {
-			rec.EventFrom, rec.HasFrom = t.UnixNano(), true
+			rec.EventFrom, rec.HasFrom, rec.EventSource = t.UnixNano(), true, EventFromModel
 		}
 	}
 	var out Outcome

@@ -25,7 +25,10 @@ type Record struct {
 	EventUntil   int64
 	HasFrom      bool
 	HasUntil     bool
-	Source       Source
+	// EventSource says where EventFrom came from: "given" by the caller,
+	// the "model"'s answer, or the "words" of the text; "" when unset.
+	EventSource string
+	Source      Source
 }
 
 // Source is a fact's provenance.
@@ -84,7 +87,7 @@ func appendRecordBody(b []byte, r *Record) []byte {
 	b = appendString(b, r.Source.Ref)
 	b = appendString(b, r.Source.Quote)
 	b = binary.AppendVarint(b, r.Source.SaidAt)
-	return b
+	return appendString(b, r.EventSource) // later fields go after this, each optional on read
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -139,6 +142,9 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 	r.Source.Ref = d.string()
 	r.Source.Quote = d.string()
 	r.Source.SaidAt = d.varint()
+	if d.err == nil && len(d.b) > 0 { // absent in records written before it existed
+		r.EventSource = d.string()
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")
 	}
