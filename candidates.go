@@ -177,7 +177,7 @@ func (s *Store) buildIndex(ctx context.Context) error {
 		if err != nil {
 			break
 		}
-		err = s.attachVectors(ctx, b)
+		err = s.attachVectors(ctx, b, true)
 	}
 	if err == nil {
 		err = ix.Bulk(all)
@@ -211,7 +211,7 @@ func (s *Store) syncIndex(touched func(func(uint64, *kv.Record))) {
 			del = append(del, id)
 		}
 	})
-	err := s.attachVectors(context.Background(), put)
+	err := s.attachVectors(context.Background(), put, false)
 	if err == nil && len(del) > 0 {
 		err = ix.Delete(del...)
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -19,13 +20,14 @@ func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// Writes wait for the whole check: bbolt's page check is not safe beside
+	// a writer, and the records and the candidate index are compared at one
+	// moment.
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	if err := s.db.Check(); err != nil {
 		return err
 	}
-	// Writes wait while the records and the candidate index are compared,
-	// so both are seen at one moment.
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
 	var errs []error
 	current := map[uint64]bool{}
 	err := s.db.View(func(tx *kv.Tx) error {
@@ -52,6 +54,9 @@ func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error
 		return nil
 	}
 	docs, err := ix.DocIDs(ctx)
+	if errors.Is(err, index.ErrClosed) {
+		return nil // dropped meanwhile: nothing to compare
+	}
 	if err != nil {
 		return []error{err}
 	}

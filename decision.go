@@ -156,11 +156,18 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 		now := s.now()
 		cause := fmt.Sprintf("undo of decision %d", d.ID)
 		if d.Added != 0 {
-			r, err := tx.Get(d.Added)
+			r, err := getUser(tx, d.Added, d.User)
 			if err != nil {
 				return err
 			}
-			if !r.Current() {
+			// Still current, and replacing what the decision made it replace
+			// (a conflict resolved in its favour since would be undone only
+			// in part).
+			want := uint64(0)
+			if d.Action == ActionUpdate {
+				want = d.Target
+			}
+			if !r.Current() || r.Supersedes != want {
 				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
 			}
 			if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
@@ -168,11 +175,20 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			}
 		}
 		if d.Target != 0 && (d.Action == ActionUpdate || d.Action == ActionInvalidate) {
-			r, err := tx.Get(d.Target)
+			r, err := getUser(tx, d.Target, d.User)
 			if err != nil {
 				return err
 			}
-			if r.Current() || (d.Action == ActionUpdate && r.SupersededBy != d.Added) {
+			// Its state must still be the one this decision gave it: its
+			// last step is the decision's supersede or retraction.
+			evs, err := tx.Events(r.ID)
+			if err != nil {
+				return err
+			}
+			last := evs[len(evs)-1]
+			ours := (d.Action == ActionUpdate && last.Kind == kv.Superseded && last.By == d.Added) ||
+				(d.Action == ActionInvalidate && last.Kind == kv.Retracted && last.Cause == fmt.Sprintf("decision %d", d.ID))
+			if r.Current() || !ours {
 				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
 			}
 			r.SupersededBy = 0
@@ -250,7 +266,7 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 		case KeepBoth:
 		case KeepExisting, KeepNew:
 			if keep == KeepNew {
-				if n, err := tx.Get(c.New); err != nil || !n.Current() {
+				if n, err := getUser(tx, c.New, c.User); err != nil || !n.Current() {
 					return fmt.Errorf("conflict %d: keep the new fact %d: %w", id, c.New, ErrNotCurrent)
 				}
 			}
@@ -258,7 +274,7 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 			if keep == KeepNew {
 				gone = c.Existing
 			}
-			r, err := tx.Get(gone)
+			r, err := getUser(tx, gone, c.User)
 			if err != nil {
 				return err
 			}

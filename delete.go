@@ -51,6 +51,11 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		if err := scrubLogs(tx, gone); err != nil {
 			return err
 		}
+		// Bleve keeps a deleted document's terms in its segments until they
+		// merge; dropping the index (under the write lock, so no lookup or
+		// check sees it half gone) removes its files, and the next lookup
+		// rebuilds it without the fact.
+		s.dropIndex()
 		if err := tx.MarkCompactionPending(); err != nil {
 			return err
 		}
@@ -67,10 +72,6 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		return nil, err
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	// Bleve keeps a deleted document's terms in its segments until they
-	// merge; dropping the index removes its files now, and the next lookup
-	// rebuilds it without the fact.
-	s.dropIndex()
 	if err := s.db.Compact(); err != nil {
 		return ids, fmt.Errorf("facts %v deleted, but compacting the file failed, so their bytes may remain in it: %w", ids, err)
 	}
@@ -192,11 +193,15 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 			return nil
 		}
 		d.Candidates = kept
+		// The model's answer, the reason and the fallback message may all
+		// quote a deleted fact.
 		if gone[d.Added] || gone[d.Target] {
 			d.Text, d.Raw, d.Reason = deletedText, "", deletedText
 		} else {
-			// The model's answer and the reason may quote a deleted candidate.
 			d.Raw, d.Reason = "", "[reason removed with a deleted fact it may quote]"
+		}
+		if d.Fallback != "" {
+			d.Fallback = "[fallback reason removed with a deleted fact it may quote]"
 		}
 		if gone[d.Added] {
 			d.Added = 0

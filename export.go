@@ -256,13 +256,13 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		for _, l := range logs {
 			var err error
 			if l.Decision != nil {
-				if !refsExist(tx, l.Decision.Added, l.Decision.Target) {
-					return fmt.Errorf("%w: decision %d names a missing fact", ErrBadImport, l.Decision.ID)
+				if !refsExist(tx, l.Decision.User, append([]uint64{l.Decision.Added, l.Decision.Target}, l.Decision.Candidates...)...) {
+					return fmt.Errorf("%w: decision %d names a fact that is missing or another user's", ErrBadImport, l.Decision.ID)
 				}
 				err = putJSON(tx, kv.BucketDecisions, l.Decision.ID, l.Decision)
 			} else {
-				if !refsExist(tx, l.Conflict.New, l.Conflict.Existing) {
-					return fmt.Errorf("%w: conflict %d names a missing fact", ErrBadImport, l.Conflict.ID)
+				if !refsExist(tx, l.Conflict.User, l.Conflict.New, l.Conflict.Existing) {
+					return fmt.Errorf("%w: conflict %d names a fact that is missing or another user's", ErrBadImport, l.Conflict.ID)
 				}
 				err = putJSON(tx, kv.BucketConflicts, l.Conflict.ID, l.Conflict)
 			}
@@ -400,10 +400,13 @@ func validLog(l exportLog, hdr exportHeader) error {
 	return validUser(user)
 }
 
-// refsExist reports whether every non-zero fact id exists.
-func refsExist(tx *kv.Tx, ids ...uint64) bool {
+// refsExist reports whether every non-zero fact id exists and is user's.
+func refsExist(tx *kv.Tx, user string, ids ...uint64) bool {
 	for _, id := range ids {
-		if id != 0 && !tx.Has(id) {
+		if id == 0 {
+			continue
+		}
+		if _, err := getUser(tx, id, user); err != nil {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
@@ -165,7 +166,7 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 	dec := Decision{
 		ID: id, At: time.Unix(0, now).UTC(), User: rec.User, Text: rec.Text,
 		Action: d.Action, Proposed: proposed, Decider: d.Decider, Model: d.Model,
-		Reason: d.Reason, Raw: d.Raw, Fallback: fallback, Grain: d.Grain,
+		Reason: clip(d.Reason), Raw: clip(d.Raw), Fallback: clip(fallback), Grain: d.Grain,
 		Candidates: make([]uint64, 0, len(look.Candidates)),
 	}
 	for _, c := range look.Candidates {
@@ -279,4 +280,17 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 	}
 	out.Decision = dec
 	return out, putJSON(tx, kv.BucketDecisions, id, dec)
+}
+
+// clip bounds a text kept in the decision log, at a rune boundary, so that
+// no decider can make a log line too long to export and import.
+func clip(s string) string {
+	if len(s) <= reconcile.MaxRaw {
+		return s
+	}
+	cut := reconcile.MaxRaw
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }

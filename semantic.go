@@ -47,10 +47,12 @@ func (s *Store) embedQuery(ctx context.Context, text string) ([]float32, string)
 	return vs[0], ""
 }
 
-// attachVectors fills the embeddings of docs from the store and, for facts
-// stored without one, asks the embedder again and keeps what it returns.
-// Called with writeMu held.
-func (s *Store) attachVectors(ctx context.Context, docs []index.Doc) error {
+// attachVectors fills the embeddings of docs from the store and, when
+// embedMissing (building the index, bounded by the lookup's context), asks
+// the embedder again for facts stored without one and keeps what it
+// returns — in memory only on a read-only store. After a write it does not
+// ask: a slow model must not hold every write. Called with writeMu held.
+func (s *Store) attachVectors(ctx context.Context, docs []index.Doc, embedMissing bool) error {
 	if s.an.Mode() != LookupSemantic {
 		return nil
 	}
@@ -68,7 +70,7 @@ func (s *Store) attachVectors(ctx context.Context, docs []index.Doc) error {
 		}
 		return nil
 	})
-	if err != nil || len(missing) == 0 || s.embedder == nil {
+	if err != nil || len(missing) == 0 || s.embedder == nil || !embedMissing {
 		return err
 	}
 	texts := make([]string, len(missing))
@@ -78,6 +80,12 @@ func (s *Store) attachVectors(ctx context.Context, docs []index.Doc) error {
 	vs, err := s.embedder.Embed(ctx, texts)
 	if err != nil || len(vs) != len(texts) {
 		return nil // still unreachable: words will have to do
+	}
+	if s.db.ReadOnly() {
+		for j, i := range missing {
+			docs[i].Vector = vs[j]
+		}
+		return nil
 	}
 	return s.db.Update(func(tx *kv.Tx) error {
 		for j, i := range missing {

@@ -89,9 +89,8 @@ func Validate(d Decision, in Input) error {
 			return fmt.Errorf("%w: add names target %d", ErrInvalidDecision, d.Target)
 		}
 	case Update, Invalidate, Noop:
-		if d.Action == Noop && d.Target == 0 {
-			return nil // a restatement need not say of what
-		}
+		// A noop must name what it restates: a noop of nothing would drop
+		// the fact.
 		if d.Target < 1 || d.Target > len(in.Candidates) {
 			return fmt.Errorf("%w: %s names target %d, want 1..%d", ErrInvalidDecision, d.Action, d.Target, len(in.Candidates))
 		}
@@ -103,6 +102,9 @@ func Validate(d Decision, in Input) error {
 	}
 	if d.ConflictWith != 0 && (d.Action != Add || d.ConflictWith < 1 || d.ConflictWith > len(in.Candidates)) {
 		return fmt.Errorf("%w: conflict with %d on a %s", ErrInvalidDecision, d.ConflictWith, d.Action)
+	}
+	if !d.EventFrom.IsZero() && (d.EventFrom.Year() < 1900 || d.EventFrom.Year() >= 2200) {
+		return fmt.Errorf("%w: event time %s outside 1900..2200", ErrInvalidDecision, d.EventFrom.Format("2006-01-02"))
 	}
 	switch d.Grain {
 	case "", "day", "week", "month", "season", "year":

@@ -42,7 +42,7 @@ Choose exactly one action:
 - "add": the new fact is new information and every old fact stays true beside it. This is also the answer when the new fact is about something no old fact covers.
 - "noop": the new fact only restates an old fact; there is nothing new to store.
 
-"target" is the number of the one old fact concerned: the fact updated, invalidated or restated. It is 0 for add (and may be 0 for noop).
+"target" is the number of the one old fact concerned: the fact updated, invalidated or restated. It is 0 for add.
 Pinned facts are shown as context only. A pinned fact is never a valid target for update or invalidate; if the new fact contradicts a pinned fact, answer add.
 When unsure, answer add. A wrong add only stores a duplicate; a wrong update or invalidate retires a fact that is true.
 
@@ -83,7 +83,7 @@ func userPrompt(in Input) string {
 	if n := len(in.Candidates); n > 0 {
 		fmt.Fprintf(&b, "Decide what the new fact does to old facts 1 to %d.", n)
 	} else {
-		b.WriteString("There are no old facts: the answer is add, or noop with target 0.")
+		b.WriteString("There are no old facts: the answer is add.")
 	}
 	return b.String()
 }
