@@ -24,7 +24,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd())
+	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd(), datesCmd(), eventtimeCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()

@@ -1,0 +1,82 @@
+package eventtime
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// FuzzParse checks that Parse never panics, answers quickly even for long
+// or hostile input, and that whatever it finds lies in the accepted range.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"I moved to Paris three weeks ago.",
+		"С понедельника перехожу в отдел продаж.",
+		"the day before yesterday", "в конце прошлого года", "31.02.2024", "2024-05-12",
+		"in 99999999999 years", "the 25th of the", "mid-", "3-го", "2028-го", "с", "in",
+		"next next next week", "весной 2022-го", "twenty-", "a couple of", "end of",
+		strings.Repeat("last ", 500), strings.Repeat("3 ", 700), strings.Repeat("в начале ", 300),
+		"\xff\xfe invalid utf8 \x80 yesterday",
+	} {
+		f.Add(s, int64(1772582400), "")
+	}
+	f.Fuzz(func(t *testing.T, text string, unix int64, lang string) {
+		said := time.Unix(unix%(1<<40), 0).UTC()
+		start := time.Now()
+		r := parse(text, said, lang) // unguarded: a panic fails the test
+		if r != Parse(text, said, lang) {
+			t.Fatalf("Parse and parse differ on %q", text)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("Parse took %v on %d bytes", d, len(text))
+		}
+		if r.Lang != "en" && r.Lang != "ru" {
+			t.Fatalf("lang %q", r.Lang)
+		}
+		if !r.Found {
+			return
+		}
+		if y := r.Start.Year(); y < MinYear || y > MaxYear {
+			t.Fatalf("%q said %v: start %v out of range", text, said, r.Start)
+		}
+		if r.Start.Location() != time.UTC || r.Start.Hour() != 0 || r.Start.Minute() != 0 {
+			t.Fatalf("start %v is not a UTC midnight", r.Start)
+		}
+		switch r.Grain {
+		case GrainDay, GrainWeek, GrainMonth, GrainSeason, GrainYear:
+		default:
+			t.Fatalf("grain %q", r.Grain)
+		}
+		if r.Span == "" || !utf8.ValidString(r.Span) && utf8.ValidString(text) {
+			t.Fatalf("span %q", r.Span)
+		}
+	})
+}
+
+// TestLinearTime checks that a text many times longer than the bound costs
+// no more than the bound, and that the bounded work itself is fast.
+func TestLinearTime(t *testing.T) {
+	said := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+	for _, unit := range []string{"the day before yesterday in early May ", "в начале прошлого года с 3-го мая ", "a ", "3 ", "- ", "the 1st of "} {
+		text := strings.Repeat(unit, 200000/len(unit))
+		start := time.Now()
+		Parse(text, said, "")
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%q x %d: %v", unit, 200000/len(unit), d)
+		}
+	}
+}
+
+// TestNoise checks that random-looking text gives no date.
+func TestNoise(t *testing.T) {
+	said := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+	for _, s := range []string{
+		"asdf qwer zxcv 12 34 5678 !!! ???", "ыва олдж фыва 77 88 99", "1234567890", "3.14159 2.71828",
+		"+7 922 111-22-33", "£1,020 a month", "x=5; y=10; z=2048", "🙂🙂🙂", "lorem ipsum dolor sit amet",
+	} {
+		if r := Parse(s, said, ""); r.Found {
+			t.Errorf("%q: found %v %s (%q)", s, r.Start.Format(time.DateOnly), r.Grain, r.Span)
+		}
+	}
+}
