@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 	"github.com/palimpsest-mem/memory/reconcile"
@@ -82,6 +83,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 			return Outcome{}, err
 		}
 		in := s.decisionInput(&rec, n, look)
+		words := eventtime.Parse(rec.Text, in.SaidAt, "")
 		d, derr := s.decider.Decide(ctx, in)
 		proposed := d.Action
 		fallback := ""
@@ -105,7 +107,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		r := rec // a retry starts from the note again
 		err = s.update(ctx, func(tx *kv.Tx) error {
 			var err error
-			out, err = s.apply(tx, &r, vec, look, d, proposed, fallback, attempt)
+			out, err = s.apply(tx, &r, vec, look, d, proposed, fallback, words, attempt)
 			return err
 		})
 		if errors.Is(err, errMoved) && attempt == 1 {
@@ -157,7 +159,8 @@ func countRoots(terms []string) int {
 }
 
 // apply carries out decision d within tx and logs it.
-func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d reconcile.Decision, proposed Action, fallback string, attempt int) (Outcome, error) {
+func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d reconcile.Decision, proposed Action,
+	fallback string, words eventtime.Result, attempt int) (Outcome, error) {
 	id, err := tx.NextBlobID(kv.BucketDecisions)
 	if err != nil {
 		return Outcome{}, err
@@ -175,12 +178,15 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 	if dec.Decider == "" {
 		dec.Decider = s.decider.Name()
 	}
-	if !d.EventFrom.IsZero() {
-		t := d.EventFrom.UTC()
-		dec.EventFrom = &t
-		if !rec.HasFrom && (!rec.HasUntil || rec.EventUntil > t.UnixNano()) {
-			rec.EventFrom, rec.HasFrom, rec.EventSource = t.UnixNano(), true, EventFromModel
-		}
+	// The event time: as given, else the model's answer, else the words'.
+	source, when, grain := EventFromModel, d.EventFrom, d.Grain
+	if when.IsZero() && words.Found {
+		source, when, grain = EventFromWords, words.Start, string(words.Grain)
+	}
+	if !when.IsZero() && !rec.HasFrom && (!rec.HasUntil || rec.EventUntil > when.UnixNano()) {
+		t := when.UTC()
+		dec.EventFrom, dec.Grain = &t, grain
+		rec.EventFrom, rec.HasFrom, rec.EventSource = t.UnixNano(), true, source
 	}
 	var out Outcome
 	var target kv.Record

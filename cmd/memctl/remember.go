@@ -181,6 +181,9 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		fmt.Fprintf(tw, "fact:\tnone stored\n")
 	case d.Added == f.ID:
 		fmt.Fprintf(tw, "fact:\t%d (%s): %s\n", f.ID, f.State(), oneLineText(f.Text))
+		if !f.EventFrom.IsZero() {
+			fmt.Fprintf(tw, "true from:\t%s (%s)\n", showTime(f.EventFrom), f.EventSource)
+		}
 	default: // a noop: the fact it restates, unchanged
 		fmt.Fprintf(tw, "fact:\t%d (%s, unchanged): %s\n", f.ID, f.State(), oneLineText(f.Text))
 	}
