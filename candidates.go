@@ -130,6 +130,11 @@ func boolRank(b bool) int {
 
 // withIndex runs fn on the candidate index, building it first if needed.
 func (s *Store) withIndex(ctx context.Context, fn func(*index.Index) error) error {
+	// Read your writes: wait until every change committed before this
+	// lookup has reached the index.
+	if err := s.indexer.wait(ctx); err != nil {
+		return err
+	}
 	s.ixMu.RLock()
 	ix := s.ix
 	if ix != nil {
@@ -188,42 +193,13 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	}
 	s.ixMu.Lock()
 	s.ix = ix
+	s.indexer.skip() // the build read every commit so far
 	s.ixMu.Unlock()
 	return nil
 }
 
-// syncIndex applies a committed write to the index. If that fails, the
-// index is dropped and the next lookup rebuilds it from the store, so the
-// two never disagree for long. Called with writeMu held.
-func (s *Store) syncIndex(touched func(func(uint64, *kv.Record))) {
-	s.ixMu.RLock()
-	ix := s.ix
-	s.ixMu.RUnlock()
-	if ix == nil || touched == nil {
-		return
-	}
-	var put []index.Doc
-	var del []uint64
-	touched(func(id uint64, r *kv.Record) {
-		if r != nil && r.Current() {
-			put = append(put, index.Doc{ID: id, User: r.User, Text: r.Text})
-		} else {
-			del = append(del, id)
-		}
-	})
-	err := s.attachVectors(context.Background(), put, false)
-	if err == nil && len(del) > 0 {
-		err = ix.Delete(del...)
-	}
-	if err == nil && len(put) > 0 {
-		err = ix.Put(put...)
-	}
-	if err != nil {
-		s.dropIndex()
-	}
-}
-
-// dropIndex closes the index and removes its files.
+// dropIndex closes the index and removes its files; changes queued for it
+// are moot, since the next lookup rebuilds it from the store.
 func (s *Store) dropIndex() {
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
@@ -231,4 +207,5 @@ func (s *Store) dropIndex() {
 		s.ix.Close()
 		s.ix = nil
 	}
+	s.indexer.skip()
 }

@@ -53,6 +53,9 @@ func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error
 	if ix == nil {
 		return nil
 	}
+	if err := s.indexer.wait(ctx); err != nil {
+		return []error{err}
+	}
 	docs, err := ix.DocIDs(ctx)
 	if errors.Is(err, index.ErrClosed) {
 		return nil // dropped meanwhile: nothing to compare

@@ -97,10 +97,12 @@ type Store struct {
 	// writeMu orders writes with the index updates that follow their
 	// commits, so the index sees changes in commit order.
 	writeMu sync.Mutex
+	commit  committer
 	// ixMu guards ix, which is nil until the first lookup builds it and
 	// after a failed update drops it; the next lookup rebuilds it.
-	ixMu sync.RWMutex
-	ix   *index.Index
+	ixMu    sync.RWMutex
+	ix      *index.Index
+	indexer indexer
 
 	// hookAfterInsert, when set by a test, runs inside Supersede between
 	// writing the new fact and marking the old one.
@@ -131,6 +133,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, an: an, indexDir: o.IndexDir}
+	s.indexer.init(s)
 	if s.decider, s.fallback, err = newDecider(&o); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: %w", err)
@@ -157,6 +160,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 
 // Close releases the file and its lock and removes the candidate index.
 func (s *Store) Close() error {
+	s.indexer.stop()
 	s.dropIndex()
 	return s.db.Close()
 }
@@ -183,28 +187,6 @@ func checkTimeOrder(tx *kv.Tx, id uint64, now int64) error {
 	return nil
 }
 
-// update runs fn in a write transaction and, once it has committed, brings
-// the candidate index in line with every record it wrote.
-func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	var touched func(func(uint64, *kv.Record))
-	err := s.db.Update(func(tx *kv.Tx) error {
-		if err := fn(tx); err != nil {
-			return err
-		}
-		touched = tx.Touched
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	s.syncIndex(touched)
-	return nil
-}
 
 func (s *Store) view(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {

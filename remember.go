@@ -104,8 +104,8 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 				d.Action = ""
 			}
 		}
-		r := rec // a retry starts from the note again
 		err = s.update(ctx, func(tx *kv.Tx) error {
+			r := rec // every run, and every retry, starts from the note again
 			var err error
 			out, err = s.apply(tx, &r, vec, look, d, proposed, fallback, words, attempt)
 			return err

@@ -24,7 +24,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd(), datesCmd(), eventtimeCmd())
+	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd(), perfCmd(), datesCmd(), eventtimeCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()

@@ -90,7 +90,13 @@ func New(an *Analyzer, dir string) (*Index, error) {
 	im.DefaultAnalyzer = "keyword"
 	// The index lives only as long as the process and is rebuilt from the
 	// store at open, so it need not survive a crash: skip its fsyncs.
-	b, err := bleve.NewUsing(tmp+"/bleve", im, scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true})
+	b, err := bleve.NewUsing(tmp+"/bleve", im, scorch.Name, scorch.Name, map[string]any{
+		"unsafe_batch": true,
+		// The persister fsyncs its own bbolt file after every snapshot it
+		// writes; napping between persists lets small updates gather in
+		// memory instead of costing a disk flush each, beside the store's.
+		"scorchPersisterOptions": map[string]any{"PersisterNapTimeMSec": 2000, "PersisterNapUnderNumFiles": 1000},
+	})
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("index: %w", err)
