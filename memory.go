@@ -187,7 +187,6 @@ func checkTimeOrder(tx *kv.Tx, id uint64, now int64) error {
 	return nil
 }
 
-
 func (s *Store) view(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
