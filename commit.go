@@ -76,6 +76,7 @@ func (s *Store) commitBatch(batch []writeReq) {
 			return nil
 		})
 		if err == nil {
+			s.lists.invalidate()
 			s.syncIndex(touched)
 			for _, r := range batch {
 				r.done <- nil
@@ -98,6 +99,7 @@ func (s *Store) commitOne(fn func(tx *kv.Tx) error) error {
 		return nil
 	})
 	if err == nil {
+		s.lists.invalidate()
 		s.syncIndex(touched)
 	}
 	return err

@@ -98,6 +98,7 @@ type Store struct {
 	// commits, so the index sees changes in commit order.
 	writeMu sync.Mutex
 	commit  committer
+	lists   listCache
 	// ixMu guards ix, which is nil until the first lookup builds it and
 	// after a failed update drops it; the next lookup rebuilds it.
 	ixMu    sync.RWMutex

@@ -27,6 +27,11 @@ type ListOptions struct {
 // List returns user's current facts, or with All every fact they have, in
 // id order.
 func (s *Store) List(ctx context.Context, user string, opts ListOptions) ([]Fact, error) {
+	key := listKey{user, opts.All}
+	if facts, ok := s.lists.get(key); ok {
+		return facts, nil
+	}
+	gen := s.lists.current()
 	var out []Fact
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		return tx.UserIDs(user, !opts.All, func(id uint64, _ bool) error {
@@ -38,6 +43,9 @@ func (s *Store) List(ctx context.Context, user string, opts ListOptions) ([]Fact
 			return nil
 		})
 	})
+	if err == nil {
+		s.lists.put(key, gen, out)
+	}
 	return out, err
 }
 
