@@ -11,9 +11,15 @@ import (
 // after each commit, tells fresh entries from stale ones, and a list read
 // across a commit is never stored.
 type listCache struct {
-	mu      sync.Mutex
-	gen     uint64
-	entries map[listKey]listEntry
+	mu        sync.Mutex
+	gen       uint64
+	entries   map[listKey]listEntry
+	timelines map[string]timelineEntry
+}
+
+type timelineEntry struct {
+	gen uint64
+	tl  timeline
 }
 
 type listKey struct {
@@ -72,4 +78,34 @@ func (c *listCache) invalidate() {
 	defer c.mu.Unlock()
 	c.gen++
 	clear(c.entries)
+	clear(c.timelines)
+}
+
+// getTimeline returns a fresh timeline. Readers only read it, so it is
+// shared rather than copied.
+func (c *listCache) getTimeline(user string) (timeline, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.timelines[user]
+	return e.tl, ok && e.gen == c.gen
+}
+
+// putTimeline stores a timeline read under generation gen, unless a commit
+// came since.
+func (c *listCache) putTimeline(user string, gen uint64, tl timeline) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if c.timelines == nil {
+		c.timelines = map[string]timelineEntry{}
+	}
+	if len(c.timelines) >= maxListEntries {
+		for old := range c.timelines {
+			delete(c.timelines, old)
+			break
+		}
+	}
+	c.timelines[user] = timelineEntry{gen: gen, tl: tl}
 }

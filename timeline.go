@@ -59,20 +59,50 @@ func spanAt(r *kv.Record, events []kv.Event, k int64) span {
 	return p
 }
 
-// userSpans calls fn with each fact of user and its interval as known at k.
-func userSpans(tx *kv.Tx, user string, k int64, fn func(r *kv.Record, p span)) error {
-	return tx.UserIDs(user, false, func(id uint64, _ bool) error {
-		r, err := tx.Get(id)
-		if err != nil {
-			return err
-		}
-		evs, err := tx.Events(id)
-		if err != nil {
-			return err
-		}
-		fn(&r, spanAt(&r, evs, k))
-		return nil
+// timeline is every fact of a user with its lifecycle log: all that At
+// and Prompt read. It is cached between writes like the lists.
+type timeline []struct {
+	rec kv.Record
+	evs []kv.Event
+}
+
+// userTimeline reads user's timeline, from the cache when it is fresh.
+func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error) {
+	if tl, ok := s.lists.getTimeline(user); ok {
+		return tl, nil
+	}
+	gen := s.lists.current()
+	var tl timeline
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		return tx.UserIDs(user, false, func(id uint64, _ bool) error {
+			r, err := tx.Get(id)
+			if err != nil {
+				return err
+			}
+			evs, err := tx.Events(id)
+			if err != nil {
+				return err
+			}
+			tl = append(tl, struct {
+				rec kv.Record
+				evs []kv.Event
+			}{r, evs})
+			return nil
+		})
 	})
+	if err == nil {
+		s.lists.putTimeline(user, gen, tl)
+	}
+	return tl, err
+}
+
+// userSpans calls fn with each fact of user and its interval as known at k.
+func (s *Store) userSpans(ctx context.Context, user string, k int64, fn func(r *kv.Record, p span)) error {
+	tl, err := s.userTimeline(ctx, user)
+	for i := range tl {
+		fn(&tl[i].rec, spanAt(&tl[i].rec, tl[i].evs, k))
+	}
+	return err
 }
 
 // At returns the facts of user that were true at event time event, as the
@@ -81,15 +111,16 @@ func userSpans(tx *kv.Tx, user string, k int64, fn func(r *kv.Record, p span)) e
 // July?" is At(user, july, august1). A zero time means now. A fact stated in
 // advance is current from when it was said but true only from its EventFrom.
 func (s *Store) At(ctx context.Context, user string, event, known time.Time) ([]Fact, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var out []Fact
-	err := s.view(ctx, func(tx *kv.Tx) error {
-		now := s.now()
-		e, k := orNow(event, now), orNow(known, now)
-		return userSpans(tx, user, k, func(r *kv.Record, p span) {
-			if p.contains(e) {
-				out = append(out, factOf(r))
-			}
-		})
+	now := s.now()
+	e, k := orNow(event, now), orNow(known, now)
+	err := s.userSpans(ctx, user, k, func(r *kv.Record, p span) {
+		if p.contains(e) {
+			out = append(out, factOf(r))
+		}
 	})
 	return out, err
 }
@@ -109,27 +140,25 @@ func orNow(t time.Time, now int64) int64 {
 func (s *Store) Prompt(ctx context.Context, user string) (string, error) {
 	var now int64
 	var trueNow, upcoming []string
-	err := s.view(ctx, func(tx *kv.Tx) error {
-		now = s.now()
-		return userSpans(tx, user, now, func(r *kv.Record, p span) {
-			switch {
-			case p.contains(now):
-				line := "- " + promptText(r.Text)
-				var marks []string
-				if r.HasFrom {
-					marks = append(marks, "since "+day(p.start))
-				}
-				if p.hasEnd {
-					marks = append(marks, "until "+day(p.end))
-				}
-				if len(marks) > 0 {
-					line += " (" + strings.Join(marks, ", ") + ")"
-				}
-				trueNow = append(trueNow, line)
-			case r.Current() && p.start > now:
-				upcoming = append(upcoming, fmt.Sprintf("- %s (from %s)", promptText(r.Text), day(p.start)))
+	now = s.now()
+	err := s.userSpans(ctx, user, now, func(r *kv.Record, p span) {
+		switch {
+		case p.contains(now):
+			line := "- " + promptText(r.Text)
+			var marks []string
+			if r.HasFrom {
+				marks = append(marks, "since "+day(p.start))
 			}
-		})
+			if p.hasEnd {
+				marks = append(marks, "until "+day(p.end))
+			}
+			if len(marks) > 0 {
+				line += " (" + strings.Join(marks, ", ") + ")"
+			}
+			trueNow = append(trueNow, line)
+		case r.Current() && p.start > now:
+			upcoming = append(upcoming, fmt.Sprintf("- %s (from %s)", promptText(r.Text), day(p.start)))
+		}
 	})
 	if err != nil {
 		return "", err
