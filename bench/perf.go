@@ -106,8 +106,17 @@ func runPerf(ctx context.Context, texts []string, scales []int, writes int) ([]r
 	if _, err := s.Candidates(ctx, "", "warm the index", 1); err != nil {
 		return nil, err
 	}
-	addLat := timeN(writes, func(int) error { _, err := s.Add(ctx, memory.Note{Text: c.next()}); return err })
-	rows = append(rows, latRow("Add, durable, index on", addLat, rate(addLat)/rawRate))
+	ids := make([]uint64, writes)
+	addLat := timeN(writes, func(i int) error { f, err := s.Add(ctx, memory.Note{Text: c.next()}); ids[i] = f.ID; return err })
+	supLat := timeN(writes, func(i int) error { _, err := s.Supersede(ctx, ids[i], memory.Note{Text: c.next()}); return err })
+	sqAdd, sqSup, err := sqliteWrites(dir, texts, writes)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, latRow("Add, durable, index on", addLat, rate(addLat)/rawRate),
+		vsSQLite("INSERT + FTS row, own transaction", sqAdd, addLat),
+		latRow("Supersede, durable, index on", supLat, rate(supLat)/rawRate),
+		vsSQLite("supersede, INSERT + UPDATE in one transaction", sqSup, supLat))
 
 	// Many writers: group commit shares each transaction's fsyncs.
 	const writers = 64
@@ -204,19 +213,27 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int) ([]row, e
 	runtime.ReadMemStats(&ms)
 	heap := float64(ms.HeapAlloc-min(heapBefore, ms.HeapAlloc)) / 1e6
 
+	const reads = 200
+	list := timeN(reads, func(int) error { _, err := s.List(ctx, "user-0", memory.ListOptions{}); return err })
+	at := timeN(reads, func(int) error { _, err := s.At(ctx, "user-0", time.Time{}, time.Time{}); return err })
+	cand := timeN(reads, func(int) error { _, err := s.Candidates(ctx, "user-0", c.next(), 12); return err })
+	sq, err := measureSQLiteScale(dir, texts, n, perUser, reads)
+	if err != nil {
+		return nil, err
+	}
 	rows := []row{
 		{Op: "Import (one transaction)", N: n, OpsS: float64(n) / imp.Seconds(), Ratio: rawBulk.Seconds() / imp.Seconds(),
 			Note: "ratio to a raw bbolt bulk load; index built at the next lookup"},
+		sqliteImportRow(sq, imp),
 		{Op: "Open + first lookup (index build, keywords4)", N: n, P50: open.Round(time.Millisecond).String(),
 			Note: fmt.Sprintf("heap +%.0f MB, RSS %s", heap, rss())},
+		latRow(fmt.Sprintf("List current of a user (%d)", perUser), list, 0),
+		vsSQLite("SELECT current of that user", sq.list, list),
+		latRow("At(now, now) of that user", at, 0),
+		vsSQLite("SELECT current, event interval holds now", sq.now, at),
+		latRow("Candidates k=12, keywords4", cand, 0),
+		vsSQLite("FTS5 OR of 4+-letter words, current, bm25 top 12", sq.look, cand),
 	}
-	const reads = 200
-	list := timeN(reads, func(int) error { _, err := s.List(ctx, "user-0", memory.ListOptions{}); return err })
-	rows = append(rows, latRow(fmt.Sprintf("List current of a user (%d)", perUser), list, 0))
-	at := timeN(reads, func(int) error { _, err := s.At(ctx, "user-0", time.Time{}, time.Time{}); return err })
-	rows = append(rows, latRow("At(now, now) of that user", at, 0))
-	cand := timeN(reads, func(int) error { _, err := s.Candidates(ctx, "user-0", c.next(), 12); return err })
-	rows = append(rows, latRow("Candidates k=12, keywords4", cand, 0))
 	for i := range rows {
 		rows[i].N = n
 	}
