@@ -280,8 +280,15 @@ func syncDir(dir string) error {
 // it finds joined into one error wrapping ErrCorrupt, or nil.
 func (d *DB) Check() (err error) {
 	// bbolt checks in a goroutine of its own, where a panic on a damaged page
-	// cannot be recovered. Touching every key here first makes such a page
-	// panic where recoverCorrupt catches it.
+	// cannot be recovered. A structural walk of the file's pages, and then
+	// touching every key (a bad page panics where recoverCorrupt catches
+	// it), come first; bbolt's check runs only on a file that passed both.
+	d.mu.RLock()
+	err = checkPages(d.path)
+	d.mu.RUnlock()
+	if err != nil {
+		return err
+	}
 	err = d.View(func(tx *Tx) error {
 		return tx.tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
 			return b.ForEach(func(_, _ []byte) error { return nil })

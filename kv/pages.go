@@ -1,0 +1,172 @@
+package kv
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+)
+
+// bbolt's on-disk layout, as far as a structural walk needs it.
+const (
+	pageHeader    = 16 // id u64, flags u16, count u16, overflow u32
+	elementSize   = 16 // branch: pos, ksize u32, pgid u64; leaf: flags, pos, ksize, vsize u32
+	branchFlag    = 0x01
+	leafFlag      = 0x02
+	bucketFlag    = 0x01 // on a leaf element: the value is a bucket
+	bucketHeader  = 16   // root pgid u64, sequence u64
+	metaMagic     = 0xED0CDAED
+	metaSize      = 64 // up to and including the checksum
+	maxWalkDepth  = 64
+	firstDataPage = 2
+)
+
+var le = binary.LittleEndian
+
+// walkPages checks the structure of every page reachable from the newest
+// valid meta page in the file's bytes: page ids below the high-water mark,
+// and every element, key and value inside its page. bbolt's own check runs
+// in a goroutine where a panic cannot be recovered, and some damaged pages
+// make it read outside the map; this walk finds them first, safely.
+func walkPages(data []byte) error {
+	meta, pageSize, err := newestMeta(data)
+	if err != nil {
+		return err
+	}
+	hwm := le.Uint64(meta[40:])
+	root := le.Uint64(meta[16:])
+	w := pageWalk{data: data, pageSize: uint64(pageSize), hwm: hwm, seen: map[uint64]bool{}}
+	return w.visit(root, 0)
+}
+
+// newestMeta returns the bytes of the valid meta page with the highest
+// transaction id, and the page size it records.
+func newestMeta(data []byte) ([]byte, uint32, error) {
+	var best []byte
+	var size uint32
+	// Meta page 0 is at offset 0; meta page 1 one page size further.
+	try := func(off uint64) {
+		if off+pageHeader+metaSize > uint64(len(data)) {
+			return
+		}
+		m := data[off+pageHeader : off+pageHeader+metaSize]
+		if le.Uint32(m[0:]) != metaMagic {
+			return
+		}
+		h := fnv.New64a()
+		h.Write(m[:56])
+		if h.Sum64() != le.Uint64(m[56:]) {
+			return
+		}
+		if best == nil || le.Uint64(m[48:]) > le.Uint64(best[48:]) {
+			best, size = m, le.Uint32(m[8:])
+		}
+	}
+	try(0)
+	if best != nil {
+		try(uint64(size))
+	} else {
+		for _, ps := range []uint64{4096, 8192, 16384, 65536} {
+			try(ps)
+		}
+	}
+	if best == nil || size < 512 || size > 1<<20 {
+		return nil, 0, errors.New("no valid meta page")
+	}
+	return best, size, nil
+}
+
+type pageWalk struct {
+	data     []byte
+	pageSize uint64
+	hwm      uint64
+	seen     map[uint64]bool
+}
+
+func (w *pageWalk) visit(id uint64, depth int) error {
+	if depth > maxWalkDepth {
+		return fmt.Errorf("page %d: tree deeper than %d", id, maxWalkDepth)
+	}
+	if id < firstDataPage || id >= w.hwm {
+		return fmt.Errorf("page id %d outside %d..%d", id, firstDataPage, w.hwm)
+	}
+	if w.seen[id] {
+		return fmt.Errorf("page %d reached twice", id)
+	}
+	w.seen[id] = true
+	off := id * w.pageSize
+	if off+pageHeader > uint64(len(w.data)) {
+		return fmt.Errorf("page %d beyond the end of the file", id)
+	}
+	overflow := uint64(le.Uint32(w.data[off+12:]))
+	end := off + (overflow+1)*w.pageSize
+	if end > uint64(len(w.data)) || id+overflow >= w.hwm {
+		return fmt.Errorf("page %d: overflow %d runs past the file", id, overflow)
+	}
+	return w.elements(w.data[off:end], id, depth)
+}
+
+// elements checks the elements of one page (or of an inline bucket's
+// page, held in a value) and walks down from them.
+func (w *pageWalk) elements(p []byte, id uint64, depth int) error {
+	flags := le.Uint16(p[8:])
+	count := uint64(le.Uint16(p[10:]))
+	if pageHeader+count*elementSize > uint64(len(p)) {
+		return fmt.Errorf("page %d: %d elements do not fit", id, count)
+	}
+	for i := range count {
+		e := pageHeader + i*elementSize
+		switch {
+		case flags&branchFlag != 0:
+			pos, ksize := uint64(le.Uint32(p[e:])), uint64(le.Uint32(p[e+4:]))
+			if e+pos+ksize > uint64(len(p)) {
+				return fmt.Errorf("page %d: branch key %d outside the page", id, i)
+			}
+			if err := w.visit(le.Uint64(p[e+8:]), depth+1); err != nil {
+				return err
+			}
+		case flags&leafFlag != 0:
+			eflags := le.Uint32(p[e:])
+			pos, ksize, vsize := uint64(le.Uint32(p[e+4:])), uint64(le.Uint32(p[e+8:])), uint64(le.Uint32(p[e+12:]))
+			if e+pos+ksize+vsize > uint64(len(p)) {
+				return fmt.Errorf("page %d: leaf element %d outside the page", id, i)
+			}
+			if eflags&bucketFlag == 0 {
+				continue
+			}
+			v := p[e+pos+ksize : e+pos+ksize+vsize]
+			if len(v) < bucketHeader {
+				return fmt.Errorf("page %d: bucket header %d too short", id, i)
+			}
+			if root := le.Uint64(v); root != 0 {
+				if err := w.visit(root, depth+1); err != nil {
+					return err
+				}
+			} else if len(v) > bucketHeader {
+				inline := v[bucketHeader:]
+				if len(inline) < pageHeader {
+					return fmt.Errorf("page %d: inline bucket %d too short", id, i)
+				}
+				if err := w.elements(inline, id, depth+1); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("page %d: neither branch nor leaf (flags %#x)", id, flags)
+		}
+	}
+	return nil
+}
+
+// checkPages reads the store file and walks its pages.
+func checkPages(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := walkPages(data); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return nil
+}
