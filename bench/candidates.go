@@ -24,15 +24,7 @@ func candidatesCmd() *cobra.Command {
 		Short: "Recall@k of the candidate lookup on an updates file",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := memory.ParseLookupMode(mode)
-			if err != nil {
-				return err
-			}
-			cases, err := readJSONL[updateCase](data)
-			if err != nil {
-				return err
-			}
-			ds, err := readDistractors(distractors)
+			m, cases, ds, err := loadEval(mode, data, distractors)
 			if err != nil {
 				return err
 			}

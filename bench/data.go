@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palimpsest-mem/memory"
 	"github.com/spf13/pflag"
 )
 
@@ -79,4 +80,19 @@ func readDistractors(paths string) ([]distractor, error) {
 		ds = append(ds, more...)
 	}
 	return ds, nil
+}
+
+// loadEval reads what an evaluation of the store runs on: the lookup
+// mode, the cases and the distractors.
+func loadEval(mode, data, distractors string) (memory.LookupMode, []updateCase, []distractor, error) {
+	m, err := memory.ParseLookupMode(mode)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	cases, err := readJSONL[updateCase](data)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	ds, err := readDistractors(distractors)
+	return m, cases, ds, err
 }

@@ -40,17 +40,11 @@ func perfCmd() *cobra.Command {
 		Short: "Speed of the store next to a bare bbolt file, fsync on unless a row says otherwise",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			texts, err := loadTexts(distractors)
+			texts, stop, err := loadAndProfile(distractors, cpuprofile)
 			if err != nil {
 				return err
 			}
-			if cpuprofile != "" {
-				stop, err := startProfile(cpuprofile)
-				if err != nil {
-					return err
-				}
-				defer stop()
-			}
+			defer stop()
 			scales := []int{1000, 10_000, facts}
 			writes := 500
 			if quick {

@@ -17,3 +17,18 @@ func startProfile(path string) (stop func(), err error) {
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
+
+// loadAndProfile reads the texts facts are built from and, when path is
+// set, starts a CPU profile; stop ends it (a no-op without a profile).
+func loadAndProfile(texts, path string) (facts []string, stop func(), err error) {
+	if facts, err = loadTexts(texts); err != nil {
+		return nil, nil, err
+	}
+	stop = func() {}
+	if path != "" {
+		if stop, err = startProfile(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	return facts, stop, nil
+}

@@ -23,15 +23,7 @@ func reconcileCmd() *cobra.Command {
 		Short: "Decision accuracy and collateral rate of Remember on an updates file",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := memory.ParseLookupMode(mode)
-			if err != nil {
-				return err
-			}
-			cases, err := readJSONL[updateCase](data)
-			if err != nil {
-				return err
-			}
-			ds, err := readDistractors(distractors)
+			m, cases, ds, err := loadEval(mode, data, distractors)
 			if err != nil {
 				return err
 			}

@@ -24,17 +24,11 @@ func scaleCmd() *cobra.Command {
 		Short: "Candidate lookup at scale: index build after Open, lookup p50/p99, per mode",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			texts, err := loadTexts(distractors)
+			texts, stop, err := loadAndProfile(distractors, cpuprofile)
 			if err != nil {
 				return err
 			}
-			if cpuprofile != "" {
-				stop, err := startProfile(cpuprofile)
-				if err != nil {
-					return err
-				}
-				defer stop()
-			}
+			defer stop()
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%d facts, %d per user, %d lookups per mode, GOMAXPROCS %d\n\n", facts, perUser, lookups, runtime.GOMAXPROCS(0))
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
