@@ -1035,6 +1035,9 @@ func TestRememberBudget(t *testing.T) {
 	if _, err := s.Remember(ctx, auto("I have a dog named Rex.")); !errors.Is(err, memory.ErrBudgetExceeded) {
 		t.Errorf("add past the budget: %v", err)
 	}
+	if after := snapshot(t, s); after != before {
+		t.Errorf("a refused add wrote:\n%s\nwas:\n%s", after, before)
+	}
 	// A correction adds one and retracts a user-stated fact: still over.
 	u := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My sister lives in Rome."}))
 	before = snapshot(t, s)
