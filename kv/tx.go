@@ -168,34 +168,35 @@ func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
 	return nil
 }
 
+// lastLogEntry returns the key and value of the newest log entry of fact
+// id, or nil if its log is empty.
+func (t *Tx) lastLogEntry(id uint64) (k, v []byte) {
+	c := t.log.Cursor()
+	if k, _ = c.Seek(idKey(id + 1)); k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || len(k) != 12 || !bytes.HasPrefix(k, idKey(id)) {
+		return nil, nil
+	}
+	return k, v
+}
+
 // Append adds e to the end of the lifecycle log of fact id.
 func (t *Tx) Append(id uint64, e *Event) error {
-	prefix := idKey(id)
 	var seq uint32
-	c := t.log.Cursor()
-	k, _ := c.Seek(idKey(id + 1))
-	if k == nil {
-		k, _ = c.Last()
-	} else {
-		k, _ = c.Prev()
-	}
-	if k != nil && bytes.HasPrefix(k, prefix) && len(k) == 12 {
+	if k, _ := t.lastLogEntry(id); k != nil {
 		seq = be.Uint32(k[8:]) + 1
 	}
-	return t.log.Put(be.AppendUint32(prefix, seq), AppendEvent(nil, e))
+	return t.log.Put(be.AppendUint32(idKey(id), seq), AppendEvent(nil, e))
 }
 
 // LastEventAt returns the record time of the newest step in the log of
 // fact id, or 0 if it has none.
 func (t *Tx) LastEventAt(id uint64) (int64, error) {
-	c := t.log.Cursor()
-	k, v := c.Seek(idKey(id + 1))
+	k, v := t.lastLogEntry(id)
 	if k == nil {
-		k, v = c.Last()
-	} else {
-		k, v = c.Prev()
-	}
-	if k == nil || !bytes.HasPrefix(k, idKey(id)) {
 		return 0, nil
 	}
 	e, err := DecodeEvent(v)
