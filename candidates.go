@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
@@ -45,6 +46,9 @@ type Candidate struct {
 	// Similarity is the cosine similarity of the embeddings
 	// (LookupSemantic), 0 when unknown.
 	Similarity float64
+	// Overlap is the share of the two texts' words (stems, synonym sets)
+	// they have in common, 0..1: near 1 for a restatement.
+	Overlap float64
 }
 
 // Lookup is the result of Candidates.
@@ -101,9 +105,10 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
 			}
-			why := index.Shared(q, s.an.Analyze(r.Text))
+			d := s.an.Analyze(r.Text)
+			why := index.Shared(q, d)
 			out.Candidates = append(out.Candidates, Candidate{Fact: factOf(&r), Score: h.Score, Terms: why.Terms,
-				Topics: why.Topics, Similarity: similar[h.ID]})
+				Topics: why.Topics, Similarity: similar[h.ID], Overlap: overlap(q, d, why)})
 		}
 		return nil
 	})
@@ -208,4 +213,19 @@ func (s *Store) dropIndex() {
 		s.ix = nil
 	}
 	s.indexer.skip()
+}
+
+// overlap is the Jaccard similarity of two texts' words, given what they
+// share (shared roots do not count: they are not whole words).
+func overlap(q, d index.Terms, why index.Why) float64 {
+	shared := 0
+	for _, t := range why.Terms {
+		if !strings.HasSuffix(t, "…") {
+			shared++
+		}
+	}
+	if union := len(q.Words) + len(d.Words) - shared; union > 0 {
+		return float64(shared) / float64(union)
+	}
+	return 0
 }

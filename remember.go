@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/eventtime"
-	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 	"github.com/palimpsest-mem/memory/reconcile"
 )
@@ -127,35 +126,13 @@ func (s *Store) decisionInput(rec *kv.Record, n Note, look Lookup) reconcile.Inp
 	if in.SaidAt.IsZero() {
 		in.SaidAt = s.clock().UTC()
 	}
-	q := s.an.Analyze(rec.Text)
 	for i, c := range look.Candidates {
 		in.Candidates = append(in.Candidates, reconcile.Candidate{
 			N: i + 1, Text: c.Fact.Text, Pinned: c.Fact.Pinned, RecordedAt: c.Fact.RecordedAt,
-			EventFrom: c.Fact.EventFrom, Terms: c.Terms, Topics: c.Topics, Score: c.Score,
-			Overlap: overlap(q, s.an.Analyze(c.Fact.Text)),
+			EventFrom: c.Fact.EventFrom, Terms: c.Terms, Topics: c.Topics, Score: c.Score, Overlap: c.Overlap,
 		})
 	}
 	return in
-}
-
-// overlap is the Jaccard similarity of two texts' words.
-func overlap(a, b index.Terms) float64 {
-	if len(a.Words) == 0 || len(b.Words) == 0 {
-		return 0
-	}
-	terms := index.Shared(a, b).Terms
-	shared := len(terms) - countRoots(terms)
-	return float64(shared) / float64(len(a.Words)+len(b.Words)-shared)
-}
-
-func countRoots(terms []string) int {
-	n := 0
-	for _, t := range terms {
-		if len(t) >= len("…") && t[len(t)-len("…"):] == "…" {
-			n++
-		}
-	}
-	return n
 }
 
 // apply carries out decision d within tx and logs it.
