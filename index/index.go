@@ -129,7 +129,7 @@ func (ix *Index) Close() error {
 func docID(id uint64) string { return strconv.FormatUint(id, 10) }
 
 // Put adds or replaces docs, in one batch.
-func (ix *Index) Put(docs ...Doc) error { return ix.put(docs, ix.analyzeAll(docs)) }
+func (ix *Index) Put(docs ...Doc) error { return ix.put(docs, ix.analyze(docs)) }
 
 // Bulk adds many batches of distinct docs, as when the index is built. It
 // keeps every core busy: bleve builds a segment on the goroutine that hands
@@ -144,7 +144,7 @@ func (ix *Index) Bulk(batches [][]Doc) error {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(batches) && errs[w] == nil; i = int(next.Add(1)) - 1 {
-				errs[w] = ix.put(batches[i], ix.analyzeSerial(batches[i]))
+				errs[w] = ix.put(batches[i], ix.analyze(batches[i]))
 			}
 		}()
 	}
@@ -152,7 +152,7 @@ func (ix *Index) Bulk(batches [][]Doc) error {
 	return errors.Join(errs...)
 }
 
-func (ix *Index) analyzeSerial(docs []Doc) []Terms {
+func (ix *Index) analyze(docs []Doc) []Terms {
 	out := make([]Terms, len(docs))
 	for i, d := range docs {
 		out[i] = ix.an.Analyze(d.Text)
@@ -180,31 +180,6 @@ func (ix *Index) put(docs []Doc, terms []Terms) error {
 		}
 		return nil
 	})
-}
-
-// analyzeAll analyses the texts of docs, on every core for a large batch:
-// analysis is most of the cost of building the index.
-func (ix *Index) analyzeAll(docs []Doc) []Terms {
-	out := make([]Terms, len(docs))
-	workers := runtime.GOMAXPROCS(0)
-	if len(docs) < 64 || workers == 1 {
-		for i, d := range docs {
-			out[i] = ix.an.Analyze(d.Text)
-		}
-		return out
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(docs); i += workers {
-				out[i] = ix.an.Analyze(docs[i].Text)
-			}
-		}()
-	}
-	wg.Wait()
-	return out
 }
 
 // addTerms indexes terms under the user's key, so that each posting list
