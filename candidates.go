@@ -66,26 +66,30 @@ type Lookup struct {
 // be within 1..MaxCandidates. The first lookup after Open builds the index
 // from the store.
 func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Lookup, error) {
-	out := Lookup{Mode: s.an.Mode()}
+	out := Lookup{Mode: s.mode}
 	if k < 1 || k > MaxCandidates {
 		return out, fmt.Errorf("%w: k = %d, want 1..%d", ErrInvalidK, k, MaxCandidates)
 	}
 	if err := validUser(user); err != nil {
 		return out, err
 	}
-	q := s.an.Analyze(text)
+	an, err := s.analyzer()
+	if err != nil {
+		return out, err
+	}
+	q := an.Analyze(text)
 	if q.Empty() {
 		return out, nil
 	}
 	// Ask for more than k: hits that changed since the search are dropped.
 	want := min(k+8, MaxCandidates)
 	var qv []float32
-	if s.an.Mode() == LookupSemantic {
+	if s.mode == LookupSemantic {
 		qv, out.Fallback = s.embedQuery(ctx, text)
 	}
 	var hits []index.Hit
 	similar := map[uint64]float64{}
-	err := s.withIndex(ctx, func(ix *index.Index) (err error) {
+	err = s.withIndex(ctx, func(ix *index.Index) (err error) {
 		if hits, err = ix.Search(ctx, user, q, want); err != nil || qv == nil {
 			return err
 		}
@@ -105,7 +109,7 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
 			}
-			d := s.an.Analyze(r.Text)
+			d := an.Analyze(r.Text)
 			why := index.Shared(q, d)
 			out.Candidates = append(out.Candidates, Candidate{Fact: factOf(&r), Score: h.Score, Terms: why.Terms,
 				Topics: why.Topics, Similarity: similar[h.ID], Overlap: overlap(q, d, why)})
@@ -165,7 +169,11 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	if built {
 		return nil
 	}
-	ix, err := index.New(s.an, s.indexDir)
+	an, err := s.analyzer()
+	if err != nil {
+		return err
+	}
+	ix, err := index.New(an, s.indexDir)
 	if err != nil {
 		return err
 	}

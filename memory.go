@@ -88,7 +88,12 @@ type Store struct {
 	clock    func() time.Time
 	maxRunes int
 	budget   int
+	mode     LookupMode
+	// The analyzer is built on first use: the topics lexicons take tens
+	// of milliseconds to load, which a store that never looks up need not pay.
+	anOnce   sync.Once
 	an       *index.Analyzer
+	anErr    error
 	indexDir string
 	embedder Embedder // nil unless the lookup is semantic
 	decider  reconcile.Decider
@@ -125,15 +130,14 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if o.Lookup == "" {
 		o.Lookup = LookupKeywords4
 	}
-	an, err := index.NewAnalyzer(o.Lookup)
-	if err != nil {
+	if _, err := index.ParseMode(string(o.Lookup)); err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, an: an, indexDir: o.IndexDir}
+	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup, indexDir: o.IndexDir}
 	s.indexer.init(s)
 	if s.decider, s.fallback, err = newDecider(&o); err != nil {
 		db.Close()
@@ -157,6 +161,12 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		s.maxRunes = DefaultMaxTextRunes
 	}
 	return s, nil
+}
+
+// analyzer returns the text analyzer of the store's lookup mode.
+func (s *Store) analyzer() (*index.Analyzer, error) {
+	s.anOnce.Do(func() { s.an, s.anErr = index.NewAnalyzer(s.mode) })
+	return s.an, s.anErr
 }
 
 // Close releases the file and its lock and removes the candidate index.

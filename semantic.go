@@ -53,7 +53,7 @@ func (s *Store) embedQuery(ctx context.Context, text string) ([]float32, string)
 // returns — in memory only on a read-only store. After a write it does not
 // ask: a slow model must not hold every write. Called with writeMu held.
 func (s *Store) attachVectors(ctx context.Context, docs []index.Doc, embedMissing bool) error {
-	if s.an.Mode() != LookupSemantic {
+	if s.mode != LookupSemantic {
 		return nil
 	}
 	var missing []int
