@@ -31,8 +31,10 @@ var (
 )
 
 // formatVersion is written to the meta bucket of every new file; Open refuses
-// a file of a newer format rather than misreading it.
-const formatVersion = 1
+// a file of any other format rather than misreading it. Version 2 keeps the
+// log beside the records and one per-user bucket; no store of version 1 was
+// ever released.
+const formatVersion = 2
 
 // Options configure Open. The zero value means defaults.
 type Options struct {
@@ -325,8 +327,8 @@ func (d *DB) initSchema() error {
 		if len(v) != 8 {
 			return fmt.Errorf("%w: missing format version", ErrCorrupt)
 		}
-		if got := be.Uint64(v); got > formatVersion {
-			return fmt.Errorf("%w: format version %d is newer than this program's %d", ErrCorrupt, got, formatVersion)
+		if got := be.Uint64(v); got != formatVersion {
+			return fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, got, formatVersion)
 		}
 		for _, name := range allBuckets {
 			if tx.Bucket(name) == nil {
@@ -352,9 +354,6 @@ func (d *DB) initSchema() error {
 			}
 			m := tx.Bucket(bucketMeta)
 			if err := m.Put(keyVersion, be.AppendUint64(nil, formatVersion)); err != nil {
-				return err
-			}
-			if err := m.Put(keyNextID, be.AppendUint64(nil, 1)); err != nil {
 				return err
 			}
 		}

@@ -7,19 +7,32 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Buckets of a store file.
+// Buckets of a store file. A write touches as few pages as it can, for
+// each page a commit writes costs its fsync time: a fact's lifecycle log
+// lives beside its record (one leaf for an insert), the per-user index is
+// one bucket holding every fact with its state, and the last id allocated
+// is the facts bucket's sequence, kept in a page every commit writes anyway.
 var (
-	bucketMeta    = []byte("meta")    // format version, next id
-	bucketFacts   = []byte("facts")   // id -> Record
-	bucketLog     = []byte("log")     // id ‖ seq -> Event, append-only per fact
-	bucketByUser  = []byte("byuser")  // user key ‖ id -> nothing: every fact of a user
-	bucketCurrent = []byte("current") // user key ‖ id -> flags: the current ones
-	allBuckets    = [][]byte{bucketMeta, bucketFacts, bucketLog, bucketByUser, bucketCurrent}
+	bucketMeta  = []byte("meta")  // format version, pending compaction
+	bucketFacts = []byte("facts") // id -> Record; id ‖ seq -> Event, the append-only log of the fact
+	bucketUsers = []byte("users") // user key ‖ id -> state flags: every fact of a user
+	allBuckets  = [][]byte{bucketMeta, bucketFacts, bucketUsers}
 
 	keyVersion = []byte("version")
-	keyNextID  = []byte("next_id")
 	// keyCompact marks a hard delete whose compaction has not finished yet.
 	keyCompact = []byte("compact_pending")
+)
+
+// State flags of a fact in the users bucket.
+const (
+	userCurrent byte = 1 << iota
+	userAuto
+)
+
+// Key lengths in the facts bucket: a record's, and a log entry's.
+const (
+	recordKeyLen = 8
+	eventKeyLen  = 12
 )
 
 // MaxUserLen is the longest user name, in bytes, that a key can hold.
@@ -28,20 +41,18 @@ const MaxUserLen = 255
 // Tx is a transaction on a store file, valid only inside the Update or View
 // closure that received it.
 type Tx struct {
-	tx                                   *bolt.Tx
-	meta, facts, log, byUser, currentIdx *bolt.Bucket
+	tx                 *bolt.Tx
+	meta, facts, users *bolt.Bucket
 	// touched holds the final state of each record written, nil once deleted.
 	touched map[uint64]*Record
 }
 
 func newTx(tx *bolt.Tx) *Tx {
 	return &Tx{
-		tx:         tx,
-		meta:       tx.Bucket(bucketMeta),
-		facts:      tx.Bucket(bucketFacts),
-		log:        tx.Bucket(bucketLog),
-		byUser:     tx.Bucket(bucketByUser),
-		currentIdx: tx.Bucket(bucketCurrent),
+		tx:    tx,
+		meta:  tx.Bucket(bucketMeta),
+		facts: tx.Bucket(bucketFacts),
+		users: tx.Bucket(bucketUsers),
 	}
 }
 
@@ -55,6 +66,8 @@ func userPrefix(user string) []byte {
 
 func userKey(user string, id uint64) []byte { return be.AppendUint64(userPrefix(user), id) }
 
+func eventKey(id uint64, seq uint32) []byte { return be.AppendUint32(idKey(id), seq) }
+
 // NextID allocates a fact id. Ids only grow: a hard delete never frees one.
 func (t *Tx) NextID() (uint64, error) {
 	id := t.PeekNextID()
@@ -62,16 +75,15 @@ func (t *Tx) NextID() (uint64, error) {
 }
 
 // PeekNextID returns the id NextID would allocate.
-func (t *Tx) PeekNextID() uint64 {
-	v := t.meta.Get(keyNextID)
-	if len(v) != 8 {
-		return 1
-	}
-	return be.Uint64(v)
-}
+func (t *Tx) PeekNextID() uint64 { return t.facts.Sequence() + 1 }
 
 // SetNextID sets the next id to allocate (import keeps the exported counter).
-func (t *Tx) SetNextID(id uint64) error { return t.meta.Put(keyNextID, be.AppendUint64(nil, id)) }
+func (t *Tx) SetNextID(id uint64) error {
+	if id == 0 {
+		return fmt.Errorf("next id 0 is reserved")
+	}
+	return t.facts.SetSequence(id - 1)
+}
 
 // Get returns the record with the given id, or ErrNotFound.
 func (t *Tx) Get(id uint64) (Record, error) {
@@ -98,18 +110,18 @@ func (t *Tx) Put(r *Record) error {
 	}
 	cp := *r
 	t.touch(r.ID, &cp)
-	uk := userKey(r.User, r.ID)
-	if err := t.byUser.Put(uk, nil); err != nil {
-		return err
+	return t.users.Put(userKey(r.User, r.ID), []byte{userFlags(r)})
+}
+
+func userFlags(r *Record) byte {
+	var f byte
+	if r.Current() {
+		f |= userCurrent
 	}
-	if !r.Current() {
-		return t.currentIdx.Delete(uk)
-	}
-	var flags byte
 	if r.Auto {
-		flags = flagAuto
+		f |= userAuto
 	}
-	return t.currentIdx.Put(uk, []byte{flags})
+	return f
 }
 
 // Delete removes a record, its whole lifecycle log and its index keys.
@@ -122,8 +134,7 @@ func (t *Tx) Delete(id uint64) error {
 	uk := userKey(r.User, id)
 	for _, step := range []func() error{
 		func() error { return t.facts.Delete(idKey(id)) },
-		func() error { return t.byUser.Delete(uk) },
-		func() error { return t.currentIdx.Delete(uk) },
+		func() error { return t.users.Delete(uk) },
 		func() error { return t.deleteEvents(id) },
 		func() error { return t.deleteVector(id) },
 	} {
@@ -152,10 +163,13 @@ func (t *Tx) Touched(fn func(id uint64, r *Record)) {
 
 // ForEachCurrent calls fn for every current record of every user.
 func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
-	c := t.currentIdx.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		if len(k) < 9 {
-			return fmt.Errorf("%w: current key of %d bytes", ErrCorrupt, len(k))
+	c := t.users.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) < 9 || len(v) != 1 {
+			return fmt.Errorf("%w: user index entry %x", ErrCorrupt, k)
+		}
+		if v[0]&userCurrent == 0 {
+			continue
 		}
 		r, err := t.Get(be.Uint64(k[len(k)-8:]))
 		if err != nil {
@@ -171,13 +185,13 @@ func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
 // lastLogEntry returns the key and value of the newest log entry of fact
 // id, or nil if its log is empty.
 func (t *Tx) lastLogEntry(id uint64) (k, v []byte) {
-	c := t.log.Cursor()
+	c := t.facts.Cursor()
 	if k, _ = c.Seek(idKey(id + 1)); k == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()
 	}
-	if k == nil || len(k) != 12 || !bytes.HasPrefix(k, idKey(id)) {
+	if k == nil || len(k) != eventKeyLen || !bytes.HasPrefix(k, idKey(id)) {
 		return nil, nil
 	}
 	return k, v
@@ -189,7 +203,7 @@ func (t *Tx) Append(id uint64, e *Event) error {
 	if k, _ := t.lastLogEntry(id); k != nil {
 		seq = be.Uint32(k[8:]) + 1
 	}
-	return t.log.Put(be.AppendUint32(idKey(id), seq), AppendEvent(nil, e))
+	return t.facts.Put(eventKey(id, seq), AppendEvent(nil, e))
 }
 
 // LastEventAt returns the record time of the newest step in the log of
@@ -211,8 +225,8 @@ func (t *Tx) MarkCompactionPending() error { return t.meta.Put(keyCompact, []byt
 func (t *Tx) Events(id uint64) ([]Event, error) {
 	var out []Event
 	prefix := idKey(id)
-	c := t.log.Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+	c := t.facts.Cursor()
+	for k, v := c.Seek(eventKey(id, 0)); k != nil && len(k) == eventKeyLen && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		e, err := DecodeEvent(v)
 		if err != nil {
 			return nil, fmt.Errorf("fact %d: %w", id, err)
@@ -237,9 +251,9 @@ func (t *Tx) ReplaceEvents(id uint64, events []Event) error {
 }
 
 func (t *Tx) deleteEvents(id uint64) error {
-	prefix := idKey(id)
-	c := t.log.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+	prefix, first := idKey(id), eventKey(id, 0)
+	c := t.facts.Cursor()
+	for k, _ := c.Seek(first); k != nil && len(k) == eventKeyLen && bytes.HasPrefix(k, prefix); k, _ = c.Seek(first) {
 		if err := c.Delete(); err != nil {
 			return err
 		}
@@ -248,19 +262,21 @@ func (t *Tx) deleteEvents(id uint64) error {
 }
 
 // UserIDs calls fn for each fact id of user in increasing order: all of them,
-// or only the current ones. auto is known only for current ones.
+// or only the current ones, with whether automation wrote the fact.
 func (t *Tx) UserIDs(user string, currentOnly bool, fn func(id uint64, auto bool) error) error {
-	b := t.byUser
-	if currentOnly {
-		b = t.currentIdx
-	}
 	prefix := userPrefix(user)
-	c := b.Cursor()
+	c := t.users.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if len(k) != len(prefix)+8 {
 			continue // a longer user name that starts with the same bytes cannot, thanks to the length byte
 		}
-		if err := fn(be.Uint64(k[len(prefix):]), len(v) == 1 && v[0]&flagAuto != 0); err != nil {
+		if len(v) != 1 {
+			return fmt.Errorf("%w: user index entry %x", ErrCorrupt, k)
+		}
+		if currentOnly && v[0]&userCurrent == 0 {
+			continue
+		}
+		if err := fn(be.Uint64(k[len(prefix):]), v[0]&userAuto != 0); err != nil {
 			return err
 		}
 	}
@@ -284,7 +300,10 @@ func (t *Tx) CountCurrent(user string, autoOnly bool) int {
 func (t *Tx) ForEach(fn func(r Record) error) error {
 	c := t.facts.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if len(k) != 8 {
+		if len(k) == eventKeyLen {
+			continue // a log entry of the record before it
+		}
+		if len(k) != recordKeyLen {
 			return fmt.Errorf("%w: fact key of %d bytes", ErrCorrupt, len(k))
 		}
 		r, err := DecodeRecord(be.Uint64(k), v)
@@ -304,36 +323,30 @@ func (t *Tx) Empty() bool {
 	return k == nil && t.PeekNextID() == 1
 }
 
-// CheckIndexes verifies that the per-user index buckets hold exactly the keys
-// the records imply, and that every log key belongs to an existing fact.
+// CheckIndexes verifies that the users bucket holds exactly the keys and
+// states the records imply, and that every log entry belongs to a record.
 func (t *Tx) CheckIndexes() []error {
 	var errs []error
-	wantAll, wantCur := map[string]bool{}, map[string]bool{}
+	want := map[string]byte{}
 	_ = t.ForEach(func(r Record) error {
-		k := string(userKey(r.User, r.ID))
-		wantAll[k] = true
-		if r.Current() {
-			wantCur[k] = true
+		want[string(userKey(r.User, r.ID))] = userFlags(&r)
+		return nil
+	})
+	n := 0
+	_ = t.users.ForEach(func(k, v []byte) error {
+		n++
+		if f, ok := want[string(k)]; !ok {
+			errs = append(errs, fmt.Errorf("user index holds a stray key %x", k))
+		} else if len(v) != 1 || v[0] != f {
+			errs = append(errs, fmt.Errorf("user index entry %x holds state %x, its record implies %x", k, v, f))
 		}
 		return nil
 	})
-	cmp := func(name string, b *bolt.Bucket, want map[string]bool) {
-		n := 0
-		_ = b.ForEach(func(k, _ []byte) error {
-			n++
-			if !want[string(k)] {
-				errs = append(errs, fmt.Errorf("%s index holds a stray key %x", name, k))
-			}
-			return nil
-		})
-		if n != len(want) {
-			errs = append(errs, fmt.Errorf("%s index has %d keys, records imply %d", name, n, len(want)))
-		}
+	if n != len(want) {
+		errs = append(errs, fmt.Errorf("user index has %d keys, records imply %d", n, len(want)))
 	}
-	cmp("user", t.byUser, wantAll)
-	cmp("current", t.currentIdx, wantCur)
-	_ = t.log.ForEach(func(k, _ []byte) error {
-		if len(k) != 12 || !t.Has(be.Uint64(k)) {
+	_ = t.facts.ForEach(func(k, _ []byte) error {
+		if len(k) == eventKeyLen && !t.Has(be.Uint64(k)) {
 			errs = append(errs, fmt.Errorf("log key %x belongs to no fact", k))
 		}
 		return nil

@@ -1,0 +1,188 @@
+package kv
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func openTest(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// seed writes three facts of two users: 1 superseded by 2, 3 of bob, each
+// with log entries, so that records and logs interleave in the facts bucket.
+func seed(t *testing.T, db *DB) {
+	t.Helper()
+	err := db.Update(func(tx *Tx) error {
+		for _, r := range []Record{
+			{User: "ann", Text: "I work at company A.", RecordedAt: 1},
+			{User: "ann", Text: "I work at company B.", RecordedAt: 2, Auto: true},
+			{User: "bob", Text: "I like tea.", RecordedAt: 3},
+		} {
+			id, err := tx.NextID()
+			if err != nil {
+				return err
+			}
+			r.ID = id
+			if err := tx.Put(&r); err != nil {
+				return err
+			}
+			if err := tx.Append(id, &Event{Kind: Recorded, At: r.RecordedAt}); err != nil {
+				return err
+			}
+		}
+		old, err := tx.Get(1)
+		if err != nil {
+			return err
+		}
+		old.ValidUntil, old.SupersededBy = 2, 2
+		if err := tx.Put(&old); err != nil {
+			return err
+		}
+		return tx.Append(1, &Event{Kind: Superseded, At: 2, By: 2})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLayoutReadsBack(t *testing.T) {
+	db := openTest(t)
+	seed(t, db)
+	err := db.View(func(tx *Tx) error {
+		if got := tx.PeekNextID(); got != 4 {
+			t.Errorf("next id %d, want 4", got)
+		}
+		var all, cur []uint64
+		var autos []bool
+		_ = tx.UserIDs("ann", false, func(id uint64, _ bool) error { all = append(all, id); return nil })
+		_ = tx.UserIDs("ann", true, func(id uint64, auto bool) error { cur, autos = append(cur, id), append(autos, auto); return nil })
+		if !slices.Equal(all, []uint64{1, 2}) || !slices.Equal(cur, []uint64{2}) || !slices.Equal(autos, []bool{true}) {
+			t.Errorf("ann: all %v, current %v auto %v", all, cur, autos)
+		}
+		ev, err := tx.Events(1)
+		if err != nil || len(ev) != 2 || ev[1].Kind != Superseded || ev[1].By != 2 {
+			t.Errorf("events of 1: %+v, %v", ev, err)
+		}
+		var ids []uint64
+		_ = tx.ForEach(func(r Record) error { ids = append(ids, r.ID); return nil })
+		if !slices.Equal(ids, []uint64{1, 2, 3}) {
+			t.Errorf("ForEach yields %v: log entries must not read as records", ids)
+		}
+		var current []uint64
+		_ = tx.ForEachCurrent(func(r Record) error { current = append(current, r.ID); return nil })
+		if !slices.Equal(current, []uint64{2, 3}) {
+			t.Errorf("ForEachCurrent yields %v", current)
+		}
+		if errs := tx.CheckIndexes(); len(errs) > 0 {
+			t.Errorf("clean store: %v", errs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deleting a record takes its log entries and index key, and nothing of
+	// its neighbours.
+	if err := db.Update(func(tx *Tx) error { return tx.Delete(2) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = db.View(func(tx *Tx) error {
+		if ev, _ := tx.Events(2); len(ev) != 0 {
+			t.Errorf("log of a deleted fact: %+v", ev)
+		}
+		if ev, _ := tx.Events(3); len(ev) != 1 {
+			t.Errorf("log of the next fact: %+v", ev)
+		}
+		if tx.PeekNextID() != 4 {
+			t.Error("a delete freed an id")
+		}
+		if errs := tx.CheckIndexes(); len(errs) != 0 {
+			t.Errorf("after delete: %v", errs)
+		}
+		return nil
+	})
+}
+
+// The id counter is the facts bucket's sequence: compaction must carry it.
+func TestNextIDSurvivesCompaction(t *testing.T) {
+	db := openTest(t)
+	seed(t, db)
+	if err := db.Update(func(tx *Tx) error { return tx.SetNextID(40) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	_ = db.View(func(tx *Tx) error {
+		if got := tx.PeekNextID(); got != 40 {
+			t.Errorf("next id after compaction %d, want 40", got)
+		}
+		return nil
+	})
+	if err := db.Update(func(tx *Tx) error { return tx.SetNextID(0) }); err == nil {
+		t.Error("next id 0 accepted")
+	}
+}
+
+// CheckIndexes finds each way the users bucket or the log can disagree with
+// the records.
+func TestCheckIndexesFindsDamage(t *testing.T) {
+	for name, tc := range map[string]struct {
+		damage func(tx *bolt.Tx) error
+		want   string
+	}{
+		"stale state": {func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketUsers).Put(userKey("ann", 1), []byte{userCurrent})
+		}, "holds state"},
+		"stray key": {func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketUsers).Put(userKey("eve", 9), []byte{userCurrent})
+		}, "stray key"},
+		"missing key": {func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketUsers).Delete(userKey("bob", 3))
+		}, "records imply"},
+		"orphan log entry": {func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketFacts).Put(eventKey(7, 0), AppendEvent(nil, &Event{Kind: Recorded, At: 1}))
+		}, "belongs to no fact"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			db := openTest(t)
+			seed(t, db)
+			if err := db.bolt.Update(tc.damage); err != nil {
+				t.Fatal(err)
+			}
+			_ = db.View(func(tx *Tx) error {
+				errs := tx.CheckIndexes()
+				if err := errors.Join(errs...); err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("got %v, want an error saying %q", err, tc.want)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func TestOtherFormatVersionRefused(t *testing.T) {
+	db := openTest(t)
+	path := db.Path()
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, 1))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(path, 0, nil); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "format version 1") {
+		t.Errorf("a version 1 file: %v", err)
+	}
+}
