@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
@@ -12,16 +13,31 @@ import (
 // background, in commit order, so a write does not wait for bleve: each
 // commit queues its changes, a goroutine applies whatever has queued as one
 // batch, and a lookup waits only for the changes committed before it began.
+//
+// While no lookup waits, the goroutine lets changes gather for up to
+// flushDelay: bleve's cost is mostly per batch (a segment, its merges and
+// their garbage), and on two cores that work competes with the writers. A
+// lookup that needs the queued changes cuts the delay short.
 type indexer struct {
 	s       *Store
 	mu      sync.Mutex
 	cond    *sync.Cond
+	kick    chan struct{} // wakes a delayed flush: a lookup waits, or Close
 	queue   []change
 	queued  uint64 // sequence of the last change queued
 	applied uint64 // sequence of the last change applied, skipped or covered by a build
+	waiters int    // lookups waiting for queued changes
+	delay   time.Duration
 	running bool
 	stopped bool
 }
+
+// How long queued changes may wait for company, and how many make a batch
+// worth applying at once.
+const (
+	flushDelay = 5 * time.Millisecond
+	flushBatch = 64
+)
 
 // change is what one commit did to the set of current facts: the final
 // state of each record it wrote.
@@ -33,6 +49,16 @@ type change struct {
 func (q *indexer) init(s *Store) {
 	q.s = s
 	q.cond = sync.NewCond(&q.mu)
+	q.kick = make(chan struct{}, 1)
+	q.delay = flushDelay
+}
+
+// wake cuts a delayed flush short.
+func (q *indexer) wake() {
+	select {
+	case q.kick <- struct{}{}:
+	default:
+	}
 }
 
 // syncIndex queues a committed write for the index. Called with writeMu
@@ -64,8 +90,23 @@ func (s *Store) syncIndex(touched func(func(uint64, *kv.Record))) {
 
 // run applies queued changes until the queue is empty.
 func (q *indexer) run() {
+	var delay *time.Timer
 	for {
 		q.mu.Lock()
+		if len(q.queue) < flushBatch && q.waiters == 0 && !q.stopped {
+			q.mu.Unlock()
+			if delay == nil {
+				delay = time.NewTimer(q.delay)
+			} else {
+				delay.Reset(q.delay)
+			}
+			select {
+			case <-delay.C:
+			case <-q.kick:
+				delay.Stop()
+			}
+			q.mu.Lock()
+		}
 		if len(q.queue) == 0 || q.stopped {
 			q.running = false
 			q.cond.Broadcast()
@@ -134,6 +175,18 @@ func (q *indexer) wait(ctx context.Context) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	target := q.queued
+	if q.applied < target {
+		q.waiters++
+		defer func() { q.waiters-- }()
+		q.wake()
+		// A cancelled lookup stops waiting at once.
+		stop := context.AfterFunc(ctx, func() {
+			q.mu.Lock()
+			q.cond.Broadcast()
+			q.mu.Unlock()
+		})
+		defer stop()
+	}
 	for q.applied < target && !q.stopped {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -158,6 +211,7 @@ func (q *indexer) stop() {
 	q.mu.Lock()
 	q.stopped = true
 	q.cond.Broadcast()
+	q.wake()
 	for q.running {
 		q.cond.Wait()
 	}
