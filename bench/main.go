@@ -16,6 +16,9 @@ import (
 )
 
 func main() {
+	if runChild() {
+		return
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root := &cobra.Command{

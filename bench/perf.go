@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,33 +32,52 @@ type row struct {
 	Note  string  `json:"note,omitempty"`
 }
 
+// perfConfig is what one perf run measures.
+type perfConfig struct {
+	scales []int // store sizes, in facts
+	writes int    // timed writes of each kind per scale
+	reads  int    // timed reads of each kind per scale
+	modes  []memory.LookupMode
+}
+
 func perfCmd() *cobra.Command {
 	var facts int
 	var quick, asJSON bool
-	var distractors, cpuprofile string
+	var modes, distractors, cpuprofile string
 	c := &cobra.Command{
 		Use:   "perf",
-		Short: "Speed of the store next to a bare bbolt file, fsync on unless a row says otherwise",
+		Short: "Speed and size of the store next to a bare bbolt file and SQLite, fsync on unless a row says otherwise",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg := perfConfig{scales: []int{1000, 10_000, facts}, writes: 300, reads: 500}
+			if quick {
+				cfg = perfConfig{scales: []int{1000, 10_000}, writes: 100, reads: 200}
+			}
+			for _, m := range strings.Split(modes, ",") {
+				mode, err := memory.ParseLookupMode(strings.TrimSpace(m))
+				if err != nil {
+					return err
+				}
+				cfg.modes = append(cfg.modes, mode)
+			}
 			texts, stop, err := loadAndProfile(distractors, cpuprofile)
 			if err != nil {
 				return err
 			}
 			defer stop()
-			scales := []int{1000, 10_000, facts}
-			writes := 500
-			if quick {
-				scales, writes = []int{1000, 10_000}, 100
-			}
-			rows, err := runPerf(cmd.Context(), texts, scales, writes)
+			w := cmd.OutOrStdout()
+			start := time.Now()
+			rows, err := runPerf(cmd.Context(), texts, cfg)
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
 			if asJSON {
-				return json.NewEncoder(w).Encode(rows)
+				return json.NewEncoder(w).Encode(struct {
+					Machine string `json:"machine"`
+					Rows    []row  `json:"rows"`
+				}{machine(), rows})
 			}
+			fmt.Fprintf(w, "%s; run took %v\n\n", machine(), time.Since(start).Round(time.Second))
 			printRows(w, rows)
 			fmt.Fprintln(w, "perf ok")
 			return nil
@@ -65,70 +85,67 @@ func perfCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.IntVar(&facts, "facts", 100_000, "the largest store measured")
-	f.BoolVar(&quick, "quick", false, "a shorter run: fewer writes, stores of 1k and 10k facts")
+	f.BoolVar(&quick, "quick", false, "a shorter run: fewer operations, stores of 1k and 10k facts")
 	f.BoolVar(&asJSON, "json", false, "print JSON rows")
+	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
 	return c
 }
 
-func runPerf(ctx context.Context, texts []string, scales []int, writes int) ([]row, error) {
+func runPerf(ctx context.Context, texts []string, cfg perfConfig) ([]row, error) {
 	dir, err := os.MkdirTemp("", "bench-perf-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	c := newCorpus(texts, 3)
-	var rows []row
-
-	// Baseline: one durable bbolt Update per record of the same size.
-	sample := c.next()
-	raw, err := kv.OpenRaw(filepath.Join(dir, "raw.db"), false)
+	rows, err := concurrencyRows(ctx, dir, texts, cfg)
 	if err != nil {
 		return nil, err
 	}
-	rawLat := timeN(writes, func(i int) error { return raw.Put([]byte(strconv.Itoa(i)), []byte(sample+strings.Repeat(" ", 40))) })
-	raw.Close()
-	rawRate := rate(rawLat)
-	rows = append(rows, latRow("raw bbolt Update, one record", rawLat, 0))
+	for _, n := range cfg.scales {
+		more, err := scaleRows(ctx, dir, texts, n, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("%d facts: %w", n, err)
+		}
+		rows = append(rows, more...)
+	}
+	return rows, nil
+}
 
-	s, err := memory.Open(filepath.Join(dir, "w.db"), 0, &memory.Options{Lookup: memory.LookupKeywords4})
+// concurrencyRows compares one writer with 64 goroutines adding at once,
+// whose writes group commit shares transactions among.
+func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfConfig) ([]row, error) {
+	s, err := memory.Open(filepath.Join(dir, "conc.db"), 0, &memory.Options{Lookup: cfg.modes[0]})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if _, err := s.Candidates(ctx, "", "warm the index", 1); err != nil {
+	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
 		return nil, err
 	}
-	ids := make([]uint64, writes)
-	addLat := timeN(writes, func(i int) error { f, err := s.Add(ctx, memory.Note{Text: c.next()}); ids[i] = f.ID; return err })
-	supLat := timeN(writes, func(i int) error { _, err := s.Supersede(ctx, ids[i], memory.Note{Text: c.next()}); return err })
-	sqAdd, sqSup, err := sqliteWrites(dir, texts, writes)
-	if err != nil {
-		return nil, err
-	}
-	rows = append(rows, latRow("Add, durable, index on", addLat, rate(addLat)/rawRate),
-		vsSQLite("INSERT + FTS row, own transaction", sqAdd, addLat),
-		latRow("Supersede, durable, index on", supLat, rate(supLat)/rawRate),
-		vsSQLite("supersede, INSERT + UPDATE in one transaction", sqSup, supLat))
-
-	// Many writers: group commit shares each transaction's fsyncs.
+	c := newCorpus(texts, 4)
+	one := timeN(cfg.writes, func(int) error { _, err := s.Add(ctx, memory.Note{Text: c.next()}); return err })
 	const writers = 64
+	per := max(cfg.writes/4, 10)
+	notes := make([][]memory.Note, writers)
+	for w := range notes {
+		for range per {
+			notes[w] = append(notes[w], memory.Note{User: fmt.Sprintf("u%d", w), Text: c.next()})
+		}
+	}
 	start := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
-	per := max(writes/4, 10)
 	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range per {
-				if _, err := s.Add(ctx, memory.Note{User: fmt.Sprintf("u%d", w), Text: c.next() + strconv.Itoa(i)}); err != nil {
+		wg.Go(func() {
+			for _, n := range notes[w] {
+				if _, err := s.Add(ctx, n); err != nil {
 					errs <- err
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)
@@ -136,109 +153,176 @@ func runPerf(ctx context.Context, texts []string, scales []int, writes int) ([]r
 		return nil, err
 	}
 	conc := float64(writers*per) / time.Since(start).Seconds()
-	rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines (group commit)", writers), N: writers * per, OpsS: conc,
-		Ratio: conc / rate(addLat), Note: "ratio to one writer"})
+	return []row{
+		latRow("Add, one writer", one, 0),
+		{Op: fmt.Sprintf("Add from %d goroutines (group commit)", writers), N: writers * per, OpsS: conc,
+			Ratio: conc / rate(one), Note: "ratio to one writer"},
+	}, nil
+}
 
-	rs, err := memory.Open(filepath.Join(dir, "r.db"), 0, &memory.Options{Lookup: memory.LookupTopics})
+// scaleRows measures a store of n facts in which the reads ask about a user
+// with 1,000 current facts (or n, if fewer).
+func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfConfig) ([]row, error) {
+	path := filepath.Join(dir, fmt.Sprintf("s%d.db", n))
+	perUser := min(1000, n)
+	var rows []row
+	add := func(r ...row) {
+		for i := range r {
+			r[i].N = n
+		}
+		rows = append(rows, r...)
+	}
+
+	// Import against a raw bulk load of the same records.
+	imp, err := timeImport(ctx, path, importJSONL(texts, n, perUser))
 	if err != nil {
 		return nil, err
 	}
-	defer rs.Close()
-	for range 300 {
-		if _, err := rs.Add(ctx, memory.Note{Text: c.next()}); err != nil {
-			return nil, err
-		}
+	raw, rawBulk, err := rawBulkLoad(filepath.Join(dir, fmt.Sprintf("raw%d.db", n)), texts, n)
+	if err != nil {
+		return nil, err
 	}
-	remLat := timeN(writes/2, func(int) error { _, err := rs.Remember(ctx, memory.Note{Text: c.next()}); return err })
-	rows = append(rows, latRow("Remember, rules, topics lookup, 300+ facts", remLat, rate(remLat)/rawRate))
+	defer raw.Close()
+	sq, err := measureSQLiteScale(dir, texts, n, perUser, cfg.reads, cfg.writes)
+	if err != nil {
+		return nil, err
+	}
+	add(row{Op: "Import (one transaction, durable)", OpsS: float64(n) / imp.Seconds(), Ratio: rawBulk.Seconds() / imp.Seconds(),
+		Note: "ratio to a raw bbolt bulk load; the index is built at the first lookup"},
+		sqliteImportRow(sq, imp))
 
-	for _, n := range scales {
-		more, err := scaleRows(ctx, dir, texts, n)
+	// Open in a fresh process: the time to the first lookup's answer, and
+	// the heap and resident memory of a process that holds nothing else.
+	for _, mode := range cfg.modes {
+		o, err := openInChild(ctx, path, mode)
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, more...)
+		add(row{Op: fmt.Sprintf("Open + first lookup, index built (%s)", mode), P50: o.Open.Round(time.Millisecond).String(),
+			Note: fmt.Sprintf("fresh process: heap in use %.1f MB (%.0f B/fact), RSS %.1f MB, peak RSS %.1f MB, file %.0f B/fact",
+				float64(o.Heap)/1e6, float64(o.Heap)/float64(n), float64(o.RSS)/1e6, float64(o.PeakRSS)/1e6, float64(o.File)/float64(n))})
+	}
+
+	for i, mode := range cfg.modes {
+		s, err := memory.Open(path, 0, &memory.Options{Lookup: mode})
+		if err != nil {
+			return nil, err
+		}
+		c := newCorpus(texts, 2)
+		if _, err := s.Candidates(ctx, "user-0", c.next(), memory.DefaultCandidates); err != nil {
+			s.Close()
+			return nil, err
+		}
+		cand := timeN(cfg.reads, func(int) error {
+			_, err := s.Candidates(ctx, "user-0", c.next(), memory.DefaultCandidates)
+			return err
+		})
+		add(latRow(fmt.Sprintf("Candidates k=12, %s", mode), cand, 0))
+		if mode == memory.LookupKeywords4 {
+			add(vsSQLite("FTS5 OR of 4+-letter words, current, bm25 top 12", sq.look, cand))
+		}
+		if i == 0 {
+			more, err := readWriteRows(ctx, s, raw, texts, cfg, sq)
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			add(more...)
+		}
+		c = newCorpus(texts, 5)
+		rem, base := timePair(cfg.writes/2,
+			func(int) error { _, err := s.Remember(ctx, memory.Note{User: "user-0", Text: c.next()}); return err },
+			rawUpdate(raw, c.next()))
+		add(latRow(fmt.Sprintf("Remember, rules decider, %s lookup", mode), rem, rate(rem)/rate(base)))
+		if err := s.Close(); err != nil {
+			return nil, err
+		}
 	}
 	return rows, nil
 }
 
-// scaleRows measures a store of n facts, 1,000 of them the current facts
-// of the user the reads ask about.
-func scaleRows(ctx context.Context, dir string, texts []string, n int) ([]row, error) {
-	path := filepath.Join(dir, fmt.Sprintf("s%d.db", n))
-	perUser := min(1000, n)
-	start := time.Now()
-	if err := fillStore(ctx, path, texts, n, perUser); err != nil {
-		return nil, err
+// readWriteRows times the reads of one user's current facts and the
+// durable writes, each write kind interleaved with a raw bbolt Update of a
+// record of the same size in a file as large, so both meet the same disk.
+func readWriteRows(ctx context.Context, s *memory.Store, raw *kv.Raw, texts []string, cfg perfConfig, sq sqliteScale) ([]row, error) {
+	list := timeN(cfg.reads, func(int) error { _, err := s.List(ctx, "user-0", memory.ListOptions{}); return err })
+	at := timeN(cfg.reads, func(int) error { _, err := s.At(ctx, "user-0", time.Time{}, time.Time{}); return err })
+	c := newCorpus(texts, 3)
+	ids := make([]uint64, cfg.writes)
+	adds, base := timePair(cfg.writes, func(i int) error {
+		f, err := s.Add(ctx, memory.Note{User: "user-0", Text: c.next()})
+		ids[i] = f.ID
+		return err
+	}, rawUpdate(raw, c.next()))
+	sups, base2 := timePair(cfg.writes, func(i int) error {
+		_, err := s.Supersede(ctx, ids[i], memory.Note{User: "user-0", Text: c.next()})
+		return err
+	}, rawUpdate(raw, c.next()))
+	return []row{
+		latRow("List current of a user (1,000)", list, 0),
+		vsSQLite("SELECT current of that user", sq.list, list),
+		latRow("At(now, now) of that user", at, 0),
+		vsSQLite("SELECT current, event interval holds now", sq.now, at),
+		latRow("raw bbolt Update, one record, durable", base, 0),
+		latRow("Add, durable", adds, rate(adds)/rate(base)),
+		vsSQLite("INSERT + FTS row, own transaction", sq.add, adds),
+		latRow("Supersede, durable", sups, rate(sups)/rate(base2)),
+		vsSQLite("supersede, INSERT + UPDATE in one transaction", sq.sup, sups),
+	}, nil
+}
+
+// rawUpdate returns the baseline write: one durable bbolt Update of a record
+// as long as a fact's.
+func rawUpdate(raw *kv.Raw, sample string) func(int) error {
+	value := []byte(sample + strings.Repeat(" ", 40))
+	next := 0
+	return func(int) error {
+		next++
+		return raw.Put([]byte("w"+strconv.Itoa(next)), value)
 	}
-	imp := time.Since(start)
-	// Bulk baseline: the same number of records in one bbolt transaction.
-	raw, err := kv.OpenRaw(filepath.Join(dir, fmt.Sprintf("raw%d.db", n)), false)
+}
+
+// importJSONL is an export of n facts, perUser to a user, as fillStore
+// writes them, built before the clock starts.
+func importJSONL(texts []string, n, perUser int) []byte {
+	var b strings.Builder
+	writeImport(&b, texts, n, perUser)
+	return []byte(b.String())
+}
+
+func timeImport(ctx context.Context, path string, data []byte) (time.Duration, error) {
+	s, err := memory.Open(path, 0, nil)
 	if err != nil {
-		return nil, err
+		return 0, err
+	}
+	start := time.Now()
+	_, err = s.Import(ctx, strings.NewReader(string(data)), nil)
+	took := time.Since(start)
+	return took, errors.Join(err, s.Close())
+}
+
+// rawBulkLoad writes n records of the facts' sizes in one durable bbolt
+// transaction and leaves the file open for the write rows' baseline.
+func rawBulkLoad(path string, texts []string, n int) (*kv.Raw, time.Duration, error) {
+	raw, err := kv.OpenRaw(path, false)
+	if err != nil {
+		return nil, 0, err
 	}
 	c := newCorpus(texts, 1)
 	keys, vals := make([][]byte, n), make([][]byte, n)
 	for i := range keys {
 		keys[i], vals[i] = []byte(strconv.Itoa(i)), []byte(c.next()+strings.Repeat(" ", 60))
 	}
-	start = time.Now()
+	start := time.Now()
 	if err := raw.PutMany(keys, vals); err != nil {
-		return nil, err
+		raw.Close()
+		return nil, 0, err
 	}
-	rawBulk := time.Since(start)
-	raw.Close()
-	keys, vals = nil, nil // not live during the heap measurement below
-
-	var ms runtime.MemStats
-	start = time.Now()
-	s, err := memory.Open(path, 0, &memory.Options{Lookup: memory.LookupKeywords4})
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	if _, err := s.Candidates(ctx, "user-0", "warm", 1); err != nil {
-		return nil, err
-	}
-	open := time.Since(start)
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	// The whole process's heap in use, this store open with its index
-	// built: an upper bound on what the store holds (bleve's persisted
-	// segments and bbolt's pages are memory-mapped, not heap).
-	heap := float64(ms.HeapAlloc)
-	var fileBytes int64
-	if st, err := os.Stat(path); err == nil {
-		fileBytes = st.Size()
-	}
-
-	const reads = 200
-	list := timeN(reads, func(int) error { _, err := s.List(ctx, "user-0", memory.ListOptions{}); return err })
-	at := timeN(reads, func(int) error { _, err := s.At(ctx, "user-0", time.Time{}, time.Time{}); return err })
-	cand := timeN(reads, func(int) error { _, err := s.Candidates(ctx, "user-0", c.next(), 12); return err })
-	sq, err := measureSQLiteScale(dir, texts, n, perUser, reads)
-	if err != nil {
-		return nil, err
-	}
-	rows := []row{
-		{Op: "Import (one transaction)", N: n, OpsS: float64(n) / imp.Seconds(), Ratio: rawBulk.Seconds() / imp.Seconds(),
-			Note: "ratio to a raw bbolt bulk load; index built at the next lookup"},
-		sqliteImportRow(sq, imp),
-		{Op: "Open + first lookup (index build, keywords4)", N: n, P50: open.Round(time.Millisecond).String(),
-			Note: fmt.Sprintf("heap in use %.1f MB (≤ %.0f B/fact), file %.0f B/fact, RSS %s", heap/1e6, heap/float64(n), float64(fileBytes)/float64(n), rss())},
-		latRow(fmt.Sprintf("List current of a user (%d)", perUser), list, 0),
-		vsSQLite("SELECT current of that user", sq.list, list),
-		latRow("At(now, now) of that user", at, 0),
-		vsSQLite("SELECT current, event interval holds now", sq.now, at),
-		latRow("Candidates k=12, keywords4", cand, 0),
-		vsSQLite("FTS5 OR of 4+-letter words, current, bm25 top 12", sq.look, cand),
-	}
-	for i := range rows {
-		rows[i].N = n
-	}
-	return rows, nil
+	return raw, time.Since(start), nil
 }
 
+// timeN runs fn n times and returns the sorted latencies, or a single -1
+// if a call failed.
 func timeN(n int, fn func(i int) error) []time.Duration {
 	lat := make([]time.Duration, 0, n)
 	for i := range n {
@@ -250,6 +334,29 @@ func timeN(n int, fn func(i int) error) []time.Duration {
 	}
 	slices.Sort(lat)
 	return lat
+}
+
+// timePair runs ours and the baseline in turns, n of each, so that both see
+// the same disk and the same neighbours on the machine, and returns each
+// one's sorted latencies.
+func timePair(n int, ours, base func(i int) error) (a, b []time.Duration) {
+	a, b = make([]time.Duration, 0, n), make([]time.Duration, 0, n)
+	failed := func(l []time.Duration) []time.Duration { return append(l[:0], -1) }
+	for i := range n {
+		start := time.Now()
+		if err := ours(i); err != nil {
+			return failed(a), b
+		}
+		a = append(a, time.Since(start))
+		start = time.Now()
+		if err := base(i); err != nil {
+			return a, failed(b)
+		}
+		b = append(b, time.Since(start))
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	return a, b
 }
 
 func rate(lat []time.Duration) float64 {
@@ -267,23 +374,24 @@ func latRow(op string, lat []time.Duration, ratio float64) row {
 	return row{Op: op, N: len(lat), P50: lat[len(lat)/2].String(), P99: lat[len(lat)*99/100].String(), OpsS: rate(lat), Ratio: ratio}
 }
 
-// rss reads the resident set size from /proc, where there is one.
-func rss() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "?"
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
-			return strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:"))
+// machine names what the figures were measured on.
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
 		}
 	}
-	return "?"
+	return fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s %s/%s, %s", cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format(time.DateOnly))
 }
 
 func printRows(w io.Writer, rows []row) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "operation\tn\tp50\tp99\tops/s\tratio\tnote")
+	fmt.Fprintln(tw, "operation\tfacts\tp50\tp99\tops/s\tratio\tnote")
 	for _, r := range rows {
 		ratio := ""
 		if r.Ratio != 0 {

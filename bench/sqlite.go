@@ -233,40 +233,19 @@ func ftsQuery(text string) string {
 	return strings.Join(terms, " OR ")
 }
 
-// sqliteWrites times writes single durable adds and then writes supersedes,
-// one of each added fact, with the texts runPerf gave our store: the corpus
-// of seed 3 after the one sample text.
-func sqliteWrites(dir string, texts []string, writes int) (add, sup []time.Duration, err error) {
-	b, err := openSQLite(filepath.Join(dir, "sqlite-w.db"))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer b.Close()
-	c := newCorpus(texts, 3)
-	c.next()
-	ids := make([]int64, writes)
-	add = timeN(writes, func(i int) (err error) {
-		ids[i], err = b.add("", c.next(), time.Now().UnixNano())
-		return err
-	})
-	sup = timeN(writes, func(i int) error {
-		_, err := b.supersede(ids[i], "", c.next(), time.Now().UnixNano())
-		return err
-	})
-	return add, sup, nil
-}
-
 // sqliteScale is the SQLite side of one scale of perf.
 type sqliteScale struct {
-	n               int
-	bulk            time.Duration
-	list, now, look []time.Duration
+	n                         int
+	bulk                      time.Duration
+	list, now, look, add, sup []time.Duration
 }
 
 // measureSQLiteScale bulk-loads the n facts fillStore gives our store and
 // times, reads times each, the current facts of user-0, its facts true
-// now, and the keyword lookup k = 12 with the queries scaleRows gives ours.
-func measureSQLiteScale(dir string, texts []string, n, perUser, reads int) (sqliteScale, error) {
+// now, and the keyword lookup k = 12 with the queries scaleRows gives ours;
+// then writes single durable adds to user-0 and writes supersedes, one of
+// each added fact, with texts of the corpus readWriteRows writes ours from.
+func measureSQLiteScale(dir string, texts []string, n, perUser, reads, writes int) (sqliteScale, error) {
 	r := sqliteScale{n: n}
 	b, err := openSQLite(filepath.Join(dir, fmt.Sprintf("sqlite%d.db", n)))
 	if err != nil {
@@ -286,6 +265,16 @@ func measureSQLiteScale(dir string, texts []string, n, perUser, reads int) (sqli
 	r.list = timeN(reads, func(int) error { _, err := b.current("user-0"); return err })
 	r.now = timeN(reads, func(int) error { _, err := b.trueAt("user-0", time.Now().UnixNano()); return err })
 	r.look = timeN(reads, func(int) error { _, err := b.keywords("user-0", c.next(), 12); return err })
+	c = newCorpus(texts, 3)
+	ids := make([]int64, writes)
+	r.add = timeN(writes, func(i int) (err error) {
+		ids[i], err = b.add("user-0", c.next(), time.Now().UnixNano())
+		return err
+	})
+	r.sup = timeN(writes, func(i int) error {
+		_, err := b.supersede(ids[i], "user-0", c.next(), time.Now().UnixNano())
+		return err
+	})
 	return r, nil
 }
 

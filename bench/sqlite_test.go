@@ -178,13 +178,12 @@ func TestSQLiteQueryWords(t *testing.T) {
 func TestSQLiteMeasures(t *testing.T) {
 	dir := t.TempDir()
 	texts := sqliteTexts()
-	add, sup, err := sqliteWrites(dir, texts, 5)
-	if err != nil || len(add) != 5 || len(sup) != 5 || add[0] < 0 || sup[0] < 0 {
-		t.Fatalf("writes: %v %v %v", add, sup, err)
-	}
-	r, err := measureSQLiteScale(dir, texts, 300, 100, 10)
+	r, err := measureSQLiteScale(dir, texts, 300, 100, 10, 5)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(r.add) != 5 || len(r.sup) != 5 || r.add[0] < 0 || r.sup[0] < 0 {
+		t.Fatalf("writes: %v %v", r.add, r.sup)
 	}
 	for _, lat := range [][]time.Duration{r.list, r.now, r.look} {
 		if len(lat) != 10 || lat[0] < 0 {
@@ -199,7 +198,8 @@ func TestSQLiteMeasures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if cur, err := b.current("user-0"); err != nil || len(cur) != 100 {
+	// 100 loaded, 5 added, each of those superseded once.
+	if cur, err := b.current("user-0"); err != nil || len(cur) != 105 {
 		t.Fatalf("current after the scale run: %d, %v", len(cur), err)
 	}
 	c := newCorpus(texts, 1)

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+// childEnv, set in the environment of a re-executed bench binary (or test
+// binary), makes it measure one Open in a process of its own instead of
+// running a command: the heap and RSS of a process that holds nothing but
+// the store are what an embedding application would see.
+const childEnv = "PALIMPSEST_BENCH_OPEN"
+
+// openFigures is what the child reports.
+type openFigures struct {
+	Open    time.Duration `json:"open"` // Open + first lookup (which builds the index)
+	Heap    uint64        `json:"heap"` // heap in use after a GC
+	RSS     uint64        `json:"rss"`  // resident set after it
+	PeakRSS uint64        `json:"peak_rss"`
+	File    int64         `json:"file"` // size of the store file
+}
+
+// openInChild runs the current executable as a child that opens path in
+// mode, answers one lookup and reports its figures.
+func openInChild(ctx context.Context, path string, mode memory.LookupMode) (openFigures, error) {
+	var o openFigures
+	exe, err := os.Executable()
+	if err != nil {
+		return o, err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), childEnv+"="+string(mode)+":"+path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return o, fmt.Errorf("open in a child process: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	if err := json.Unmarshal(out, &o); err != nil {
+		return o, fmt.Errorf("open in a child process: %w in %q", err, out)
+	}
+	return o, nil
+}
+
+// runChild is the child's side, run when childEnv is set; it reports
+// whether it was.
+func runChild() bool {
+	spec, ok := os.LookupEnv(childEnv)
+	if !ok {
+		return false
+	}
+	o, err := measureOpen(spec)
+	if err == nil {
+		err = json.NewEncoder(os.Stdout).Encode(o)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench child:", err)
+		os.Exit(1)
+	}
+	return true
+}
+
+func measureOpen(spec string) (openFigures, error) {
+	var o openFigures
+	m, path, ok := strings.Cut(spec, ":")
+	if !ok {
+		return o, fmt.Errorf("%s=%q: want MODE:PATH", childEnv, spec)
+	}
+	mode, err := memory.ParseLookupMode(m)
+	if err != nil {
+		return o, err
+	}
+	ctx := context.Background()
+	start := time.Now()
+	s, err := memory.Open(path, 0, &memory.Options{Lookup: mode})
+	if err != nil {
+		return o, err
+	}
+	defer s.Close()
+	if _, err := s.Candidates(ctx, "user-0", "where do I work these days", memory.DefaultCandidates); err != nil {
+		return o, err
+	}
+	o.Open = time.Since(start)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	o.Heap = ms.HeapAlloc
+	o.RSS, o.PeakRSS = procStatus("VmRSS:"), procStatus("VmHWM:")
+	if st, err := os.Stat(path); err == nil {
+		o.File = st.Size()
+	}
+	return o, nil
+}
+
+// procStatus reads a size in kB from /proc/self/status, in bytes; 0 where
+// there is no /proc.
+func procStatus(field string) uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
