@@ -35,8 +35,8 @@ type row struct {
 // perfConfig is what one perf run measures.
 type perfConfig struct {
 	scales []int // store sizes, in facts
-	writes int    // timed writes of each kind per scale
-	reads  int    // timed reads of each kind per scale
+	writes int   // timed writes of each kind per scale
+	reads  int   // timed reads of each kind per scale
 	modes  []memory.LookupMode
 }
 
