@@ -186,3 +186,35 @@ func TestOtherFormatVersionRefused(t *testing.T) {
 		t.Errorf("a version 1 file: %v", err)
 	}
 }
+
+// Records arrive in id order, so the facts bucket's pages split full: a
+// large import writes about half the pages bbolt's default split would.
+func TestAppendedRecordsFillTheirPages(t *testing.T) {
+	db := openTest(t)
+	err := db.Update(func(tx *Tx) error {
+		for range 3000 {
+			id, err := tx.NextID()
+			if err != nil {
+				return err
+			}
+			r := Record{ID: id, User: "ann", Text: strings.Repeat("I like green tea. ", 8), RecordedAt: int64(id)}
+			if err := tx.Put(&r); err != nil {
+				return err
+			}
+			if err := tx.Append(id, &Event{Kind: Recorded, At: r.RecordedAt}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.bolt.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket(bucketFacts).Stats()
+		if fill := float64(st.LeafInuse) / float64(st.LeafAlloc); fill < 0.85 {
+			t.Errorf("leaf pages %.0f%% full, want ≥ 85%%", 100*fill)
+		}
+		return nil
+	})
+}
