@@ -52,9 +52,9 @@ func openInChild(ctx context.Context, path string, mode memory.LookupMode) (open
 	return o, nil
 }
 
-// runChild is the child's side, run when childEnv is set; it reports
+// openChildFromEnv is the child's side, run when childEnv is set; it reports
 // whether it was.
-func runChild() bool {
+func openChildFromEnv() bool {
 	spec, ok := os.LookupEnv(childEnv)
 	if !ok {
 		return false

@@ -2,6 +2,7 @@
 // the evaluation data in ../shared/data, and how fast it is.
 //
 //	go run ./bench candidates --data FILE --distractors FILE[,FILE...] --mode MODE [--k 12]
+//	go run ./bench crash [--kills 200] [--seed S] [--json]
 //
 // Each subcommand prints a table and ends with one summary line.
 package main
@@ -16,7 +17,8 @@ import (
 )
 
 func main() {
-	if runChild() {
+	crashChildFromEnv() // the crash subcommand's child: it never returns
+	if openChildFromEnv() { // perf's Open measured in a fresh process
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -27,7 +29,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd(), perfCmd(), datesCmd(), eventtimeCmd())
+	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()

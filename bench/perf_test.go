@@ -2,21 +2,11 @@ package main
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
 )
-
-// The test binary stands in for the bench binary when perf re-executes
-// itself to measure an Open in a fresh process.
-func TestMain(m *testing.M) {
-	if runChild() {
-		return
-	}
-	os.Exit(m.Run())
-}
 
 // Every row of a small perf run runs and measures something: no row failed,
 // ratios and rates are positive, the fresh process reports its memory.

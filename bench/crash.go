@@ -1,0 +1,881 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/cobra"
+)
+
+// The crash test re-executes its own binary as the child that writes. These
+// variables tell the child where the store is and what to do; the parent
+// sets them, and main (or the bench tests' TestMain) checks them first.
+const (
+	envCrashDB   = "PALIMPSEST_CRASH_DB"
+	envCrashSeed = "PALIMPSEST_CRASH_SEED"
+	envCrashRun  = "PALIMPSEST_CRASH_RUN"
+)
+
+// crashUsers are the users the child writes for.
+var crashUsers = []string{"", "ana", "boris"}
+
+func crashCmd() *cobra.Command {
+	var cfg crashConfig
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "crash",
+		Short: "Kill a writing process with SIGKILL at random moments; check that every acknowledged change survives",
+		Long: `crash runs a child process (this binary again) that writes to one store with fsync on:
+Remember, Add, Supersede, Invalidate, Restore, Pin and Unpin over a few users, reporting each
+acknowledged change on its stdout. The child is killed with SIGKILL at random moments, --kills times,
+on the same store file. After each kill the store is opened in-process and checked: Open succeeds,
+Check is clean, every acknowledged change is there, the change in flight at the kill is wholly there
+or wholly absent, no fact has two current successors and the candidate index finds current facts.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			cfg.Exe = exe
+			w := cmd.OutOrStdout()
+			if !asJSON {
+				cfg.Log = w
+			}
+			res, err := runCrash(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := json.NewEncoder(w).Encode(res); err != nil {
+					return err
+				}
+			} else {
+				printCrash(w, res)
+			}
+			if !res.ok() {
+				return fmt.Errorf("crash: %d of %d kills failed their checks, %d acknowledged changes lost",
+					res.Kills-res.Survived, res.Kills, res.Lost)
+			}
+			if !asJSON {
+				fmt.Fprintln(w, "crash ok")
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&cfg.Kills, "kills", 200, "how many times to kill the child")
+	f.Uint64Var(&cfg.Seed, "seed", 0, "seed of the workload and the kill times; 0 picks one from the clock")
+	f.DurationVar(&cfg.MaxDelay, "max-delay", 200*time.Millisecond, "the longest the child runs before it is killed")
+	f.StringVar(&cfg.Dir, "dir", "", "keep the store in this directory (default: a temporary one, removed afterwards)")
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+// crashConfig is one run of the crash harness.
+type crashConfig struct {
+	Kills    int
+	Seed     uint64
+	MaxDelay time.Duration // 0 means 200 ms
+	// Exe is the binary run as the child; it must call crashChildFromEnv
+	// before anything else.
+	Exe string
+	Dir string    // "" means a temporary directory
+	Log io.Writer // failures as they happen; nil for none
+}
+
+// crashResult is what runCrash found.
+type crashResult struct {
+	Seed     uint64 `json:"seed"`
+	Kills    int    `json:"kills"`
+	Survived int    `json:"survived"`
+	// Acked counts acknowledged changes, by operation (Remember by action).
+	Acked int            `json:"acknowledged"`
+	ByOp  map[string]int `json:"by_op"`
+	// Kill moments: during start-up (maybe inside Open), right after Open,
+	// or while writing.
+	ByMoment map[string]int `json:"by_moment"`
+	// InFlight counts kills that interrupted a call; Applied, those whose
+	// call had committed all the same (it was not acknowledged yet).
+	InFlight int `json:"in_flight"`
+	Applied  int `json:"in_flight_applied"`
+	// Lost counts acknowledged changes not found as acknowledged.
+	Lost         int      `json:"lost"`
+	ChecksFailed int      `json:"checks_failed"`
+	Failures     []string `json:"failures,omitempty"`
+	Facts        int      `json:"facts"`
+	FileBytes    int64    `json:"file_bytes"`
+	Seconds      float64  `json:"seconds"`
+}
+
+func (r *crashResult) ok() bool {
+	return r.Survived == r.Kills && r.Lost == 0 && r.ChecksFailed == 0
+}
+
+func printCrash(w io.Writer, r *crashResult) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	kv := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
+	kv("seed", r.Seed)
+	kv("kills", r.Kills)
+	kv("kill moments", joinCounts(r.ByMoment))
+	kv("survived", fmt.Sprintf("%d / %d", r.Survived, r.Kills))
+	kv("acknowledged changes", r.Acked)
+	kv("  by operation", joinCounts(r.ByOp))
+	kv("in flight at the kill", fmt.Sprintf("%d (%d had committed, %d had not)", r.InFlight, r.Applied, r.InFlight-r.Applied))
+	kv("lost (target 0)", r.Lost)
+	kv("checks failed", r.ChecksFailed)
+	kv("facts in the store", r.Facts)
+	kv("file size", fmt.Sprintf("%.1f MB", float64(r.FileBytes)/1e6))
+	kv("elapsed", time.Duration(r.Seconds*float64(time.Second)).Round(time.Millisecond))
+	tw.Flush()
+}
+
+func joinCounts(m map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// expect is the state a fact should have, as the child acknowledged it.
+type expect struct {
+	ID         uint64 `json:"id"`
+	User       string `json:"user"`
+	Text       string `json:"text"`
+	State      string `json:"state"`
+	By         uint64 `json:"by,omitempty"`
+	Supersedes uint64 `json:"supersedes,omitempty"`
+	Pinned     bool   `json:"pinned,omitempty"`
+}
+
+func expectOf(f memory.Fact) expect {
+	return expect{ID: f.ID, User: f.User, Text: f.Text, State: f.State().String(), By: f.SupersededBy,
+		Supersedes: f.Supersedes, Pinned: f.Pinned}
+}
+
+// crashLine is one line the child writes: "ready" once the store is open,
+// "intent" before a call, "ack" once it has returned without error.
+type crashLine struct {
+	Kind   string `json:"kind"`
+	Seq    int    `json:"seq,omitempty"`
+	Op     string `json:"op,omitempty"`
+	User   string `json:"user"`
+	ID     uint64 `json:"id,omitempty"` // the fact the call changes, if it names one
+	Text   string `json:"text,omitempty"`
+	Pinned bool   `json:"pinned,omitempty"`
+	// Facts are the states the call left, for an ack.
+	Facts []expect `json:"facts,omitempty"`
+	// Decision is what Remember logged, for its ack.
+	Decision *decisionExpect `json:"decision,omitempty"`
+}
+
+type decisionExpect struct {
+	ID     uint64 `json:"id"`
+	Action string `json:"action"`
+	Target uint64 `json:"target,omitempty"`
+	Added  uint64 `json:"added,omitempty"`
+}
+
+// crashChildFromEnv runs the child and exits when the environment says this
+// process is one; otherwise it returns at once.
+func crashChildFromEnv() {
+	db := os.Getenv(envCrashDB)
+	if db == "" {
+		return
+	}
+	seed, err1 := strconv.ParseUint(os.Getenv(envCrashSeed), 10, 64)
+	run, err2 := strconv.ParseUint(os.Getenv(envCrashRun), 10, 64)
+	err := errors.Join(err1, err2)
+	if err == nil {
+		err = runCrashChild(context.Background(), db, seed, run, os.Stdout)
+	}
+	fmt.Fprintln(os.Stderr, "crash child:", err)
+	os.Exit(3)
+}
+
+// runCrashChild writes to the store at path until it is killed, reporting
+// each call before it starts and after it returns. It returns only on an
+// error: every call it makes is valid, so any error is a failure.
+func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Writer) error {
+	s, err := memory.Open(path, 0, &memory.Options{IndexDir: crashIndexDir(path)})
+	if err != nil {
+		return err
+	}
+	// No Close: the parent kills this process.
+	w := newWorld()
+	for _, u := range crashUsers {
+		fs, err := s.List(ctx, u, memory.ListOptions{All: true})
+		if err != nil {
+			return err
+		}
+		for _, f := range fs {
+			w.set(expectOf(f))
+		}
+	}
+	// One Write per line: a line up to the pipe's atomic size reaches the
+	// parent whole or not at all.
+	emit := func(l crashLine) error {
+		b, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		_, err = out.Write(append(b, '\n'))
+		return err
+	}
+	if err := emit(crashLine{Kind: "ready"}); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(seed, run))
+	for seq := 1; ; seq++ {
+		in := w.next(rng, run, seq)
+		if err := emit(in); err != nil {
+			return err
+		}
+		ack, err := w.perform(ctx, s, in)
+		if err != nil {
+			return fmt.Errorf("%s %q fact %d: %w", in.Op, in.User, in.ID, err)
+		}
+		w.apply(ack.Facts)
+		if err := emit(ack); err != nil {
+			return err
+		}
+	}
+}
+
+func crashIndexDir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "ix") }
+
+// world is the child's picture of the store, to pick valid calls.
+type world struct {
+	facts map[uint64]*expect
+	ids   map[string][]uint64 // per user, in id order
+	succ  map[uint64][]uint64 // predecessor -> facts written as its successors
+}
+
+func newWorld() *world {
+	return &world{facts: map[uint64]*expect{}, ids: map[string][]uint64{}, succ: map[uint64][]uint64{}}
+}
+
+func (w *world) set(e expect) {
+	if old, ok := w.facts[e.ID]; ok {
+		*old = e
+		return
+	}
+	w.facts[e.ID] = &e
+	w.ids[e.User] = append(w.ids[e.User], e.ID)
+	if e.Supersedes != 0 {
+		w.succ[e.Supersedes] = append(w.succ[e.Supersedes], e.ID)
+	}
+}
+
+func (w *world) apply(es []expect) {
+	for _, e := range es {
+		w.set(e)
+	}
+}
+
+func (w *world) current(id uint64) bool { f := w.facts[id]; return f != nil && f.State == "current" }
+
+// hasCurrentSucc says whether a successor of id is current.
+func (w *world) hasCurrentSucc(id uint64) bool {
+	return slices.ContainsFunc(w.succ[id], w.current)
+}
+
+// restorable says whether Restore of id keeps the workload's rule: no fact
+// is current beside a current successor of its own, so no fact ever gets
+// two current successors. (Restore leaves a superseded fact's successor
+// current, so the API itself allows both; the workload stays clear of it
+// so that the check can tell a crash's half-applied supersede.)
+func (w *world) restorable(id uint64) bool {
+	f := w.facts[id]
+	if f.State == "current" || w.hasCurrentSucc(id) {
+		return false
+	}
+	return f.Supersedes == 0 || (!w.current(f.Supersedes) && !w.hasCurrentSucc(f.Supersedes))
+}
+
+// pick returns a random fact of user that ok accepts, or 0.
+func (w *world) pick(rng *rand.Rand, user string, ok func(uint64) bool) uint64 {
+	var c []uint64
+	for _, id := range w.ids[user] {
+		if ok(id) {
+			c = append(c, id)
+		}
+	}
+	if len(c) == 0 {
+		return 0
+	}
+	return c[rng.IntN(len(c))]
+}
+
+var (
+	crashSubjects = []string{"bicycle", "guitar", "garden", "kitchen", "office", "passport", "laptop", "camera",
+		"piano", "violin", "balcony", "library", "swimming", "running", "coffee", "painting", "tennis", "chess"}
+	crashPlaces = []string{"Lisbon", "Porto", "Berlin", "Madrid", "Vienna", "Prague", "Oslo", "Dublin", "Tallinn"}
+)
+
+// tag is a word no other call of any run writes, so that a lookup of a
+// fact's text finds that fact first.
+func tag(run uint64, seq int) string {
+	n := run<<24 | uint64(seq)
+	b := []byte("qz")
+	for n > 0 || len(b) < 4 {
+		b = append(b, byte('a'+n%26))
+		n /= 26
+	}
+	return string(b)
+}
+
+// next picks the next call: a valid one on the world as it is.
+func (w *world) next(rng *rand.Rand, run uint64, seq int) crashLine {
+	user := crashUsers[rng.IntN(len(crashUsers))]
+	subj, place := crashSubjects[rng.IntN(len(crashSubjects))], crashPlaces[rng.IntN(len(crashPlaces))]
+	plain := fmt.Sprintf("My %s is in %s, tag %s.", subj, place, tag(run, seq))
+	in := crashLine{Kind: "intent", Seq: seq, User: user}
+	isCurrent := func(id uint64) bool { return w.current(id) && !w.hasCurrentSucc(id) }
+	switch r := rng.IntN(100); {
+	case r < 30:
+		// Remember: a plain fact (add), a change (update), a correction
+		// (invalidate) or a restatement (noop), as the rules see them.
+		in.Op, in.Text = "remember", plain
+		switch rng.IntN(4) {
+		case 1:
+			in.Text = fmt.Sprintf("Now my %s is in %s, tag %s.", subj, place, tag(run, seq))
+		case 2:
+			in.Text = fmt.Sprintf("I was wrong, my %s is in %s, tag %s.", subj, place, tag(run, seq))
+		case 3:
+			if id := w.pick(rng, user, w.current); id != 0 {
+				in.Text = w.facts[id].Text
+			}
+		}
+		return in
+	case r < 50:
+		if id := w.pick(rng, user, isCurrent); id != 0 {
+			in.Op, in.ID, in.Text = "supersede", id, plain
+			return in
+		}
+	case r < 62:
+		if id := w.pick(rng, user, w.current); id != 0 {
+			in.Op, in.ID = "invalidate", id
+			return in
+		}
+	case r < 77:
+		if id := w.pick(rng, user, w.restorable); id != 0 {
+			in.Op, in.ID = "restore", id
+			return in
+		}
+	case r < 85:
+		if id := w.pick(rng, user, func(id uint64) bool { return true }); id != 0 {
+			in.Op, in.ID = "pin", id
+			if w.facts[id].Pinned {
+				in.Op = "unpin"
+			}
+			return in
+		}
+	}
+	in.Op, in.Text, in.Pinned = "add", plain, rng.IntN(8) == 0
+	return in
+}
+
+// perform makes the call in and returns its acknowledgement.
+func (w *world) perform(ctx context.Context, s *memory.Store, in crashLine) (crashLine, error) {
+	ack := crashLine{Kind: "ack", Seq: in.Seq, Op: in.Op, User: in.User, ID: in.ID}
+	var f memory.Fact
+	var err error
+	change := memory.Change{Reason: "crash test"}
+	switch in.Op {
+	case "add":
+		f, err = s.Add(ctx, memory.Note{User: in.User, Text: in.Text, Pinned: in.Pinned})
+	case "supersede":
+		if f, err = s.Supersede(ctx, in.ID, memory.Note{User: in.User, Text: in.Text}); err == nil {
+			old := *w.facts[in.ID]
+			old.State, old.By = "superseded", f.ID
+			ack.Facts = append(ack.Facts, old)
+		}
+	case "invalidate":
+		f, err = s.Invalidate(ctx, in.User, in.ID, change)
+	case "restore":
+		f, err = s.Restore(ctx, in.User, in.ID, change)
+	case "pin":
+		f, err = s.Pin(ctx, in.User, in.ID)
+	case "unpin":
+		f, err = s.Unpin(ctx, in.User, in.ID)
+	case "remember":
+		var out memory.Outcome
+		if out, err = s.Remember(ctx, memory.Note{User: in.User, Text: in.Text}); err != nil {
+			return ack, err
+		}
+		d := out.Decision
+		ack.Op = "remember:" + string(d.Action)
+		ack.Decision = &decisionExpect{ID: d.ID, Action: string(d.Action), Target: d.Target, Added: d.Added}
+		if d.Added == 0 {
+			return ack, nil // a noop changes no fact
+		}
+		switch d.Action {
+		case memory.ActionUpdate:
+			old := *w.facts[d.Target]
+			old.State, old.By = "superseded", d.Added
+			ack.Facts = append(ack.Facts, old)
+		case memory.ActionInvalidate:
+			old := *w.facts[d.Target]
+			old.State, old.By = "retracted", 0
+			ack.Facts = append(ack.Facts, old)
+		}
+		f = out.Fact
+	default:
+		return ack, fmt.Errorf("unknown operation %q", in.Op)
+	}
+	if err != nil {
+		return ack, err
+	}
+	ack.Facts = append(ack.Facts, expectOf(f))
+	return ack, nil
+}
+
+// modelFact is what the parent expects of a fact, and which
+// acknowledgement set it.
+type modelFact struct {
+	expect
+	ack string
+}
+
+type crashHarness struct {
+	cfg    crashConfig
+	dir    string
+	path   string
+	rng    *rand.Rand
+	res    *crashResult
+	facts  map[uint64]modelFact
+	decs   map[uint64]decisionExpect
+	decAck map[uint64]string
+	decUsr map[uint64]string
+}
+
+// runCrash kills the child cfg.Kills times and checks the store after each.
+// It returns an error only when the harness itself cannot go on; failed
+// checks are in the result.
+func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
+	if cfg.Kills < 1 {
+		return nil, fmt.Errorf("--kills %d: want at least 1", cfg.Kills)
+	}
+	if cfg.MaxDelay == 0 {
+		cfg.MaxDelay = 200 * time.Millisecond
+	}
+	if cfg.MaxDelay < 2*time.Millisecond {
+		return nil, fmt.Errorf("--max-delay %v: want at least 2ms", cfg.MaxDelay)
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = uint64(time.Now().UnixNano())
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "bench-crash-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	h := &crashHarness{cfg: cfg, dir: dir, path: filepath.Join(dir, "crash.db"),
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0)), facts: map[uint64]modelFact{},
+		decs: map[uint64]decisionExpect{}, decAck: map[uint64]string{}, decUsr: map[uint64]string{},
+		res: &crashResult{Seed: cfg.Seed, ByOp: map[string]int{}, ByMoment: map[string]int{}}}
+	start := time.Now()
+	for i := range cfg.Kills {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		problems, err := h.once(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		h.res.Kills++
+		if len(problems) == 0 {
+			h.res.Survived++
+			continue
+		}
+		h.res.ChecksFailed += len(problems)
+		for _, p := range problems {
+			msg := fmt.Sprintf("kill %d: %s", i, p)
+			h.res.Failures = append(h.res.Failures, msg)
+			if cfg.Log != nil {
+				fmt.Fprintln(cfg.Log, msg)
+			}
+		}
+	}
+	h.res.Seconds = time.Since(start).Seconds()
+	h.res.Facts = len(h.facts)
+	if st, err := os.Stat(h.path); err == nil {
+		h.res.FileBytes = st.Size()
+	}
+	return h.res, nil
+}
+
+// once runs the child, kills it and checks the store; it returns what
+// failed.
+func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
+	ixDir := crashIndexDir(h.path)
+	if err := os.RemoveAll(ixDir); err != nil { // what killed children left
+		return nil, err
+	}
+	if err := os.MkdirAll(ixDir, 0o700); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, h.cfg.Exe)
+	cmd.Env = append(os.Environ(), envCrashDB+"="+h.path,
+		envCrashSeed+"="+strconv.FormatUint(h.cfg.Seed, 10), envCrashRun+"="+strconv.Itoa(run+1))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	ready := make(chan struct{})
+	done := make(chan [][]byte, 1)
+	go func() {
+		var lines [][]byte
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if len(lines) == 0 {
+				close(ready)
+			}
+			lines = append(lines, slices.Clone(sc.Bytes()))
+		}
+		if len(lines) == 0 {
+			close(ready)
+		}
+		done <- lines
+	}()
+
+	// When to kill: mostly while writing, sometimes during start-up (which
+	// may fall inside Open) and sometimes right after Open.
+	var moment string
+	switch r := h.rng.IntN(10); {
+	case r == 0:
+		moment = "start-up"
+		time.Sleep(time.Duration(h.rng.Int64N(int64(40 * time.Millisecond))))
+	case r == 1:
+		moment = "after open"
+		<-ready
+	default:
+		moment = "writing"
+		<-ready
+		time.Sleep(2*time.Millisecond + time.Duration(h.rng.Int64N(int64(h.cfg.MaxDelay-2*time.Millisecond))))
+	}
+	h.res.ByMoment[moment]++
+	_ = cmd.Process.Kill() // SIGKILL; fails only if the child has exited already
+	lines := <-done
+	_ = cmd.Wait()
+	var problems []string
+	if code := cmd.ProcessState.ExitCode(); code != -1 {
+		problems = append(problems, fmt.Sprintf("the child exited by itself (status %d): %s", code, strings.TrimSpace(stderr.String())))
+	}
+	return append(problems, h.verify(ctx, run, lines)...), nil
+}
+
+// verify brings the model up to the acknowledgements in lines and compares
+// it with the store.
+func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []string {
+	var problems []string
+	var inflight *crashLine
+	for n, b := range lines {
+		var l crashLine
+		if err := json.Unmarshal(b, &l); err != nil {
+			problems = append(problems, fmt.Sprintf("child's line %d: %v: %q", n+1, err, b))
+			continue
+		}
+		switch l.Kind {
+		case "intent":
+			inflight = &l
+		case "ack":
+			if inflight == nil || inflight.Seq != l.Seq {
+				problems = append(problems, fmt.Sprintf("ack of call %d without its intent", l.Seq))
+			}
+			inflight = nil
+			h.res.Acked++
+			h.res.ByOp[l.Op]++
+			ref := fmt.Sprintf("run %d call %d (%s)", run+1, l.Seq, l.Op)
+			for _, e := range l.Facts {
+				h.facts[e.ID] = modelFact{e, ref}
+			}
+			if d := l.Decision; d != nil {
+				h.decs[d.ID], h.decAck[d.ID], h.decUsr[d.ID] = *d, ref, l.User
+			}
+		}
+	}
+	if inflight != nil {
+		h.res.InFlight++
+	}
+
+	if err := os.MkdirAll(crashIndexDir(h.path), 0o700); err != nil {
+		return append(problems, err.Error())
+	}
+	s, err := memory.Open(h.path, 0, &memory.Options{IndexDir: crashIndexDir(h.path)})
+	if err != nil {
+		return append(problems, fmt.Sprintf("Open: %v", err))
+	}
+	defer s.Close()
+	store := map[uint64]memory.Fact{}
+	for _, u := range crashUsers {
+		all, err := s.List(ctx, u, memory.ListOptions{All: true})
+		if err != nil {
+			return append(problems, fmt.Sprintf("List: %v", err))
+		}
+		cur, err := s.List(ctx, u, memory.ListOptions{})
+		if err != nil {
+			return append(problems, fmt.Sprintf("List: %v", err))
+		}
+		var want []uint64
+		for _, f := range all {
+			store[f.ID] = f
+			if f.State() == memory.Current {
+				want = append(want, f.ID)
+			}
+		}
+		got := make([]uint64, len(cur))
+		for i, f := range cur {
+			got[i] = f.ID
+		}
+		if !slices.Equal(got, want) {
+			problems = append(problems, fmt.Sprintf("user %q: List gives current facts %v, the records %v", u, got, want))
+		}
+	}
+
+	// Acknowledged states: every fact as its last ack left it, except what
+	// the call in flight may have changed.
+	var changed, extra []uint64
+	lost := map[string]bool{}
+	for id, m := range h.facts {
+		f, ok := store[id]
+		if ok && expectOf(f) == m.expect {
+			continue
+		}
+		if ok && inflight != nil && mayTouch(inflight, m.expect) {
+			changed = append(changed, id)
+			continue
+		}
+		lost[m.ack] = true
+		if !ok {
+			problems = append(problems, fmt.Sprintf("fact %d acknowledged by %s is missing", id, m.ack))
+		} else {
+			problems = append(problems, fmt.Sprintf("fact %d acknowledged by %s as %+v is %+v", id, m.ack, m.expect, expectOf(f)))
+		}
+	}
+	for id := range store {
+		if _, ok := h.facts[id]; !ok {
+			extra = append(extra, id)
+		}
+	}
+	if inflight == nil && len(extra) > 0 {
+		problems = append(problems, fmt.Sprintf("facts %v appeared with no call to write them", extra))
+	}
+	if inflight != nil {
+		applied, err := h.inflightOutcome(inflight, store, changed, extra)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("call %d in flight (%s %q fact %d) half-applied: %v",
+				inflight.Seq, inflight.Op, inflight.User, inflight.ID, err))
+		} else if applied {
+			h.res.Applied++
+		}
+	}
+
+	// Remember's acknowledged decisions are logged as acknowledged.
+	for _, u := range crashUsers {
+		ds, err := s.Decisions(ctx, u, 0)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("Decisions: %v", err))
+			continue
+		}
+		have := map[uint64]decisionExpect{}
+		for _, d := range ds {
+			have[d.ID] = decisionExpect{ID: d.ID, Action: string(d.Action), Target: d.Target, Added: d.Added}
+		}
+		for id, want := range h.decs {
+			if h.decUsr[id] != u {
+				continue
+			}
+			if got, ok := have[id]; !ok || got != want {
+				lost[h.decAck[id]] = true
+				problems = append(problems, fmt.Sprintf("decision %d acknowledged by %s as %+v is %+v", id, h.decAck[id], want, got))
+			}
+		}
+	}
+	h.res.Lost += len(lost)
+
+	problems = append(problems, shapeProblems(store)...)
+
+	// The index is rebuilt from the records: current facts are found by
+	// their own text, and Check compares it with the records.
+	var cur []memory.Fact
+	for _, id := range slices.Sorted(maps.Keys(store)) {
+		if store[id].State() == memory.Current {
+			cur = append(cur, store[id])
+		}
+	}
+	probe := []memory.Fact{}
+	if len(cur) > 0 {
+		probe = append(probe, cur[len(cur)-1], cur[h.rng.IntN(len(cur))], cur[h.rng.IntN(len(cur))])
+	}
+	if _, err := s.Candidates(ctx, "", "warm the index", 1); err != nil {
+		problems = append(problems, fmt.Sprintf("Candidates: %v", err))
+		probe = nil
+	}
+	for _, f := range probe {
+		look, err := s.Candidates(ctx, f.User, f.Text, memory.MaxCandidates)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("Candidates: %v", err))
+			continue
+		}
+		if !slices.ContainsFunc(look.Candidates, func(c memory.Candidate) bool { return c.Fact.ID == f.ID }) {
+			problems = append(problems, fmt.Sprintf("the lookup of current fact %d's text does not find it", f.ID))
+		}
+	}
+	if err := s.Check(ctx); err != nil {
+		problems = append(problems, fmt.Sprintf("Check: %v", err))
+	}
+
+	// The store is now the model: what the call in flight did, or did not
+	// do, is what the next child starts from.
+	next := make(map[uint64]modelFact, len(store))
+	for id, f := range store {
+		m, ok := h.facts[id]
+		if !ok || expectOf(f) != m.expect {
+			m = modelFact{expectOf(f), fmt.Sprintf("run %d's call in flight", run+1)}
+		}
+		next[id] = m
+	}
+	h.facts = next
+	return problems
+}
+
+// mayTouch says whether call in, unacknowledged, may have changed fact e.
+func mayTouch(in *crashLine, e expect) bool {
+	switch in.Op {
+	case "remember":
+		return e.User == in.User && e.State == "current"
+	case "supersede", "invalidate", "restore", "pin", "unpin":
+		return e.ID == in.ID
+	}
+	return false
+}
+
+// inflightOutcome says whether the call in flight at the kill was applied,
+// given the facts it changed and the new facts found; an error says it was
+// applied in part.
+func (h *crashHarness) inflightOutcome(in *crashLine, store map[uint64]memory.Fact, changed, extra []uint64) (bool, error) {
+	if len(changed) == 0 && len(extra) == 0 {
+		return false, nil
+	}
+	if len(changed) > 1 || len(extra) > 1 {
+		return false, fmt.Errorf("facts %v changed and %v appeared", changed, extra)
+	}
+	var old, now expect
+	if len(changed) == 1 {
+		old, now = h.facts[changed[0]].expect, expectOf(store[changed[0]])
+	}
+	var added expect
+	if len(extra) == 1 {
+		added = expectOf(store[extra[0]])
+		want := expect{ID: added.ID, User: in.User, Text: in.Text, State: "current", Pinned: in.Pinned, Supersedes: added.Supersedes}
+		if added != want {
+			return false, fmt.Errorf("new fact %+v, want %+v", added, want)
+		}
+	}
+	// after returns old as the call leaves it.
+	after := func(state string, by uint64, pinned bool) expect {
+		e := old
+		e.State, e.By, e.Pinned = state, by, pinned
+		return e
+	}
+	switch in.Op {
+	case "add":
+		if len(changed) == 0 && added.Supersedes == 0 {
+			return true, nil
+		}
+	case "supersede":
+		if len(changed) == 1 && len(extra) == 1 && now == after("superseded", added.ID, old.Pinned) && added.Supersedes == old.ID {
+			return true, nil
+		}
+	case "invalidate":
+		if len(extra) == 0 && now == after("retracted", 0, old.Pinned) {
+			return true, nil
+		}
+	case "restore":
+		if len(extra) == 0 && now == after("current", 0, old.Pinned) {
+			return true, nil
+		}
+	case "pin", "unpin":
+		if len(extra) == 0 && now == after(old.State, old.By, in.Op == "pin") {
+			return true, nil
+		}
+	case "remember":
+		switch {
+		case len(extra) == 0:
+		case len(changed) == 0 && added.Supersedes == 0: // add
+			return true, nil
+		case now == after("superseded", added.ID, old.Pinned) && added.Supersedes == old.ID: // update
+			return true, nil
+		case now == after("retracted", 0, old.Pinned) && added.Supersedes == 0: // invalidate
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("facts %v changed (to %+v) and %v appeared (%+v)", changed, now, extra, added)
+}
+
+// shapeProblems checks the links between versions in the records: a
+// superseded fact's successor exists and names it, and no fact is current
+// beside a current successor, let alone two (the workload never restores
+// its way into either, so only a half-applied supersede could).
+func shapeProblems(store map[uint64]memory.Fact) []string {
+	var problems []string
+	currentSucc := map[uint64][]uint64{}
+	for _, id := range slices.Sorted(maps.Keys(store)) {
+		f := store[id]
+		if f.SupersededBy != 0 {
+			succ, ok := store[f.SupersededBy]
+			switch {
+			case !ok:
+				problems = append(problems, fmt.Sprintf("fact %d is superseded by %d, which is missing", id, f.SupersededBy))
+			case succ.Supersedes != id:
+				problems = append(problems, fmt.Sprintf("fact %d is superseded by %d, which names %d as its predecessor", id, succ.ID, succ.Supersedes))
+			case f.ValidUntil.IsZero():
+				problems = append(problems, fmt.Sprintf("fact %d is superseded by %d but has no ValidUntil", id, succ.ID))
+			}
+		}
+		if f.Supersedes != 0 && f.State() == memory.Current {
+			currentSucc[f.Supersedes] = append(currentSucc[f.Supersedes], id)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(currentSucc)) {
+		succ := currentSucc[p]
+		if len(succ) > 1 {
+			problems = append(problems, fmt.Sprintf("fact %d has %d current successors %v", p, len(succ), succ))
+		}
+		if store[p].State() == memory.Current {
+			problems = append(problems, fmt.Sprintf("fact %d is current beside its current successor %v: a half-applied supersede", p, succ))
+		}
+	}
+	return problems
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+// A writer killed with SIGKILL at random moments, 24 times on one store,
+// loses no acknowledged change and leaves nothing half-applied.
+func TestCrashLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a child process 24 times")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := uint64(time.Now().UnixNano())
+	res, err := runCrash(context.Background(), crashConfig{Kills: 24, Seed: seed, Exe: exe, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seed %d: %d/%d kills survived, %d acknowledged changes %v, %d in flight (%d committed), %d facts, %.1fs",
+		res.Seed, res.Survived, res.Kills, res.Acked, res.ByOp, res.InFlight, res.Applied, res.Facts, res.Seconds)
+	for _, f := range res.Failures {
+		t.Error(f)
+	}
+	if res.Lost != 0 || res.ChecksFailed != 0 || res.Survived != res.Kills {
+		t.Errorf("seed %d: %d acknowledged changes lost, %d checks failed, %d/%d kills survived",
+			res.Seed, res.Lost, res.ChecksFailed, res.Survived, res.Kills)
+	}
+	// The harness must have exercised what it checks.
+	if res.Acked < res.Kills {
+		t.Errorf("only %d acknowledged changes in %d runs", res.Acked, res.Kills)
+	}
+}
+
+// The link checks catch each way a supersede can be half-applied.
+func TestShapeProblems(t *testing.T) {
+	at := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	cur := func(id, supersedes uint64) memory.Fact {
+		return memory.Fact{ID: id, Text: "t", Supersedes: supersedes}
+	}
+	sup := func(id, by uint64) memory.Fact {
+		return memory.Fact{ID: id, Text: "t", ValidUntil: at, SupersededBy: by}
+	}
+	for _, tc := range []struct {
+		name  string
+		facts []memory.Fact
+		want  int
+	}{
+		{"chain", []memory.Fact{sup(1, 2), cur(2, 1)}, 0},
+		{"restored, successor retracted", []memory.Fact{cur(1, 0), {ID: 2, Supersedes: 1, ValidUntil: at}}, 0},
+		{"successor missing", []memory.Fact{sup(1, 2)}, 1},
+		{"successor names no predecessor", []memory.Fact{sup(1, 2), cur(2, 0)}, 1},
+		{"successor written, old not marked", []memory.Fact{cur(1, 0), cur(2, 1)}, 1},
+		{"two current successors", []memory.Fact{sup(1, 2), cur(2, 1), cur(3, 1)}, 1},
+		// Without ValidUntil the old fact is also current beside its successor.
+		{"superseded without ValidUntil", []memory.Fact{{ID: 1, SupersededBy: 2}, cur(2, 1)}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := map[uint64]memory.Fact{}
+			for _, f := range tc.facts {
+				store[f.ID] = f
+			}
+			if got := shapeProblems(store); len(got) != tc.want {
+				t.Errorf("problems %q, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// The call in flight at a kill may be wholly there or wholly absent,
+// nothing between.
+func TestInflightOutcome(t *testing.T) {
+	at := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	old := memory.Fact{ID: 1, User: "ana", Text: "old"}
+	superseded := old
+	superseded.ValidUntil, superseded.SupersededBy = at, 2
+	retracted := old
+	retracted.ValidUntil = at
+	pinned := old
+	pinned.Pinned = true
+	succ := memory.Fact{ID: 2, User: "ana", Text: "new", Supersedes: 1}
+	plain := memory.Fact{ID: 2, User: "ana", Text: "new"}
+	for _, tc := range []struct {
+		name    string
+		in      crashLine
+		store   []memory.Fact
+		applied bool
+		bad     bool
+	}{
+		{"supersede absent", crashLine{Op: "supersede", User: "ana", ID: 1, Text: "new"}, []memory.Fact{old}, false, false},
+		{"supersede applied", crashLine{Op: "supersede", User: "ana", ID: 1, Text: "new"}, []memory.Fact{superseded, succ}, true, false},
+		{"supersede: new fact only", crashLine{Op: "supersede", User: "ana", ID: 1, Text: "new"}, []memory.Fact{old, succ}, false, true},
+		{"supersede: mark only", crashLine{Op: "supersede", User: "ana", ID: 1, Text: "new"}, []memory.Fact{superseded}, false, true},
+		{"supersede: wrong text", crashLine{Op: "supersede", User: "ana", ID: 1, Text: "other"}, []memory.Fact{superseded, succ}, false, true},
+		{"add applied", crashLine{Op: "add", User: "ana", Text: "new"}, []memory.Fact{old, plain}, true, false},
+		{"invalidate applied", crashLine{Op: "invalidate", User: "ana", ID: 1}, []memory.Fact{retracted}, true, false},
+		{"invalidate: superseded instead", crashLine{Op: "invalidate", User: "ana", ID: 1}, []memory.Fact{superseded}, false, true},
+		{"pin applied", crashLine{Op: "pin", User: "ana", ID: 1}, []memory.Fact{pinned}, true, false},
+		{"remember update", crashLine{Op: "remember", User: "ana", Text: "new"}, []memory.Fact{superseded, succ}, true, false},
+		{"remember invalidate", crashLine{Op: "remember", User: "ana", Text: "new"}, []memory.Fact{retracted, plain}, true, false},
+		{"remember: target retracted, nothing added", crashLine{Op: "remember", User: "ana", Text: "new"}, []memory.Fact{retracted}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &crashHarness{facts: map[uint64]modelFact{1: {expectOf(old), "ack"}}}
+			store := map[uint64]memory.Fact{}
+			var changed, extra []uint64
+			for _, f := range tc.store {
+				store[f.ID] = f
+				if m, ok := h.facts[f.ID]; !ok {
+					extra = append(extra, f.ID)
+				} else if m.expect != expectOf(f) {
+					changed = append(changed, f.ID)
+				}
+			}
+			applied, err := h.inflightOutcome(&tc.in, store, changed, extra)
+			if applied != tc.applied || (err != nil) != tc.bad {
+				t.Errorf("applied %v, error %v; want applied %v, error %v", applied, err, tc.applied, tc.bad)
+			}
+		})
+	}
+}
+
+// verify counts an acknowledged change the store lacks as lost, and a fact
+// no call wrote as a failure, on a real store.
+func TestVerifyFindsLoss(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name        string
+		lines       []string
+		lost, fails int
+	}{
+		{"all there", []string{
+			`{"kind":"intent","seq":1,"op":"add","user":"","text":"my bicycle"}`,
+			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"my bicycle","state":"current"}]}`}, 0, 0},
+		{"acknowledged fact missing", []string{
+			`{"kind":"intent","seq":1,"op":"add","user":"","text":"my bicycle"}`,
+			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"my bicycle","state":"current"}]}`,
+			`{"kind":"intent","seq":2,"op":"add","user":"","text":"my guitar"}`,
+			`{"kind":"ack","seq":2,"op":"add","user":"","facts":[{"id":2,"user":"","text":"my guitar","state":"current"}]}`}, 1, 1},
+		{"acknowledged retraction missing", []string{
+			`{"kind":"intent","seq":1,"op":"invalidate","user":"","id":1}`,
+			`{"kind":"ack","seq":1,"op":"invalidate","user":"","id":1,"facts":[{"id":1,"user":"","text":"my bicycle","state":"retracted"}]}`}, 1, 1},
+		{"ack without intent", []string{
+			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"my bicycle","state":"current"}]}`}, 0, 1},
+		{"fact with no call", nil, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := dir + "/crash.db"
+			s, err := memory.Open(path, 0, &memory.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Add(ctx, memory.Note{Text: "my bicycle"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			h := &crashHarness{path: path, rng: rand.New(rand.NewPCG(1, 1)), facts: map[uint64]modelFact{},
+				decs: map[uint64]decisionExpect{}, decAck: map[uint64]string{}, decUsr: map[uint64]string{},
+				res: &crashResult{ByOp: map[string]int{}}}
+			var lines [][]byte
+			for _, l := range tc.lines {
+				lines = append(lines, []byte(l))
+			}
+			problems := h.verify(ctx, 0, lines)
+			if h.res.Lost != tc.lost || len(problems) != tc.fails {
+				t.Errorf("lost %d, problems %q; want lost %d, %d problems", h.res.Lost, problems, tc.lost, tc.fails)
+			}
+		})
+	}
+}

@@ -1,0 +1,16 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// The test binary stands in for the bench binary when a test re-executes
+// it: as the crash test's writer, or as perf's fresh process for an Open.
+func TestMain(m *testing.M) {
+	crashChildFromEnv()
+	if openChildFromEnv() {
+		return
+	}
+	os.Exit(m.Run())
+}
