@@ -17,7 +17,7 @@ import (
 )
 
 func main() {
-	crashChildFromEnv() // the crash subcommand's child: it never returns
+	crashChildFromEnv()     // the crash subcommand's child: it never returns
 	if openChildFromEnv() { // perf's Open measured in a fresh process
 		return
 	}
