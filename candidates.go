@@ -177,29 +177,30 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Batches come from short read transactions, one at a time as the
+	// index takes them; writeMu keeps the store still in between.
 	const batch = 2000
-	docs := make([]index.Doc, 0, batch)
-	var all [][]index.Doc
-	err = s.view(ctx, func(tx *kv.Tx) error {
-		return tx.ForEachCurrent(func(r kv.Record) error {
-			docs = append(docs, index.Doc{ID: r.ID, User: r.User, Text: r.Text})
-			if len(docs) == batch {
-				all = append(all, docs)
-				docs = make([]index.Doc, 0, batch)
-			}
-			return nil
-		})
-	})
-	all = append(all, docs)
-	for _, b := range all {
-		if err != nil {
-			break
+	var after []byte
+	done := false
+	err = ix.Bulk(func() ([]index.Doc, error) {
+		if done {
+			return nil, nil
 		}
-		err = s.attachVectors(ctx, b, true)
-	}
-	if err == nil {
-		err = ix.Bulk(all)
-	}
+		var page []kv.Record
+		err := s.view(ctx, func(tx *kv.Tx) (err error) {
+			page, after, err = tx.CurrentPage(after, batch)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		done = after == nil
+		docs := make([]index.Doc, len(page))
+		for i, r := range page {
+			docs[i] = index.Doc{ID: r.ID, User: r.User, Text: r.Text}
+		}
+		return docs, s.attachVectors(ctx, docs, true)
+	})
 	if err != nil {
 		ix.Close()
 		return fmt.Errorf("building the candidate index: %w", err)

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -131,22 +130,45 @@ func docID(id uint64) string { return strconv.FormatUint(id, 10) }
 // Put adds or replaces docs, in one batch.
 func (ix *Index) Put(docs ...Doc) error { return ix.put(docs, ix.analyze(docs)) }
 
-// Bulk adds many batches of distinct docs, as when the index is built. It
-// keeps every core busy: bleve builds a segment on the goroutine that hands
-// it a batch, so batches go in from several goroutines at once, each
-// analysing its own.
-func (ix *Index) Bulk(batches [][]Doc) error {
-	var next atomic.Int64
+// Bulk adds distinct docs in batches that next hands out until it returns
+// none, as when the index is built. It keeps every core busy: bleve builds
+// a segment on the goroutine that hands it a batch, so batches go in from
+// several goroutines at once, each analysing its own. next is called by one
+// goroutine at a time; reading batches as they are needed keeps only a few
+// of them in memory.
+func (ix *Index) Bulk(next func() ([]Doc, error)) error {
+	var mu sync.Mutex
+	var failed bool
+	take := func() ([]Doc, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed {
+			return nil, nil
+		}
+		docs, err := next()
+		failed = err != nil
+		return docs, err
+	}
 	errs := make([]error, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for w := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(batches) && errs[w] == nil; i = int(next.Add(1)) - 1 {
-				errs[w] = ix.put(batches[i], ix.analyze(batches[i]))
+		wg.Go(func() {
+			for {
+				docs, err := take()
+				if err == nil && len(docs) > 0 {
+					err = ix.put(docs, ix.analyze(docs))
+				}
+				if err != nil {
+					errs[w] = err
+					mu.Lock()
+					failed = true
+					mu.Unlock()
+				}
+				if err != nil || len(docs) == 0 {
+					return
+				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return errors.Join(errs...)

@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -71,5 +73,38 @@ func TestDeleteAndClose(t *testing.T) {
 	}
 	if _, err := ix.Search(ctx, "", ix.Analyzer().Analyze("night"), 10); err != ErrClosed {
 		t.Errorf("search after close: %v", err)
+	}
+}
+
+// Bulk indexes every batch its producer hands out, from several goroutines,
+// and stops at the producer's first error, returning it.
+func TestBulkTakesBatchesUntilDoneOrFailed(t *testing.T) {
+	batches := func(n int, fail error) func() ([]Doc, error) {
+		next := uint64(1)
+		return func() ([]Doc, error) {
+			if next > uint64(n) {
+				return nil, nil
+			}
+			if fail != nil && next > uint64(n/2) {
+				return nil, fail
+			}
+			var docs []Doc
+			for range 10 {
+				docs = append(docs, Doc{ID: next, User: "u", Text: fmt.Sprintf("fact %d about the garden", next)})
+				next++
+			}
+			return docs, nil
+		}
+	}
+	ix := newIndex(t, Keywords4)
+	if err := ix.Bulk(batches(200, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ix.Count(); err != nil || n != 200 {
+		t.Errorf("indexed %d docs (%v), want 200", n, err)
+	}
+	boom := errors.New("store unreadable")
+	if err := newIndex(t, Keywords4).Bulk(batches(200, boom)); !errors.Is(err, boom) {
+		t.Errorf("a failing producer: %v", err)
 	}
 }

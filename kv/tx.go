@@ -75,6 +75,8 @@ func userPrefix(user string) []byte {
 
 func userKey(user string, id uint64) []byte { return be.AppendUint64(userPrefix(user), id) }
 
+func (r *Record) userKey() []byte { return userKey(r.User, r.ID) }
+
 func eventKey(id uint64, seq uint32) []byte { return be.AppendUint32(idKey(id), seq) }
 
 // NextID allocates a fact id. Ids only grow: a hard delete never frees one.
@@ -172,23 +174,54 @@ func (t *Tx) Touched(fn func(id uint64, r *Record)) {
 
 // ForEachCurrent calls fn for every current record of every user.
 func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
+	var after []byte
+	for {
+		page, next, err := t.CurrentPage(after, 1024)
+		if err != nil {
+			return err
+		}
+		for _, r := range page {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		after = next
+	}
+}
+
+// CurrentPage returns up to n current records of every user, in user-index
+// order, starting after the key after (nil: from the first), and the key to
+// pass for the next page, nil after the last. Pages let a long read go in
+// short transactions.
+func (t *Tx) CurrentPage(after []byte, n int) ([]Record, []byte, error) {
+	var page []Record
 	c := t.users.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	k, v := c.First()
+	if after != nil {
+		if k, v = c.Seek(after); k != nil && bytes.Equal(k, after) {
+			k, v = c.Next()
+		}
+	}
+	for ; k != nil; k, v = c.Next() {
 		if len(k) < 9 || len(v) != 1 {
-			return fmt.Errorf("%w: user index entry %x", ErrCorrupt, k)
+			return nil, nil, fmt.Errorf("%w: user index entry %x", ErrCorrupt, k)
 		}
 		if v[0]&userCurrent == 0 {
 			continue
 		}
+		if len(page) == n {
+			return page, append([]byte(nil), page[len(page)-1].userKey()...), nil
+		}
 		r, err := t.Get(be.Uint64(k[len(k)-8:]))
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		if err := fn(r); err != nil {
-			return err
-		}
+		page = append(page, r)
 	}
-	return nil
+	return page, nil, nil
 }
 
 // lastLogEntry returns the key and value of the newest log entry of fact

@@ -218,3 +218,39 @@ func TestAppendedRecordsFillTheirPages(t *testing.T) {
 		return nil
 	})
 }
+
+// Paging through the current records in short transactions yields each
+// once, in the order one long walk does.
+func TestCurrentPagesCoverEveryCurrentRecord(t *testing.T) {
+	db := openTest(t)
+	seed(t, db)
+	var walk []uint64
+	_ = db.View(func(tx *Tx) error {
+		return tx.ForEachCurrent(func(r Record) error { walk = append(walk, r.ID); return nil })
+	})
+	for _, n := range []int{1, 2, 5} {
+		var paged []uint64
+		var after []byte
+		for {
+			var page []Record
+			var next []byte
+			err := db.View(func(tx *Tx) (err error) { page, next, err = tx.CurrentPage(after, n); return err })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) > n {
+				t.Fatalf("page of %d records, asked for %d", len(page), n)
+			}
+			for _, r := range page {
+				paged = append(paged, r.ID)
+			}
+			if next == nil {
+				break
+			}
+			after = next
+		}
+		if !slices.Equal(paged, walk) || len(walk) != 2 {
+			t.Errorf("pages of %d: %v, one walk: %v", n, paged, walk)
+		}
+	}
+}
