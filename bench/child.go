@@ -23,9 +23,10 @@ const childEnv = "PALIMPSEST_BENCH_OPEN"
 
 // openFigures is what the child reports.
 type openFigures struct {
-	Open    time.Duration `json:"open"` // Open + first lookup (which builds the index)
-	Heap    uint64        `json:"heap"` // heap in use after a GC
-	RSS     uint64        `json:"rss"`  // resident set after it
+	Open    time.Duration `json:"open"`     // Open + first lookup (which builds the index)
+	Heap    uint64        `json:"heap"`     // heap in use after a GC
+	RSS     uint64        `json:"rss"`      // resident set after it
+	RSSFile uint64        `json:"rss_file"` // of it, pages of memory-mapped files: the store's and the index's
 	PeakRSS uint64        `json:"peak_rss"`
 	File    int64         `json:"file"` // size of the store file
 }
@@ -95,7 +96,7 @@ func measureOpen(spec string) (openFigures, error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	o.Heap = ms.HeapAlloc
-	o.RSS, o.PeakRSS = procStatus("VmRSS:"), procStatus("VmHWM:")
+	o.RSS, o.RSSFile, o.PeakRSS = procStatus("VmRSS:"), procStatus("RssFile:"), procStatus("VmHWM:")
 	if st, err := os.Stat(path); err == nil {
 		o.File = st.Size()
 	}

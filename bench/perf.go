@@ -199,8 +199,8 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			return nil, err
 		}
 		add(row{Op: fmt.Sprintf("Open + first lookup, index built (%s)", mode), P50: o.Open.Round(time.Millisecond).String(),
-			Note: fmt.Sprintf("fresh process: heap in use %.1f MB (%.0f B/fact), RSS %.1f MB, peak RSS %.1f MB, file %.0f B/fact",
-				float64(o.Heap)/1e6, float64(o.Heap)/float64(n), float64(o.RSS)/1e6, float64(o.PeakRSS)/1e6, float64(o.File)/float64(n))})
+			Note: fmt.Sprintf("fresh process: heap in use %.1f MB (%.0f B/fact), RSS %.1f MB (%.1f MB of it mapped files), peak RSS %.1f MB, file %.0f B/fact",
+				mb(o.Heap), float64(o.Heap)/float64(n), mb(o.RSS), mb(o.RSSFile), mb(o.PeakRSS), float64(o.File)/float64(n))})
 	}
 
 	for i, mode := range cfg.modes {
@@ -358,6 +358,8 @@ func timePair(n int, ours, base func(i int) error) (a, b []time.Duration) {
 	slices.Sort(b)
 	return a, b
 }
+
+func mb(b uint64) float64 { return float64(b) / 1e6 }
 
 func rate(lat []time.Duration) float64 {
 	var sum time.Duration
