@@ -244,6 +244,9 @@ func (d *DB) Compact() (err error) {
 	opts.NoSync = true // synced once below, before the rename
 	dst, err := bolt.Open(tmp, mode, opts)
 	if err != nil {
+		// bbolt creates the file before it writes its first pages; on a full
+		// disk the write fails and the empty file would stay behind.
+		_ = os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
 	}
 	fail := func(err error) error {
