@@ -2,12 +2,20 @@ package memory_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // After a hard delete no byte of the text is left in any file in the
@@ -138,4 +146,160 @@ func TestDeleteChain(t *testing.T) {
 	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// traces lists the needles found in the raw bytes of any file below dirs.
+func traces(t *testing.T, dirs []string, needles []string) []string {
+	t.Helper()
+	var found []string
+	for _, n := range needles {
+		for _, d := range dirs {
+			if dirContains(t, d, n) {
+				found = append(found, n+" in "+d)
+			}
+		}
+	}
+	return found
+}
+
+// A hard delete leaves no byte of the text in any file of the store or of
+// the candidate index — ASCII and Cyrillic, a superseded version, the text
+// of a decision Remember logged (an add, a noop that only restates, an add
+// that raised a conflict), with the decider's reason and raw answer quoting
+// it — nor in an export taken afterwards, nor after Close and reopen.
+func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
+	storeDir, ixDir := privateDirs(t)
+	path := filepath.Join(storeDir, "memory.db")
+	// The judge quotes the new fact in its reason and raw answer, as a
+	// model does; it restates the Kyoto fact and would update the pinned one.
+	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
+		d := reconcile.Decision{Action: reconcile.Add, Decider: "judge",
+			Reason: "judged " + in.Text, Raw: `{"quote":` + strconv.Quote(in.Text) + `}`}
+		for _, c := range in.Candidates {
+			switch {
+			case strings.Contains(in.Text, "again") && strings.Contains(c.Text, "KYOTOMARKER9"):
+				d.Action, d.Target = reconcile.Noop, c.N
+			case strings.Contains(in.Text, "BLOODMARKER77") && c.Pinned:
+				d.Action, d.Target = reconcile.Update, c.N
+			}
+		}
+		return d, nil
+	}}
+	c := newClock("2026-01-01")
+	opts := &memory.Options{NoSync: true, Clock: c.Now, IndexDir: ixDir, Lookup: memory.LookupTopics, CustomDecider: judge}
+	s := must[*memory.Store](t)(memory.Open(path, 0, opts))
+	defer func() { s.Close() }()
+	for i := range 50 {
+		must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: fmt.Sprintf("Filler fact %d about tea and the garden.", i)}))
+	}
+
+	var doomed []uint64
+	add := func(n memory.Note) memory.Fact {
+		f := must[memory.Fact](t)(s.Add(ctx, n))
+		doomed = append(doomed, f.ID)
+		return f
+	}
+	add(memory.Note{Text: "My locker code is QXZ7731ALPHA.", Source: memory.Source{Kind: "chat", Quote: "said QXZ7731QUOTE"}})
+	add(memory.Note{Text: "Мой тайный пароль ЩУКАРЬЁЖИК7731, не говори никому."})
+	old := add(memory.Note{Text: "I drive a VOLVOMARKER1960 to work."})
+	c.set("2026-02-01")
+	heir := must[memory.Fact](t)(s.Supersede(ctx, old.ID, memory.Note{Text: "I cycle to work now."}))
+	for _, text := range []string{"I collect ZEBRAFINCHMARKER stamps.", "Я собираю марки ЖИРАФОМАРКЕР с детства."} {
+		out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: text}))
+		if out.Decision.Action != memory.ActionAdd || out.Fact.ID == 0 {
+			t.Fatalf("remember %q: %+v", text, out.Decision)
+		}
+		doomed = append(doomed, out.Fact.ID)
+	}
+	kyoto := add(memory.Note{Text: "I live in KYOTOMARKER9 near the river."})
+	if out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in KYOTOMARKER9 again, NOOPMARKER42."})); out.Decision.Action != memory.ActionNoop || out.Decision.Target != kyoto.ID {
+		t.Fatalf("test is void: the restatement was not a noop of fact %d: %+v", kyoto.ID, out.Decision)
+	}
+	pinned := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My blood type is AB.", Pinned: true}))
+	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My blood type is O, BLOODMARKER77."}))
+	if out.Decision.Conflict == 0 || out.Fact.ID == 0 {
+		t.Fatalf("test is void: no conflict with the pinned fact %d: %+v", pinned.ID, out.Decision)
+	}
+	doomed = append(doomed, out.Fact.ID)
+
+	markers := []string{"QXZ7731ALPHA", "QXZ7731QUOTE", "ЩУКАРЬЁЖИК7731", "VOLVOMARKER1960", "ZEBRAFINCHMARKER",
+		"ЖИРАФОМАРКЕР", "KYOTOMARKER9", "NOOPMARKER42", "BLOODMARKER77"}
+	// The index holds terms lowercased, so look for those too.
+	needles := slices.Clone(markers)
+	for _, m := range markers {
+		needles = append(needles, strings.ToLower(m))
+	}
+	for _, m := range markers {
+		if !dirContains(t, storeDir, m) {
+			t.Fatalf("test is void: %q was never in the store file", m)
+		}
+	}
+	// Build the index over the doomed facts and remember its files.
+	must[memory.Lookup](t)(s.Candidates(ctx, "", "my locker code and the ЩУКАРЬЁЖИК7731 password", 5))
+	before := modesUnder(t, ixDir)
+	if len(before) == 0 {
+		t.Fatal("test is void: no index files")
+	}
+
+	for _, id := range doomed {
+		must[[]uint64](t)(s.Delete(ctx, "", id, nil))
+	}
+	dirs := []string{storeDir, ixDir}
+	if got := traces(t, dirs, needles); len(got) > 0 {
+		t.Errorf("after delete: %v", got)
+	}
+	// The scan does see what survives, so its silence about the rest counts.
+	if !dirContains(t, storeDir, heir.Text) || !dirContains(t, storeDir, pinned.Text) {
+		t.Fatal("the surviving facts are not found in the store file")
+	}
+	for p := range before {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("index file %s, written before the delete, is still there: %v", p, err)
+		}
+	}
+	noTrace := func(when string) {
+		t.Helper()
+		for _, m := range markers {
+			l := must[memory.Lookup](t)(s.Candidates(ctx, "", m, 12))
+			for _, c := range l.Candidates {
+				if slices.Contains(doomed, c.Fact.ID) {
+					t.Errorf("%s: lookup of %q returns deleted fact %d", when, m, c.Fact.ID)
+				}
+			}
+		}
+		var logs strings.Builder
+		for _, v := range []any{
+			must[[]memory.Decision](t)(s.Decisions(ctx, "", 0)),
+			must[[]memory.Conflict](t)(s.Conflicts(ctx, "", true)),
+			must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true})),
+		} {
+			b, _ := json.Marshal(v)
+			logs.Write(b)
+		}
+		exported := snapshot(t, s)
+		for _, m := range markers {
+			if strings.Contains(exported, m) {
+				t.Errorf("%s: the export holds %q", when, m)
+			}
+			if strings.Contains(logs.String(), m) {
+				t.Errorf("%s: the decisions, conflicts or facts hold %q", when, m)
+			}
+		}
+		if got := traces(t, dirs, needles); len(got) > 0 {
+			t.Errorf("%s, after lookups rebuilt the index: %v", when, got)
+		}
+		if err := s.Check(ctx); err != nil {
+			t.Errorf("%s: %v", when, err)
+		}
+	}
+	noTrace("open")
+
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := traces(t, dirs, needles); len(got) > 0 {
+		t.Errorf("after Close: %v", got)
+	}
+	s = must[*memory.Store](t)(memory.Open(path, 0, opts))
+	noTrace("reopened")
 }

@@ -100,6 +100,13 @@ func New(an *Analyzer, dir string) (*Index, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("index: %w", err)
 	}
+	// bleve creates its metadata file 0666 less the umask; every other file
+	// it writes is 0600. Make that one private too.
+	if err := os.Chmod(tmp+"/bleve/index_meta.json", 0o600); err != nil {
+		b.Close()
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("index: %w", err)
+	}
 	ix := &Index{an: an, dir: tmp, bleve: b, users: map[string]string{}}
 	if an.Mode() == Semantic {
 		ix.vecs = newVectors()

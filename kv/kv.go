@@ -235,16 +235,30 @@ func (d *DB) Compact() (err error) {
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
+	// The new file takes the old one's permission, not the mode this
+	// process opened with: that mode applies to a new file only, and a
+	// looser one must not expose a file its owner had kept private.
+	mode := d.mode
+	if fi, err := os.Stat(d.path); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	opts := d.boltOptions()
 	opts.NoSync = true // synced once below, before the rename
-	dst, err := bolt.Open(tmp, d.mode, opts)
+	dst, err := bolt.Open(tmp, mode, opts)
 	if err != nil {
+		// bbolt creates the file before it writes its first pages; on a full
+		// disk the write fails and the empty file would stay behind.
+		_ = os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
 	}
 	fail := func(err error) error {
 		_ = dst.Close()
 		_ = os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
+	}
+	// Exactly the old permission, whatever the umask took off at creation.
+	if err := os.Chmod(tmp, mode); err != nil {
+		return fail(err)
 	}
 	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
 		return fail(err)

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An export written over an existing, looser file ends up 0600 (it holds
+// personal data), and a delete through memctl leaves the store private, with
+// no temporary file beside it and no byte of the text in it or in a later
+// export.
+func TestExportAndDeleteStayPrivate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "memory.db")
+	const secret = "My locker code is QXZ7731ALPHA."
+	ok(t, "--db", db, "add", "I like tea.")
+	ok(t, "--db", db, "add", secret)
+
+	out := filepath.Join(t.TempDir(), "export.jsonl")
+	if err := os.WriteFile(out, []byte("old contents\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, "--db", db, "export", out)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(secret)) {
+		t.Fatalf("test is void: the export lacks the fact:\n%s", b)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o600 {
+		t.Errorf("export over a 0644 file has mode %o, want 600", fi.Mode().Perm())
+	}
+
+	ok(t, "--db", db, "delete", "2")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "memory.db" {
+		t.Errorf("the store's directory holds %v, want only memory.db", entries)
+	}
+	if fi, _ := os.Stat(db); fi.Mode().Perm() != 0o600 {
+		t.Errorf("store mode %o after delete, want 600", fi.Mode().Perm())
+	}
+	raw, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("QXZ7731ALPHA")) {
+		t.Error("the deleted text is still in the store file")
+	}
+	ok(t, "--db", db, "export", out)
+	if b, _ := os.ReadFile(out); bytes.Contains(b, []byte("QXZ7731ALPHA")) || !bytes.Contains(b, []byte("I like tea.")) {
+		t.Errorf("export after delete:\n%s", b)
+	}
+}
