@@ -32,7 +32,9 @@ type Decision struct {
 	ID   uint64    `json:"id"`
 	At   time.Time `json:"at"`
 	User string    `json:"user"`
-	// Text is the new fact's text.
+	// Text is the new fact's text; empty when the decider failed and the
+	// fallback refused the fact, so that no copy outlives what no hard
+	// delete can name.
 	Text string `json:"text"`
 	// Action is what was done; Proposed is what the decider answered, which
 	// differs when a pinned or changed target turned an update into an add.

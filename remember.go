@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -184,7 +185,12 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		target.Pinned, attempt = true, 2 // take the conflict path below, whatever its state
 	}
 	switch d.Action {
-	case "": // the decider failed and the policy is to refuse: only the log
+	case "":
+		// The decider failed and the policy is to refuse: only the log, and
+		// without the text, which no fact holds and so no hard delete
+		// could reach.
+		dec.Text, dec.Raw = "", ""
+		dec.Fallback = clip(strings.ReplaceAll(fallback, rec.Text, "…"))
 	case ActionNoop:
 		if dec.Target != 0 && (target.ID == 0 || !target.Current() || target.User != rec.User) {
 			// What the fact restates is gone: judge again, then keep it.

@@ -459,6 +459,10 @@ func TestRememberOllamaFallbacks(t *testing.T) {
 					if d.Added != 0 || out.Fact.ID != 0 || len(all) != 1 || logged.Action != "" || logged.Added != 0 {
 						t.Errorf("a refused fact was stored: facts %v, decision %+v", ids(all), logged)
 					}
+					// No fact holds the text, so no hard delete could reach a copy in the log.
+					if logged.Text != "" || logged.Raw != "" || strings.Contains(logged.Fallback, newText) || logged.Fallback == "" {
+						t.Errorf("the refusal's log entry keeps the text: %+v", logged)
+					}
 				}
 				if n := len(srv.ChatRequests()); n != tc.requests {
 					t.Errorf("%d chat requests, want %d", n, tc.requests)
