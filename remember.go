@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -150,8 +151,32 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		Reason: clip(d.Reason), Raw: clip(d.Raw), Fallback: clip(fallback), Grain: d.Grain,
 		Candidates: make([]uint64, 0, len(look.Candidates)),
 	}
-	for _, c := range look.Candidates {
-		dec.Candidates = append(dec.Candidates, c.Fact.ID)
+	var gone []int // numbers of the candidates hard-deleted since the lookup
+	for i, c := range look.Candidates {
+		if tx.Has(c.Fact.ID) {
+			dec.Candidates = append(dec.Candidates, c.Fact.ID)
+		} else {
+			gone = append(gone, i+1)
+		}
+	}
+	if len(gone) > 0 {
+		// Delete scrubbed the decisions it found, and this one was not
+		// written yet: judge again on a fresh lookup, and if it happens
+		// again keep no trace of the deleted fact, as Delete would not.
+		if attempt == 1 {
+			return Outcome{}, errMoved
+		}
+		dec.Raw, dec.Reason = "", "[reason removed with a deleted fact it may quote]"
+		if dec.Fallback != "" {
+			dec.Fallback = "[fallback reason removed with a deleted fact it may quote]"
+		}
+		if slices.Contains(gone, d.Target) || slices.Contains(gone, d.ConflictWith) {
+			d.Target, d.ConflictWith = 0, 0
+			if d.Action != "" {
+				d.Action, dec.Action = ActionAdd, ActionAdd
+				dec.Reason += " (the fact it concerned was deleted meanwhile: added)"
+			}
+		}
 	}
 	if dec.Decider == "" {
 		dec.Decider = s.decider.Name()
