@@ -146,11 +146,15 @@ func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change
 
 // Restore makes a superseded or retracted fact current again: the undo of
 // a wrong Supersede or Invalidate. The successor of a superseded fact stays
-// as it is. An automatic fact counts against AutoBudget again.
+// as it is. An automatic fact counts against AutoBudget again. With
+// c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
 	return s.change(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record, _ int64) (*kv.Event, error) {
 		if r.Current() {
 			return nil, ErrAlreadyCurrent
+		}
+		if r.Pinned && c.Origin == OriginAuto {
+			return nil, ErrPinned
 		}
 		if err := s.checkBudget(tx, r.User, r.Auto, false); err != nil {
 			return nil, err

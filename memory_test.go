@@ -158,6 +158,11 @@ func TestPinnedRefusesAutomation(t *testing.T) {
 	if all := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true})); len(all) != 1 {
 		t.Errorf("a refused supersede wrote %d facts", len(all))
 	}
+	must[memory.Fact](t)(s.Invalidate(ctx, "", f.ID, memory.Change{Reason: "the user said so"}))
+	if _, err := s.Restore(ctx, "", f.ID, auto); !errors.Is(err, memory.ErrPinned) {
+		t.Errorf("auto restore of pinned: %v", err)
+	}
+	must[memory.Fact](t)(s.Restore(ctx, "", f.ID, memory.Change{}))
 	must[memory.Fact](t)(s.Unpin(ctx, "", f.ID))
 	must[memory.Fact](t)(s.Invalidate(ctx, "", f.ID, auto))
 	evs := must[[]memory.Event](t)(s.Events(ctx, "", f.ID))
@@ -165,8 +170,9 @@ func TestPinnedRefusesAutomation(t *testing.T) {
 	for _, e := range evs {
 		kinds = append(kinds, e.Kind)
 	}
-	want := []memory.EventKind{memory.EventRecorded, memory.EventPinned, memory.EventUnpinned, memory.EventRetracted}
-	if strings.Join(strs(kinds), ",") != strings.Join(strs(want), ",") || evs[3].Origin != memory.OriginAuto {
+	want := []memory.EventKind{memory.EventRecorded, memory.EventPinned, memory.EventRetracted, memory.EventRestored,
+		memory.EventUnpinned, memory.EventRetracted}
+	if strings.Join(strs(kinds), ",") != strings.Join(strs(want), ",") || evs[5].Origin != memory.OriginAuto {
 		t.Errorf("log %v", kinds)
 	}
 	// The user may still change a pinned fact.

@@ -721,6 +721,8 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 				errs = append(errs, memory.ErrNotFound)
 			case mf.f.State() == memory.Current:
 				errs = append(errs, memory.ErrAlreadyCurrent)
+			case mf.f.Pinned && c.Origin == memory.OriginAuto:
+				errs = append(errs, memory.ErrPinned)
 			case mf.f.Origin == memory.OriginAuto && m.autoCurrent(user) >= modelBudget:
 				errs = append(errs, memory.ErrBudgetExceeded)
 			}
