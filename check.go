@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,8 +14,9 @@ import (
 
 // Check runs bbolt's page-level check of the file and then the store's own
 // invariants: every record decodes, its log replays to its markers, links
-// between versions agree in both directions, and the per-user indexes hold
-// exactly the keys the records imply. It returns nil when all hold, else an
+// between versions agree in both directions, the per-user indexes hold
+// exactly the keys the records imply, and decisions and conflicts name only
+// facts that exist. It returns nil when all hold, else an
 // error wrapping ErrCorrupt that lists every problem.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
@@ -132,6 +134,38 @@ func checkTx(tx *kv.Tx) []error {
 	if next < 1 || next == math.MaxUint64 {
 		errs = append(errs, fmt.Errorf("next id %d out of range", next))
 	}
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return append(errs, checkLogRefs(tx)...)
+}
+
+// checkLogRefs checks that every decision and conflict names only facts
+// that exist and belong to its user: a hard delete scrubs the logs of the
+// facts it removes, so a dangling id means a copy it could have missed.
+func checkLogRefs(tx *kv.Tx) []error {
+	var errs []error
+	err := tx.ForEachBlob(kv.BucketDecisions, false, func(id uint64, b []byte) error {
+		var d Decision
+		if err := json.Unmarshal(b, &d); err != nil {
+			errs = append(errs, fmt.Errorf("decision %d: %v", id, err))
+		} else if !refsExist(tx, d.User, append([]uint64{d.Added, d.Target}, d.Candidates...)...) {
+			errs = append(errs, fmt.Errorf("decision %d names a fact that is missing or another user's", id))
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	err = tx.ForEachBlob(kv.BucketConflicts, false, func(id uint64, b []byte) error {
+		var c Conflict
+		if err := json.Unmarshal(b, &c); err != nil {
+			errs = append(errs, fmt.Errorf("conflict %d: %v", id, err))
+		} else if !refsExist(tx, c.User, c.New, c.Existing) {
+			errs = append(errs, fmt.Errorf("conflict %d names a fact that is missing or another user's", id))
+		}
+		return nil
+	})
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -255,15 +255,10 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		}
 		for _, l := range logs {
 			var err error
+			// checkTx below refuses a log line that names a missing fact.
 			if l.Decision != nil {
-				if !refsExist(tx, l.Decision.User, append([]uint64{l.Decision.Added, l.Decision.Target}, l.Decision.Candidates...)...) {
-					return fmt.Errorf("%w: decision %d names a fact that is missing or another user's", ErrBadImport, l.Decision.ID)
-				}
 				err = putJSON(tx, kv.BucketDecisions, l.Decision.ID, l.Decision)
 			} else {
-				if !refsExist(tx, l.Conflict.User, l.Conflict.New, l.Conflict.Existing) {
-					return fmt.Errorf("%w: conflict %d names a fact that is missing or another user's", ErrBadImport, l.Conflict.ID)
-				}
 				err = putJSON(tx, kv.BucketConflicts, l.Conflict.ID, l.Conflict)
 			}
 			if err != nil {
