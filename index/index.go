@@ -93,8 +93,15 @@ func New(an *Analyzer, dir string) (*Index, error) {
 		"unsafe_batch": true,
 		// The persister fsyncs its own bbolt file after every snapshot it
 		// writes; napping between persists lets small updates gather in
-		// memory instead of costing a disk flush each, beside the store's.
-		"scorchPersisterOptions": map[string]any{"PersisterNapTimeMSec": 2000, "PersisterNapUnderNumFiles": 1000},
+		// memory instead of costing a disk flush each, beside the store's
+		// (without a nap a durable Add ran at 0.55 of a raw bbolt Update,
+		// with one at 0.8). Until persisted, each batch is a segment of
+		// its own that every lookup reads, and memory the build cannot
+		// give back: 200 ms keeps a Remember loop's lookups over a few
+		// dozen segments (2 s let hundreds gather: 3.4 ms a topics Remember
+		// instead of 2.1) and a 100k build's heap at 15 MB instead of 70,
+		// for a build about a quarter slower.
+		"scorchPersisterOptions": map[string]any{"PersisterNapTimeMSec": 200, "PersisterNapUnderNumFiles": 1000},
 	})
 	if err != nil {
 		os.RemoveAll(tmp)
