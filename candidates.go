@@ -178,8 +178,10 @@ func (s *Store) buildIndex(ctx context.Context) error {
 		return err
 	}
 	// Batches come from short read transactions, one at a time as the
-	// index takes them; writeMu keeps the store still in between.
-	const batch = 2000
+	// index takes them; writeMu keeps the store still in between. Batches
+	// of 1,000 built a 100k index fastest and with the least memory of
+	// 500 to 12,500 (bleve merges fewer, smaller unpersisted segments).
+	const batch = 1000
 	var after []byte
 	done := false
 	err = ix.Bulk(func() ([]index.Doc, error) {
