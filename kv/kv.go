@@ -57,6 +57,10 @@ type DB struct {
 	path string
 	mode os.FileMode
 	opts Options
+	// metaLost says a meta page failed its checksum when the file was
+	// opened, before any commit here could rewrite it: bbolt then reads the
+	// file as it was a commit earlier. Check reports it.
+	metaLost bool
 }
 
 // Open opens or creates the store file at path. mode is used when the file
@@ -78,6 +82,7 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 		return nil, err
 	}
 	d.bolt = b
+	d.metaLost = metaPageLost(path)
 	if err := d.initSchema(); err != nil {
 		_ = b.Close()
 		return nil, err
@@ -299,6 +304,9 @@ func (d *DB) Check() (err error) {
 	// cannot be recovered. A structural walk of the file's pages, and then
 	// touching every key (a bad page panics where recoverCorrupt catches
 	// it), come first; bbolt's check runs only on a file that passed both.
+	if d.metaLost {
+		return fmt.Errorf("%w: a meta page failed its checksum when the file was opened: it was read as it was before its newest commit, which may be lost (a power cut while committing, or damage)", ErrCorrupt)
+	}
 	d.mu.RLock()
 	err = checkPages(d.path)
 	d.mu.RUnlock()

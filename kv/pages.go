@@ -14,8 +14,11 @@ const (
 	elementSize   = 16 // branch: pos, ksize u32, pgid u64; leaf: flags, pos, ksize, vsize u32
 	branchFlag    = 0x01
 	leafFlag      = 0x02
-	bucketFlag    = 0x01 // on a leaf element: the value is a bucket
-	bucketHeader  = 16   // root pgid u64, sequence u64
+	metaFlag      = 0x04
+	freelistFlag  = 0x10
+	noFreelist    = ^uint64(0) // the meta's freelist id when it is not synced
+	bucketFlag    = 0x01       // on a leaf element: the value is a bucket
+	bucketHeader  = 16         // root pgid u64, sequence u64
 	metaMagic     = 0xED0CDAED
 	metaSize      = 64 // up to and including the checksum
 	maxWalkDepth  = 64
@@ -30,21 +33,62 @@ var le = binary.LittleEndian
 // in a goroutine where a panic cannot be recovered, and some damaged pages
 // make it read outside the map; this walk finds them first, safely.
 func walkPages(data []byte) error {
-	meta, pageSize, err := newestMeta(data)
+	meta, pageSize, valid, err := newestMeta(data)
 	if err != nil {
 		return err
+	}
+	// Every commit writes one of the two meta pages, in turn, and bbolt
+	// falls back to the other when one is damaged: the file then reads as
+	// it was a commit earlier, consistent but without the newest commit.
+	// After a clean run both are valid; a torn write at a power cut, or
+	// damage, leaves one invalid until the next commit rewrites it.
+	if valid < 2 {
+		return errors.New("a meta page fails its checksum: the file reads as it was before its newest commit, which may be lost")
 	}
 	hwm := le.Uint64(meta[40:])
 	root := le.Uint64(meta[16:])
 	w := pageWalk{data: data, pageSize: uint64(pageSize), hwm: hwm, seen: map[uint64]bool{}}
+	// bbolt's check reads both meta pages and the freelist page and asserts
+	// that each header names its own id: a damaged one would crash it.
+	for id := range uint64(firstDataPage) {
+		if err := w.header(id, metaFlag); err != nil {
+			return err
+		}
+	}
+	if fl := le.Uint64(meta[32:]); fl != noFreelist {
+		if fl < firstDataPage || fl >= hwm {
+			return fmt.Errorf("freelist page id %d outside %d..%d", fl, firstDataPage, hwm)
+		}
+		if err := w.header(fl, freelistFlag); err != nil {
+			return err
+		}
+	}
 	return w.visit(root, 0)
 }
 
+// header checks that page id lies in the file and that its header names
+// it and has one of the flags in want.
+func (w *pageWalk) header(id uint64, want uint16) error {
+	off := id * w.pageSize
+	if off+pageHeader > uint64(len(w.data)) {
+		return fmt.Errorf("page %d beyond the end of the file", id)
+	}
+	if got := le.Uint64(w.data[off:]); got != id {
+		return fmt.Errorf("page %d: header says page %d", id, got)
+	}
+	if flags := le.Uint16(w.data[off+8:]); flags&want == 0 || flags&^(branchFlag|leafFlag|metaFlag|freelistFlag) != 0 {
+		return fmt.Errorf("page %d: flags %#x, want %#x", id, flags, want)
+	}
+	return nil
+}
+
 // newestMeta returns the bytes of the valid meta page with the highest
-// transaction id, and the page size it records.
-func newestMeta(data []byte) ([]byte, uint32, error) {
+// transaction id, the page size it records, and how many of the two meta
+// pages are valid.
+func newestMeta(data []byte) ([]byte, uint32, int, error) {
 	var best []byte
 	var size uint32
+	valid := 0
 	// Meta page 0 is at offset 0; meta page 1 one page size further.
 	try := func(off uint64) {
 		if off+pageHeader+metaSize > uint64(len(data)) {
@@ -59,6 +103,7 @@ func newestMeta(data []byte) ([]byte, uint32, error) {
 		if h.Sum64() != le.Uint64(m[56:]) {
 			return
 		}
+		valid++
 		if best == nil || le.Uint64(m[48:]) > le.Uint64(best[48:]) {
 			best, size = m, le.Uint32(m[8:])
 		}
@@ -72,9 +117,9 @@ func newestMeta(data []byte) ([]byte, uint32, error) {
 		}
 	}
 	if best == nil || size < 512 || size > 1<<20 {
-		return nil, 0, errors.New("no valid meta page")
+		return nil, 0, 0, errors.New("no valid meta page")
 	}
-	return best, size, nil
+	return best, size, valid, nil
 }
 
 type pageWalk struct {
@@ -95,10 +140,10 @@ func (w *pageWalk) visit(id uint64, depth int) error {
 		return fmt.Errorf("page %d reached twice", id)
 	}
 	w.seen[id] = true
-	off := id * w.pageSize
-	if off+pageHeader > uint64(len(w.data)) {
-		return fmt.Errorf("page %d beyond the end of the file", id)
+	if err := w.header(id, branchFlag|leafFlag); err != nil {
+		return err
 	}
+	off := id * w.pageSize
 	overflow := uint64(le.Uint32(w.data[off+12:]))
 	end := off + (overflow+1)*w.pageSize
 	if end > uint64(len(w.data)) || id+overflow >= w.hwm {
@@ -157,6 +202,20 @@ func (w *pageWalk) elements(p []byte, id uint64, depth int) error {
 		}
 	}
 	return nil
+}
+
+// metaPageLost reads the head of the file at path and reports whether one of
+// its two meta pages fails its checksum.
+func metaPageLost(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 2*65536)
+	n, _ := f.ReadAt(head, 0)
+	_, _, valid, err := newestMeta(head[:n])
+	return err == nil && valid < 2
 }
 
 // checkPages reads the store file and walks its pages.
