@@ -114,14 +114,23 @@ func (s *Store) At(ctx context.Context, user string, event, known time.Time) ([]
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []Fact
 	now := s.now()
 	e, k := orNow(event, now), orNow(known, now)
+	// Facts are large; gather the records first so the answer is
+	// allocated once, at its size.
+	var recs []*kv.Record
 	err := s.userSpans(ctx, user, k, func(r *kv.Record, p span) {
 		if p.contains(e) {
-			out = append(out, factOf(r))
+			recs = append(recs, r)
 		}
 	})
+	if len(recs) == 0 {
+		return nil, err
+	}
+	out := make([]Fact, len(recs))
+	for i, r := range recs {
+		out[i] = factOf(r)
+	}
 	return out, err
 }
 
