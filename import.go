@@ -1,0 +1,405 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// ImportOptions tune Import.
+type ImportOptions struct {
+	// Progress, when set, is called every 1,000 facts and once at the end
+	// with the facts read so far and the bytes consumed.
+	Progress func(facts int, bytes int64)
+}
+
+// Import reads the output of Export into an empty store, keeping ids, times
+// and logs, in one transaction: a bad line anywhere leaves the store
+// untouched, and the first bad line of the input is the one reported. It
+// returns the number of facts imported.
+func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (int, error) {
+	var progress func(int, int64)
+	if opts != nil {
+		progress = opts.Progress
+	}
+	cr := &countingReader{r: r}
+	sc := bufio.NewScanner(cr)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	hdr, err := readImportHeader(sc)
+	if err != nil {
+		return 0, err
+	}
+	chunks, err := s.decodeImport(ctx, sc, hdr, func(facts int) {
+		if progress != nil {
+			progress(facts, cr.n)
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	// The checks that need every line before them, in file order.
+	var items []importItem
+	var logs []exportLog
+	seen := map[uint64]bool{}
+	for _, c := range chunks {
+		for _, it := range c.items {
+			if seen[it.rec.ID] {
+				return 0, fmt.Errorf("%w: line %d: fact id %d is duplicated", ErrBadImport, it.line, it.rec.ID)
+			}
+			seen[it.rec.ID] = true
+		}
+		items = append(items, c.items...)
+		logs = append(logs, c.logs...)
+		if c.err != nil {
+			return 0, c.err
+		}
+	}
+	if err := s.view(ctx, func(tx *kv.Tx) error {
+		if !tx.Empty() {
+			return ErrNotEmpty
+		}
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	// A large import in one transaction would make bbolt remap the file
+	// each time it doubles; room made first saves those copies.
+	if size := importSize(len(items), cr.n); size > 1<<20 {
+		if err := s.db.Reserve(size); err != nil {
+			return 0, err
+		}
+	}
+	err = s.update(ctx, func(tx *kv.Tx) error {
+		if !tx.Empty() {
+			return ErrNotEmpty
+		}
+		for i := range items {
+			if err := tx.Put(&items[i].rec); err != nil {
+				return err
+			}
+			for j := range items[i].evs {
+				if err := tx.Append(items[i].rec.ID, &items[i].evs[j]); err != nil {
+					return err
+				}
+			}
+		}
+		if err := tx.SetNextID(hdr.NextID); err != nil {
+			return err
+		}
+		// checkTx below refuses a log line that names a missing fact.
+		for _, l := range logs {
+			var err error
+			if l.Decision != nil {
+				err = putJSON(tx, kv.BucketDecisions, l.Decision.ID, l.Decision)
+			} else {
+				err = putJSON(tx, kv.BucketConflicts, l.Conflict.ID, l.Conflict)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := tx.SetBlobSeq(kv.BucketDecisions, hdr.LastDecision); err != nil {
+			return err
+		}
+		if err := tx.SetBlobSeq(kv.BucketConflicts, hdr.LastConflict); err != nil {
+			return err
+		}
+		if errs := checkTx(tx); len(errs) > 0 {
+			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(errs...))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if progress != nil {
+		progress(len(items), cr.n)
+	}
+	return len(items), nil
+}
+
+// importSize estimates the bytes an import adds to the file from the facts
+// it holds and the size of its export: a fact's record, log and index keys
+// take about 60% of its JSON line, and pages split at up to 95% full.
+func importSize(facts int, exportBytes int64) int {
+	return int(exportBytes*7/10) + facts*32
+}
+
+func readImportHeader(sc *bufio.Scanner) (exportHeader, error) {
+	var hdr exportHeader
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: line 1: %s", ErrBadImport, fmt.Sprintf(format, args...))
+	}
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return hdr, err
+		}
+		return hdr, bad("no header")
+	}
+	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
+		return hdr, bad("not a %s header", exportFormat)
+	}
+	if hdr.NextID < 1 || hdr.NextID >= 1<<62 {
+		return hdr, bad("next_id %d out of range", hdr.NextID)
+	}
+	if hdr.Version != exportVersion {
+		return hdr, bad("format version %d, this program reads %d", hdr.Version, exportVersion)
+	}
+	return hdr, nil
+}
+
+// importItem is one decoded fact line.
+type importItem struct {
+	line int
+	rec  kv.Record
+	evs  []kv.Event
+}
+
+// importChunk is a run of consecutive lines, decoded by one worker: its
+// facts and log lines in order, up to its first bad line, and that line's
+// error.
+type importChunk struct {
+	first int
+	lines [][]byte
+	items []importItem
+	logs  []exportLog
+	err   error
+}
+
+// importChunkLines is how many lines a worker decodes at a time.
+const importChunkLines = 512
+
+// decodeImport reads the lines after the header and decodes them on every
+// core (JSON decoding is most of an import's work), returning the chunks
+// in file order. Reading stops at the first chunk found bad: every line
+// before it has been handed out, so the first bad line is among them.
+func (s *Store) decodeImport(ctx context.Context, sc *bufio.Scanner, hdr exportHeader, progress func(facts int)) ([]*importChunk, error) {
+	var chunks []*importChunk
+	var failed atomic.Bool
+	jobs := make(chan *importChunk)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for c := range jobs {
+				s.decodeChunk(ctx, c, hdr)
+				if c.err != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	var cur *importChunk
+	send := func() {
+		if cur != nil {
+			chunks = append(chunks, cur)
+			jobs <- cur
+			cur = nil
+		}
+	}
+	line, facts := 1, 0
+	for !failed.Load() && ctx.Err() == nil && sc.Scan() {
+		line++
+		if cur == nil {
+			cur = &importChunk{first: line}
+		}
+		b := bytes.Clone(sc.Bytes())
+		cur.lines = append(cur.lines, b)
+		if !isLogLine(b) {
+			if facts++; facts%1000 == 0 {
+				progress(facts)
+			}
+		}
+		if len(cur.lines) == importChunkLines {
+			send()
+		}
+	}
+	send()
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := sc.Err(); err != nil && !failed.Load() {
+		return nil, fmt.Errorf("%w: line %d: %w", ErrBadImport, line+1, err)
+	}
+	return chunks, nil
+}
+
+func isLogLine(b []byte) bool {
+	return bytes.HasPrefix(b, []byte(`{"decision":`)) || bytes.HasPrefix(b, []byte(`{"conflict":`))
+}
+
+// decodeChunk decodes a chunk's lines up to the first bad one.
+func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeader) {
+	defer func() { c.lines = nil }()
+	for i, b := range c.lines {
+		line := c.first + i
+		bad := func(format string, args ...any) {
+			c.err = fmt.Errorf("%w: line %d: %s", ErrBadImport, line, fmt.Sprintf(format, args...))
+		}
+		if err := ctx.Err(); err != nil {
+			c.err = err
+			return
+		}
+		if isLogLine(b) {
+			var l exportLog
+			if err := strictUnmarshal(b, &l); err != nil || (l.Decision == nil) == (l.Conflict == nil) {
+				bad("not a decision or conflict: %v", err)
+				return
+			}
+			if err := validLog(l, hdr); err != nil {
+				bad("%v", err)
+				return
+			}
+			c.logs = append(c.logs, l)
+			continue
+		}
+		var f exportFact
+		if err := strictUnmarshal(b, &f); err != nil {
+			bad("%v", err)
+			return
+		}
+		rec, evs, err := s.importFact(&f)
+		if err != nil {
+			bad("fact %d: %v", f.ID, err)
+			return
+		}
+		if rec.ID == 0 || rec.ID >= hdr.NextID {
+			bad("fact id %d is not below next_id %d", rec.ID, hdr.NextID)
+			return
+		}
+		c.items = append(c.items, importItem{line: line, rec: rec, evs: evs})
+	}
+}
+
+// importFact validates one exported fact with the same rules as a write.
+func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
+	n := Note{User: f.User, Text: f.Text, Pinned: f.Pinned,
+		Source: Source{Kind: f.Source.Kind, Ref: f.Source.Ref, Quote: f.Source.Quote}}
+	if f.EventFrom != nil {
+		n.EventFrom = *f.EventFrom
+	}
+	if f.EventUntil != nil {
+		n.EventUntil = *f.EventUntil
+	}
+	if f.Source.SaidAt != nil {
+		n.Source.SaidAt = *f.Source.SaidAt
+	}
+	var err error
+	if n.Origin, err = parseOrigin(f.Origin); err != nil {
+		return kv.Record{}, nil, err
+	}
+	rec, err := s.record(n)
+	if err != nil {
+		return kv.Record{}, nil, err
+	}
+	if rec.Text != f.Text {
+		return kv.Record{}, nil, errors.New("text has surrounding white space")
+	}
+	if err := validTime("recorded_at", f.RecordedAt); err != nil || f.RecordedAt.IsZero() {
+		return kv.Record{}, nil, fmt.Errorf("bad recorded_at")
+	}
+	rec.ID, rec.RecordedAt = f.ID, f.RecordedAt.UnixNano()
+	switch f.EventSource {
+	case "", EventGiven, EventFromModel, EventFromWords:
+		rec.EventSource = f.EventSource
+	default:
+		return kv.Record{}, nil, fmt.Errorf("unknown event_source %q", f.EventSource)
+	}
+	rec.ValidUntil, _ = nanosOf(f.ValidUntil)
+	rec.SupersededBy, rec.Supersedes = f.SupersededBy, f.Supersedes
+	evs := make([]kv.Event, len(f.Log))
+	for i, e := range f.Log {
+		kind, ok := kv.ParseEventKind(e.Kind)
+		if !ok {
+			return kv.Record{}, nil, fmt.Errorf("unknown log step %q", e.Kind)
+		}
+		o, err := parseOrigin(e.Origin)
+		if err != nil {
+			return kv.Record{}, nil, err
+		}
+		if err := validTime("log time", e.At); err != nil || e.At.IsZero() {
+			return kv.Record{}, nil, fmt.Errorf("bad log time")
+		}
+		cause, err := s.validText("cause", e.Cause, true)
+		if err != nil {
+			return kv.Record{}, nil, err
+		}
+		end, _ := nanosOf(e.EventEnd)
+		evs[i] = kv.Event{Kind: kind, At: e.At.UnixNano(), Auto: o == OriginAuto, By: e.By, End: end, Cause: cause}
+	}
+	if err := replayMatches(&rec, evs); err != nil {
+		return kv.Record{}, nil, err
+	}
+	return rec, evs, nil
+}
+
+func parseOrigin(s string) (Origin, error) {
+	switch s {
+	case "user":
+		return OriginUser, nil
+	case "auto":
+		return OriginAuto, nil
+	}
+	return 0, fmt.Errorf("unknown origin %q", s)
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// validLog checks a decision or conflict line: an id within the header's
+// sequence and a valid user name.
+func validLog(l exportLog, hdr exportHeader) error {
+	id, last, user := uint64(0), uint64(0), ""
+	if l.Decision != nil {
+		id, last, user = l.Decision.ID, hdr.LastDecision, l.Decision.User
+	} else {
+		id, last, user = l.Conflict.ID, hdr.LastConflict, l.Conflict.User
+	}
+	if id == 0 || id > last {
+		return fmt.Errorf("id %d outside 1..%d", id, last)
+	}
+	return validUser(user)
+}
+
+// refsExist reports whether every non-zero fact id exists and is user's.
+func refsExist(tx *kv.Tx, user string, ids ...uint64) bool {
+	for _, id := range ids {
+		if id == 0 {
+			continue
+		}
+		if _, err := getUser(tx, id, user); err != nil {
+			return false
+		}
+	}
+	return true
+}
