@@ -150,4 +150,3 @@ func exportOf(r *kv.Record, evs []kv.Event) exportFact {
 	}
 	return f
 }
-
