@@ -128,10 +128,25 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 	one := timeN(cfg.writes, func(int) error { _, err := s.Add(ctx, memory.Note{Text: c.next()}); return err })
 	const writers = 64
 	per := max(cfg.writes/4, 10)
+	rows := []row{latRow("Add, one writer", one, 0)}
+	for _, users := range []int{writers, 1} {
+		conc, err := addConcurrently(ctx, s, c, writers, per, users)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines for %d user(s) (group commit)", writers, users),
+			N: writers * per, OpsS: conc, Ratio: conc / rate(one), Note: "ratio to one writer"})
+	}
+	return rows, nil
+}
+
+// addConcurrently adds per facts from each of writers goroutines, spread
+// over users, and returns the facts added per second.
+func addConcurrently(ctx context.Context, s *memory.Store, c *corpus, writers, per, users int) (float64, error) {
 	notes := make([][]memory.Note, writers)
 	for w := range notes {
 		for range per {
-			notes[w] = append(notes[w], memory.Note{User: fmt.Sprintf("u%d", w), Text: c.next()})
+			notes[w] = append(notes[w], memory.Note{User: fmt.Sprintf("u%d", w%users), Text: c.next()})
 		}
 	}
 	start := time.Now()
@@ -150,14 +165,9 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
-		return nil, err
+		return 0, err
 	}
-	conc := float64(writers*per) / time.Since(start).Seconds()
-	return []row{
-		latRow("Add, one writer", one, 0),
-		{Op: fmt.Sprintf("Add from %d goroutines (group commit)", writers), N: writers * per, OpsS: conc,
-			Ratio: conc / rate(one), Note: "ratio to one writer"},
-	}, nil
+	return float64(writers*per) / time.Since(start).Seconds(), nil
 }
 
 // scaleRows measures a store of n facts in which the reads ask about a user

@@ -33,7 +33,7 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		}
 	}
 	for _, op := range []string{
-		"Add from 64 goroutines (group commit)", "Import (one transaction, durable)",
+		"Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)", "Import (one transaction, durable)",
 		"Open + first lookup, index built (keywords4)", "Open + first lookup, index built (topics)",
 		"Candidates k=12, keywords4", "Candidates k=12, topics", "List current of a user (1,000)",
 		"At(now, now) of that user", "Add, durable", "Supersede, durable",
