@@ -215,7 +215,9 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		// without the text, which no fact holds and so no hard delete
 		// could reach.
 		dec.Text, dec.Raw = "", ""
-		dec.Fallback = clip(strings.ReplaceAll(fallback, rec.Text, "…"))
+		if len(gone) == 0 { // else already scrubbed above
+			dec.Fallback = clip(strings.ReplaceAll(fallback, rec.Text, "…"))
+		}
 	case ActionNoop:
 		if dec.Target != 0 && (target.ID == 0 || !target.Current() || target.User != rec.User) {
 			// What the fact restates is gone: judge again, then keep it.
