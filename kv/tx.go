@@ -75,8 +75,6 @@ func userPrefix(user string) []byte {
 
 func userKey(user string, id uint64) []byte { return be.AppendUint64(userPrefix(user), id) }
 
-func (r *Record) userKey() []byte { return userKey(r.User, r.ID) }
-
 func eventKey(id uint64, seq uint32) []byte { return be.AppendUint32(idKey(id), seq) }
 
 // NextID allocates a fact id. Ids only grow: a hard delete never frees one.
@@ -198,6 +196,7 @@ func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
 // short transactions.
 func (t *Tx) CurrentPage(after []byte, n int) ([]Record, []byte, error) {
 	var page []Record
+	var last []byte
 	c := t.users.Cursor()
 	k, v := c.First()
 	if after != nil {
@@ -213,13 +212,13 @@ func (t *Tx) CurrentPage(after []byte, n int) ([]Record, []byte, error) {
 			continue
 		}
 		if len(page) == n {
-			return page, append([]byte(nil), page[len(page)-1].userKey()...), nil
+			return page, last, nil
 		}
 		r, err := t.Get(be.Uint64(k[len(k)-8:]))
 		if err != nil {
 			return nil, nil, err
 		}
-		page = append(page, r)
+		page, last = append(page, r), append(last[:0], k...)
 	}
 	return page, nil, nil
 }
