@@ -65,19 +65,15 @@ func (s *Store) commitBatch(batch []writeReq) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if len(batch) > 1 {
-		var touched func(func(uint64, *kv.Record))
-		err := s.db.Update(func(tx *kv.Tx) error {
+		err := s.commitTx(func(tx *kv.Tx) error {
 			for _, r := range batch {
 				if err := r.fn(tx); err != nil {
 					return err
 				}
 			}
-			touched = tx.Touched
 			return nil
 		})
 		if err == nil {
-			s.lists.invalidate()
-			s.syncIndex(touched)
 			for _, r := range batch {
 				r.done <- nil
 			}
@@ -85,11 +81,13 @@ func (s *Store) commitBatch(batch []writeReq) {
 		}
 	}
 	for _, r := range batch {
-		r.done <- s.commitOne(r.fn)
+		r.done <- s.commitTx(r.fn)
 	}
 }
 
-func (s *Store) commitOne(fn func(tx *kv.Tx) error) error {
+// commitTx commits fn in one transaction and, once committed,
+// lets the caches and the candidate index follow. Called with writeMu held.
+func (s *Store) commitTx(fn func(tx *kv.Tx) error) error {
 	var touched func(func(uint64, *kv.Record))
 	err := s.db.Update(func(tx *kv.Tx) error {
 		if err := fn(tx); err != nil {
