@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -361,6 +362,20 @@ func (d *DB) initSchema() error {
 	}
 	if d.opts.ReadOnly {
 		return d.bolt.View(check)
+	}
+	// A store with all its buckets needs no write, and an empty bbolt
+	// transaction still commits (a meta page and two fsyncs per Open).
+	// Anything missing or wrong is created or reported by the write below.
+	complete := false
+	if err := d.bolt.View(func(tx *bolt.Tx) error {
+		complete = check(tx) == nil &&
+			!slices.ContainsFunc(optionalBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
+		return nil
+	}); err != nil {
+		return err
+	}
+	if complete {
+		return nil
 	}
 	return d.bolt.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketMeta) == nil {

@@ -361,3 +361,25 @@ func TestReserveLeavesOnlyFreePages(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Opening a store that has all its buckets writes nothing: an empty bbolt
+// transaction would still commit a meta page and fsync twice.
+func TestOpenOfACompleteStoreCommitsNothing(t *testing.T) {
+	db := openTest(t)
+	seed(t, db)
+	path := db.Path()
+	txid := func(db *DB) (id int) {
+		_ = db.bolt.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil })
+		return id
+	}
+	before := txid(db)
+	db.Close()
+	db, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if after := txid(db); after != before {
+		t.Errorf("Open committed: transaction id %d, was %d", after, before)
+	}
+}
