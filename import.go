@@ -390,16 +390,3 @@ func validLog(l exportLog, hdr exportHeader) error {
 	}
 	return validUser(user)
 }
-
-// refsExist reports whether every non-zero fact id exists and is user's.
-func refsExist(tx *kv.Tx, user string, ids ...uint64) bool {
-	for _, id := range ids {
-		if id == 0 {
-			continue
-		}
-		if _, err := getUser(tx, id, user); err != nil {
-			return false
-		}
-	}
-	return true
-}

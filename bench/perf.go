@@ -294,19 +294,19 @@ func rawUpdate(raw *kv.Raw, sample string) func(int) error {
 
 // importJSONL is an export of n facts, perUser to a user, as fillStore
 // writes them, built before the clock starts.
-func importJSONL(texts []string, n, perUser int) []byte {
+func importJSONL(texts []string, n, perUser int) string {
 	var b strings.Builder
 	writeImport(&b, texts, n, perUser)
-	return []byte(b.String())
+	return b.String()
 }
 
-func timeImport(ctx context.Context, path string, data []byte) (time.Duration, error) {
+func timeImport(ctx context.Context, path, data string) (time.Duration, error) {
 	s, err := memory.Open(path, 0, nil)
 	if err != nil {
 		return 0, err
 	}
 	start := time.Now()
-	_, err = s.Import(ctx, strings.NewReader(string(data)), nil)
+	_, err = s.Import(ctx, strings.NewReader(data), nil)
 	took := time.Since(start)
 	return took, errors.Join(err, s.Close())
 }
