@@ -280,49 +280,50 @@ func (p *parser) weekend(k int) period {
 	return dayP(sat)
 }
 
-// enDay reads a day of the month: 3, 3rd, third, twenty-first.
-func (p *parser) enDay(i int) (int, int) {
-	t := p.tok(i)
-	if t.kind == kNum {
-		if t.ndig <= 2 && t.num >= 1 && t.num <= 31 {
-			switch t.suf {
-			case "", "st", "nd", "rd", "th":
-				return t.num, 1
-			}
-		}
-		return 0, 0
-	}
-	w := p.w(i)
-	if v, ok := enOrdinals[w]; ok {
-		return v, 1
-	}
-	if w == "twenty" || w == "thirty" {
-		if v, ok := enOrdinals[p.w(i+1)]; ok && v < 10 {
-			return enNumbers[w] + v, 2
-		}
-	}
-	return 0, 0
+// dayWords is how a language writes a day of the month: a number with an
+// optional suffix, an ordinal word, or a tens word and an ordinal below 10.
+type dayWords struct {
+	suffixes map[string]bool
+	ordinals map[string]int
+	tens     map[string]int
 }
 
+var (
+	enDayWords = dayWords{
+		suffixes: set("", "st", "nd", "rd", "th"),
+		ordinals: enOrdinals,
+		tens:     map[string]int{"twenty": enNumbers["twenty"], "thirty": enNumbers["thirty"]},
+	}
+	ruDayWords = dayWords{
+		suffixes: set("", "го", "е", "ое", "ого", "му", "ому"),
+		ordinals: ruOrdinals,
+		tens:     map[string]int{"двадцать": ruNumbers["двадцать"], "тридцать": ruNumbers["тридцать"]},
+	}
+)
+
+// enDay reads a day of the month: 3, 3rd, third, twenty-first.
+func (p *parser) enDay(i int) (int, int) { return p.day(i, &enDayWords) }
+
 // ruDay reads a day of the month: 5, 5-го, пятого, двадцать пятого.
-func (p *parser) ruDay(i int) (int, int) {
+func (p *parser) ruDay(i int) (int, int) { return p.day(i, &ruDayWords) }
+
+// day reads a day of the month written in words l and returns it with the
+// number of tokens it took, or 0, 0.
+func (p *parser) day(i int, l *dayWords) (int, int) {
 	t := p.tok(i)
 	if t.kind == kNum {
-		if t.ndig <= 2 && t.num >= 1 && t.num <= 31 {
-			switch t.suf {
-			case "", "го", "е", "ое", "ого", "му", "ому":
-				return t.num, 1
-			}
+		if t.ndig <= 2 && t.num >= 1 && t.num <= 31 && l.suffixes[t.suf] {
+			return t.num, 1
 		}
 		return 0, 0
 	}
 	w := p.w(i)
-	if v, ok := ruOrdinals[w]; ok {
+	if v, ok := l.ordinals[w]; ok {
 		return v, 1
 	}
-	if w == "двадцать" || w == "тридцать" {
-		if v, ok := ruOrdinals[p.w(i+1)]; ok && v < 10 {
-			return ruNumbers[w] + v, 2
+	if tens, ok := l.tens[w]; ok {
+		if v, ok := l.ordinals[p.w(i+1)]; ok && v < 10 {
+			return tens + v, 2
 		}
 	}
 	return 0, 0
