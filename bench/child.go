@@ -96,25 +96,29 @@ func measureOpen(spec string) (openFigures, error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	o.Heap = ms.HeapAlloc
-	o.RSS, o.RSSFile, o.PeakRSS = procStatus("VmRSS:"), procStatus("RssFile:"), procStatus("VmHWM:")
+	st := procStatus()
+	o.RSS, o.RSSFile, o.PeakRSS = st["VmRSS"], st["RssFile"], st["VmHWM"]
 	if st, err := os.Stat(path); err == nil {
 		o.File = st.Size()
 	}
 	return o, nil
 }
 
-// procStatus reads a size in kB from /proc/self/status, in bytes; 0 where
+// procStatus reads the sizes in /proc/self/status, in bytes; empty where
 // there is no /proc.
-func procStatus(field string) uint64 {
+func procStatus() map[string]uint64 {
+	sizes := map[string]uint64{}
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return 0
+		return sizes
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, field); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
+		k, v, ok := strings.Cut(l, ":")
+		if v, isKB := strings.CutSuffix(strings.TrimSpace(v), " kB"); ok && isKB {
+			if kb, err := strconv.ParseUint(v, 10, 64); err == nil {
+				sizes[k] = kb << 10
+			}
 		}
 	}
-	return 0
+	return sizes
 }
