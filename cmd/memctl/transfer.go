@@ -33,12 +33,21 @@ one of memctl's open descriptors. A symbolic link is followed and kept; a link
 to nothing is refused.`,
 		Args: maxArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := a.dbPath()
+			if err != nil {
+				return err
+			}
 			return a.withStore(true, func(s *memory.Store) error {
 				ctx := cmd.Context()
 				if len(args) == 0 || args[0] == "-" {
 					return s.Export(ctx, a.stdout)
 				}
-				return writeOutput(ctx, args[0], func(w io.Writer) error { return s.Export(ctx, w) })
+				// Stat after the open, which refused a missing store.
+				store, err := os.Stat(path)
+				if err != nil {
+					return err
+				}
+				return writeOutput(ctx, args[0], store, func(w io.Writer) error { return s.Export(ctx, w) })
 			})
 		},
 	}
@@ -133,18 +142,34 @@ func ownDescriptor(dir, base string) (int, bool) {
 // writeOutput writes to the file name by what it is: a regular file is
 // replaced atomically, a new one created 0600, and a descriptor, FIFO,
 // socket or device is written to in place, so that nothing but the named
-// file's contents ever changes.
-func writeOutput(ctx context.Context, name string, write func(io.Writer) error) error {
+// file's contents ever changes. The file store (the store's own) is
+// refused, under whatever name: an export over it would destroy it.
+func writeOutput(ctx context.Context, name string, store fs.FileInfo, write func(io.Writer) error) error {
 	t, err := resolve(name)
 	if err != nil {
 		return err
+	}
+	isStore := func(fi fs.FileInfo) error {
+		if os.SameFile(fi, store) {
+			return fmt.Errorf("%s is the store itself: export to another file", name)
+		}
+		return nil
 	}
 	if t.fd >= 0 {
 		f, err := dupDescriptor(t.fd, name)
 		if err != nil {
 			return err
 		}
+		if fi, err := f.Stat(); err == nil && isStore(fi) != nil {
+			_ = f.Close()
+			return isStore(fi)
+		}
 		return writeStream(ctx, f, write)
+	}
+	if t.info != nil {
+		if err := isStore(t.info); err != nil {
+			return err
+		}
 	}
 	if t.info == nil {
 		return replaceFile(ctx, t.path, nil, write)

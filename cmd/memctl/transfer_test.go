@@ -546,3 +546,34 @@ func TestOpenInputSize(t *testing.T) {
 		t.Errorf("size of a FIFO = %d, want -1 (unknown)", size)
 	}
 }
+
+// The store's own file is refused as an export's destination, under any
+// name: written over, the store would be gone.
+func TestExportOverStoreRefused(t *testing.T) {
+	t.Parallel()
+	db, want := storeToExport(t)
+	before := readFile(t, db)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(db, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, name := range []string{db, link, "/dev/fd/" + strconv.Itoa(int(f.Fd()))} {
+		if e := fails(t, 1, "--db", db, "export", name); !strings.Contains(e, "is the store itself") {
+			t.Errorf("export %s: stderr %q", name, e)
+		}
+	}
+	if readFile(t, db) != before {
+		t.Error("the store file changed")
+	}
+	if got := ok(t, "--db", db, "export"); got != want {
+		t.Errorf("the store's export after refused exports differs:\n%s", got)
+	}
+	if ns := names(t, filepath.Dir(db)); len(ns) != 1 {
+		t.Errorf("the store's directory holds %v", ns)
+	}
+}
