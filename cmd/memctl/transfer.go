@@ -30,7 +30,7 @@ new file with the old one's mode (and owner, where allowed); a new FILE is
 0600. A failed export leaves FILE as it was. A FIFO, socket or device is
 written to, never replaced, and so are /dev/stdout and /dev/fd/N, which name
 one of memctl's open descriptors. A symbolic link is followed and kept; a link
-to nothing is refused.`,
+to nothing is refused, and so is the store's own file.`,
 		Args: maxArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := a.dbPath()
@@ -350,15 +350,13 @@ func (a *app) openInput(ctx context.Context, name string) (io.Reader, int64, fun
 	switch {
 	case t.fd >= 0:
 		f, err = dupDescriptor(t.fd, name)
-	case t.info == nil:
-		_, err = os.Lstat(t.path) // the error that names the missing file
-	case t.info.IsDir():
+	case t.info != nil && t.info.IsDir():
 		err = fmt.Errorf("%s is a directory", name)
-	case t.info.Mode().Type() == fs.ModeSocket:
+	case t.info != nil && t.info.Mode().Type() == fs.ModeSocket:
 		f, err = (&net.Dialer{}).DialContext(ctx, "unix", t.path)
-	case t.info.Mode().Type() == fs.ModeNamedPipe:
+	case t.info != nil && t.info.Mode().Type() == fs.ModeNamedPipe:
 		f, err = openFIFO(ctx, t.path, os.O_RDONLY)
-	default:
+	default: // a regular file, a device, or nothing: open's error names it
 		f, err = os.Open(t.path)
 	}
 	if err != nil {
