@@ -176,23 +176,22 @@ func defaultDBPath(getenv func(string) string) (string, error) {
 
 // open opens the store. Read-only commands take a shared lock and never
 // create the file. tune, if given, adjusts the options last (remember's
-// decider and lookup).
-func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (*memory.Store, error) {
+// decider and lookup). undo, to call after the store's Close, removes the
+// folders open made for the store if no store file is there then.
+func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (s *memory.Store, undo func(), err error) {
 	path, err := a.dbPath()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if readOnly {
 		// bbolt cannot open a missing file read-only; say why plainly.
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no store at %s (add a fact first)", path)
+			return nil, nil, fmt.Errorf("no store at %s (add a fact first)", path)
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
 	}
 	opts := &memory.Options{ReadOnly: readOnly}
 	if opts.Lookup, err = a.lookupMode(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if now := a.now; !now.IsZero() {
 		opts.Clock = func() time.Time { return now }
@@ -200,7 +199,68 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (*memory.Store,
 	for _, f := range tune {
 		f(opts)
 	}
-	return memory.Open(path, 0o600, opts)
+	undo = func() {}
+	if !readOnly {
+		removeMade, err := makeParents(filepath.Dir(path))
+		if err != nil {
+			return nil, nil, err
+		}
+		undo = func() {
+			// Any error says there is no file (a name too long cannot be
+			// one), and removeMade removes only empty folders anyway.
+			if _, err := os.Lstat(path); err != nil {
+				removeMade()
+			}
+		}
+	}
+	if s, err = memory.Open(path, 0o600, opts); err != nil {
+		undo()
+		return nil, nil, err
+	}
+	return s, undo, nil
+}
+
+// makeParents makes dir and its missing parents, 0700 (they lead to
+// personal data), and returns a function that removes the ones it made,
+// innermost first, as long as they are empty: a refused write leaves no
+// folders behind, and never removes one it did not make.
+func makeParents(dir string) (removeMade func(), err error) {
+	var missing []string // innermost first
+	for d := filepath.Clean(dir); ; {
+		_, err := os.Stat(d)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	var made []string
+	removeMade = func() {
+		for i := len(made) - 1; i >= 0; i-- {
+			if os.Remove(made[i]) != nil { // not empty: what is inside is not ours
+				return
+			}
+		}
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		err := os.Mkdir(missing[i], 0o700)
+		if errors.Is(err, fs.ErrExist) {
+			continue // made meanwhile by another process, so not ours to remove
+		}
+		if err != nil {
+			removeMade()
+			return nil, err
+		}
+		made = append(made, missing[i])
+	}
+	return removeMade, nil
 }
 
 // withStore runs fn on the open store and closes it, reporting a failed
@@ -215,7 +275,7 @@ func (a *app) withTunedStore(readOnly bool, tune func(*memory.Options), fn func(
 	if tune != nil {
 		tunes = append(tunes, tune)
 	}
-	s, err := a.open(readOnly, tunes...)
+	s, undo, err := a.open(readOnly, tunes...)
 	if err != nil {
 		return err
 	}
@@ -223,6 +283,7 @@ func (a *app) withTunedStore(readOnly bool, tune func(*memory.Options), fn func(
 		if cerr := s.Close(); cerr != nil && err == nil {
 			err = cerr
 		}
+		undo()
 	}()
 	return fn(s)
 }

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// An export written over an existing, looser file ends up 0600 (it holds
-// personal data), and a delete through memctl leaves the store private, with
-// no temporary file beside it and no byte of the text in it or in a later
-// export.
+// A new export file is 0600 (it holds personal data; an existing file keeps
+// the mode its owner gave it, see TestExportReplacesFileKeepingMode), and a
+// delete through memctl leaves the store private, with no temporary file
+// beside it and no byte of the text in it or in a later export.
 func TestExportAndDeleteStayPrivate(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -20,9 +20,6 @@ func TestExportAndDeleteStayPrivate(t *testing.T) {
 	ok(t, "--db", db, "add", secret)
 
 	out := filepath.Join(t.TempDir(), "export.jsonl")
-	if err := os.WriteFile(out, []byte("old contents\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	ok(t, "--db", db, "export", out)
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -32,7 +29,7 @@ func TestExportAndDeleteStayPrivate(t *testing.T) {
 		t.Fatalf("test is void: the export lacks the fact:\n%s", b)
 	}
 	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o600 {
-		t.Errorf("export over a 0644 file has mode %o, want 600", fi.Mode().Perm())
+		t.Errorf("a new export file has mode %o, want 600", fi.Mode().Perm())
 	}
 
 	ok(t, "--db", db, "delete", "2")

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
@@ -17,26 +22,253 @@ func (a *app) exportCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "export [FILE]",
 		Short: "Write every fact, with history and logs, as JSON Lines to FILE or stdout",
-		Args:  maxArgs("FILE"),
+		Long: `export writes every fact, with its history, and the decision and conflict
+logs as JSON Lines, to stdout when FILE is absent or -.
+
+A regular FILE is replaced whole, and only once the export is complete, by a
+new file with the old one's mode (and owner, where allowed); a new FILE is
+0600. A failed export leaves FILE as it was. A FIFO, socket or device is
+written to, never replaced, and so are /dev/stdout and /dev/fd/N, which name
+one of memctl's open descriptors. A symbolic link is followed and kept; a link
+to nothing is refused, and so is the store's own file.`,
+		Args: maxArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := a.dbPath()
+			if err != nil {
+				return err
+			}
 			return a.withStore(true, func(s *memory.Store) error {
+				ctx := cmd.Context()
 				if len(args) == 0 || args[0] == "-" {
-					return s.Export(cmd.Context(), a.stdout)
+					return s.Export(ctx, a.stdout)
 				}
-				return writeFileAtomic(args[0], func(w io.Writer) error {
-					return s.Export(cmd.Context(), w)
-				})
+				// Stat after the open, which refused a missing store.
+				store, err := os.Stat(path)
+				if err != nil {
+					return err
+				}
+				return writeOutput(ctx, args[0], store, func(w io.Writer) error { return s.Export(ctx, w) })
 			})
 		},
 	}
 }
 
-// writeFileAtomic writes path through a temporary file in the same
-// directory, renamed into place once complete, so that an interrupted
-// export never leaves a truncated file under the real name. The file is
-// 0600: it holds personal data.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// maxLinks bounds the symbolic links followed to a file, as the kernel's
+// own ELOOP does, so that a loop of links ends.
+const maxLinks = 40
+
+// target is what a file name given on the command line names.
+type target struct {
+	path string      // the name with every symbolic link resolved
+	info fs.FileInfo // what is at path; nil if nothing is yet
+	fd   int         // >= 0: this process's descriptor fd, named through /dev/fd or /proc
+}
+
+// resolve follows name's symbolic links itself, rather than leaving it to
+// open or rename, so that what is at the end of them decides how it is
+// written: a rename over a link would replace the link, and the links of
+// /proc/self/fd name descriptors (a pipe, a socket), not paths.
+func resolve(name string) (target, error) {
+	if name == "" {
+		return target{}, errors.New("empty file name")
+	}
+	if strings.HasSuffix(name, string(filepath.Separator)) {
+		return target{}, fmt.Errorf("%s names a directory, not a file", name)
+	}
+	p := name
+	for links := 0; ; links++ {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return target{}, err
+		}
+		base := filepath.Base(p)
+		p = filepath.Join(dir, base)
+		if fd, ok := ownDescriptor(dir, base); ok {
+			return target{path: p, fd: fd}, nil
+		}
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && links > 0:
+			// Creating a link's missing target would put a file of personal
+			// data wherever the link points, which the name given does not
+			// show: refused, as cp refuses to write through such a link.
+			return target{}, fmt.Errorf("%s is a dangling link: %s does not exist", name, p)
+		case errors.Is(err, fs.ErrNotExist):
+			return target{path: p, fd: -1}, nil
+		case err != nil:
+			return target{}, err
+		case fi.Mode().Type() != fs.ModeSymlink:
+			return target{path: p, info: fi, fd: -1}, nil
+		case links == maxLinks:
+			return target{}, fmt.Errorf("%s: too many levels of symbolic links", name)
+		}
+		l, err := os.Readlink(p)
+		if err != nil {
+			return target{}, err
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(dir, l)
+		}
+		p = l
+	}
+}
+
+// ownDescriptor reports whether dir/base names one of this process's open
+// descriptors: dir is, with its links resolved, /proc/PID/fd (what
+// /dev/fd, /proc/self/fd and /dev/stdout lead to on Linux), a thread's
+// /proc/PID/task/TID/fd, or the /dev/fd of the BSDs.
+func ownDescriptor(dir, base string) (int, bool) {
+	fd, err := strconv.Atoi(base)
+	if err != nil || fd < 0 || strconv.Itoa(fd) != base {
+		return 0, false
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return 0, false
+	}
+	proc := "/proc/" + strconv.Itoa(os.Getpid()) + "/"
+	if dir == "/dev/fd" || dir == proc+"fd" {
+		return fd, true
+	}
+	task, ok := strings.CutPrefix(dir, proc+"task/")
+	if !ok {
+		return 0, false
+	}
+	tid, ok := strings.CutSuffix(task, "/fd")
+	_, err = strconv.Atoi(tid)
+	return fd, ok && err == nil
+}
+
+// writeOutput writes to the file name by what it is: a regular file is
+// replaced atomically, a new one created 0600, and a descriptor, FIFO,
+// socket or device is written to in place, so that nothing but the named
+// file's contents ever changes. The file store (the store's own) is
+// refused, under whatever name: an export over it would destroy it.
+func writeOutput(ctx context.Context, name string, store fs.FileInfo, write func(io.Writer) error) error {
+	t, err := resolve(name)
+	if err != nil {
+		return err
+	}
+	isStore := func(fi fs.FileInfo) error {
+		if os.SameFile(fi, store) {
+			return fmt.Errorf("%s is the store itself: export to another file", name)
+		}
+		return nil
+	}
+	if t.fd >= 0 {
+		f, err := dupDescriptor(t.fd, name)
+		if err != nil {
+			return err
+		}
+		if fi, err := f.Stat(); err == nil && isStore(fi) != nil {
+			_ = f.Close()
+			return isStore(fi)
+		}
+		return writeStream(ctx, f, write)
+	}
+	if t.info != nil {
+		if err := isStore(t.info); err != nil {
+			return err
+		}
+	}
+	if t.info == nil {
+		return replaceFile(ctx, t.path, nil, write)
+	}
+	switch typ := t.info.Mode().Type(); {
+	case typ == 0:
+		return replaceFile(ctx, t.path, t.info, write)
+	case typ == fs.ModeDir:
+		return fmt.Errorf("%s is a directory", name)
+	case typ == fs.ModeSocket:
+		c, err := (&net.Dialer{}).DialContext(ctx, "unix", t.path)
+		if err != nil {
+			return err
+		}
+		return writeStream(ctx, c, write)
+	case typ == fs.ModeNamedPipe:
+		f, err := openFIFO(ctx, t.path, os.O_WRONLY)
+		if err != nil {
+			return err
+		}
+		return writeStream(ctx, f, write)
+	default: // a device
+		f, err := os.OpenFile(t.path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return writeStream(ctx, f, write)
+	}
+}
+
+// writeStream writes to w in place and closes it. A cancelled ctx ends a
+// write that waits on a slow reader, where w has deadlines (a FIFO, a
+// socket; not an inherited descriptor, which stays blocking for whoever
+// shares it).
+func writeStream(ctx context.Context, w io.WriteCloser, write func(io.Writer) error) error {
+	if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		stop := context.AfterFunc(ctx, func() { _ = d.SetWriteDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
+	err := write(w)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// openFIFO opens a FIFO, which waits for the other end to be opened; a
+// cancelled ctx ends the wait.
+func openFIFO(ctx context.Context, path string, flag int) (*os.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.OpenFile(path, flag, 0)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+	}
+	// Stand in for the other end (a read-write open of a FIFO waits for
+	// nobody), so that the waiting open returns, then close both.
+	if other, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		if o := <-ch; o.f != nil {
+			_ = o.f.Close()
+		}
+		_ = other.Close()
+	}
+	return nil, ctx.Err()
+}
+
+// replaceFile writes path through a temporary file in its directory,
+// renamed over it once complete and synced, so that an interrupted or
+// failed write leaves the old file, or none, and never a truncated one.
+// The new file takes old's mode and, where the process may set it, its
+// owner; without old it is 0600: it holds personal data.
+func replaceFile(ctx context.Context, path string, old fs.FileInfo, write func(io.Writer) error) (err error) {
+	perm := fs.FileMode(0o600)
+	if old != nil {
+		// Replacing needs only the directory's permission; a file its
+		// owner made read-only is refused, as writing into it would be.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_ = f.Close()
+		perm = old.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -46,7 +278,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	if err = tmp.Chmod(0o600); err != nil {
+	if old != nil {
+		keepOwner(tmp, old)
+	}
+	if err = tmp.Chmod(perm); err != nil { // exact: umask does not apply to a chmod
 		return err
 	}
 	if err = write(tmp); err != nil {
@@ -58,7 +293,13 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err = ctx.Err(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(dir)
 }
 
 func (a *app) importCmd() *cobra.Command {
@@ -69,7 +310,7 @@ func (a *app) importCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Open the input before the store, so that a wrong file name
 			// does not leave an empty store behind.
-			in, size, closeIn, err := a.openInput(args[0])
+			in, size, closeIn, err := a.openInput(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -93,27 +334,55 @@ func (a *app) importCmd() *cobra.Command {
 	}
 }
 
-// openInput opens name, or stdin for "-", with its size when known (-1 if not).
-func (a *app) openInput(name string) (io.Reader, int64, func(), error) {
+// openInput opens name, or stdin for "-", with the size left to read when
+// known (-1 if not). Names are resolved as export resolves them, so that
+// /dev/stdin and /dev/fd/N read the descriptor from where it is, and a
+// FIFO's wait for its writer ends with ctx.
+func (a *app) openInput(ctx context.Context, name string) (io.Reader, int64, func(), error) {
 	if name == "-" {
-		size := int64(-1)
-		if st, ok := a.stdin.(interface{ Stat() (fs.FileInfo, error) }); ok {
-			if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
-				size = fi.Size()
-			}
-		}
-		return a.stdin, size, func() {}, nil
+		return a.stdin, sizeLeft(a.stdin), func() {}, nil
 	}
-	f, err := os.Open(name)
+	t, err := resolve(name)
 	if err != nil {
 		return nil, 0, nil, err
+	}
+	var f io.ReadCloser
+	switch {
+	case t.fd >= 0:
+		f, err = dupDescriptor(t.fd, name)
+	case t.info != nil && t.info.IsDir():
+		err = fmt.Errorf("%s is a directory", name)
+	case t.info != nil && t.info.Mode().Type() == fs.ModeSocket:
+		f, err = (&net.Dialer{}).DialContext(ctx, "unix", t.path)
+	case t.info != nil && t.info.Mode().Type() == fs.ModeNamedPipe:
+		f, err = openFIFO(ctx, t.path, os.O_RDONLY)
+	default: // a regular file, a device, or nothing: open's error names it
+		f, err = os.Open(t.path)
+	}
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return f, sizeLeft(f), func() { _ = f.Close() }, nil
+}
+
+// sizeLeft is what is left to read of r if r is a regular file, else -1.
+func sizeLeft(r io.Reader) int64 {
+	f, ok := r.(interface {
+		Stat() (fs.FileInfo, error)
+		Seek(int64, int) (int64, error)
+	})
+	if !ok {
+		return -1
 	}
 	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, 0, nil, err
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
 	}
-	return f, fi.Size(), func() { _ = f.Close() }, nil
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || off > fi.Size() {
+		return -1
+	}
+	return fi.Size() - off
 }
 
 // progressMin is the input size from which import shows a progress bar;
