@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/palimpsest-mem/memory/kv"
@@ -9,19 +10,45 @@ import (
 
 // writeReq is one write waiting to be committed.
 type writeReq struct {
-	fn   func(tx *kv.Tx) error
-	done chan error
+	fn func(tx *kv.Tx) error
+	// done carries the write's outcome, or the news that its writer now
+	// leads the next batch. It holds one value, so nobody blocks sending.
+	done chan outcome
+	// taken is set, under committer.mu, once the write is in a batch or its
+	// writer has been named the next leader: from then on it cannot
+	// withdraw, and its writer waits for done whatever its context says.
+	taken bool
+}
+
+// outcome is what a writer gets back on its done channel.
+type outcome struct {
+	err error
+	// panicked: running the write panicked, with value; its own caller
+	// panics with it, wherever the panic happened.
+	panicked bool
+	value    any
+	// lead: not a result but the leadership, handed over by the writer
+	// that just committed its own batch; the receiver's write is pending.
+	lead bool
 }
 
 // committer gathers writes from many goroutines into shared transactions
-// (group commit). The first writer to arrive commits at once, alone; writes
-// that arrive meanwhile queue up and go together in the next transaction,
-// so one pair of fsyncs serves them all. A lone writer never waits for
-// company.
+// (group commit). The first writer to arrive when none is committing
+// leads: it commits at once, alone. Writes that arrive meanwhile queue up;
+// when the leader has committed the batch that holds its own write it
+// hands the lead to the first queued writer, which commits everything
+// queued by then in one transaction, so one pair of fsyncs serves them all,
+// and hands on in turn. Every call thus commits at most one batch, the one
+// that holds its own write, and returns when that one has committed; a lone
+// writer never waits for company.
 type committer struct {
 	mu      sync.Mutex
-	pending []writeReq
-	active  bool // a goroutine is committing and will drain pending
+	pending []*writeReq
+	active  bool // some writer leads; it or its successor will take pending
+
+	// hookBatch, when set by a test, runs in the leader's goroutine before
+	// each batch it commits.
+	hookBatch func(leader *writeReq, batch []*writeReq)
 }
 
 // update runs fn in a write transaction, possibly shared with other
@@ -29,43 +56,96 @@ type committer struct {
 // with every record written. fn may run more than once (if a write it
 // shared a transaction with fails, each is run again on its own), so it
 // must not have effects outside tx beyond setting its own results.
+//
+// A writer whose ctx ends while its write is still queued withdraws it
+// (fn never runs) and returns ctx.Err(); once the write is taken into a
+// batch, update waits for that batch's result. A panic in fn is the
+// panic of this call alone: other writes in its batch are unaffected.
 func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	req := writeReq{fn: fn, done: make(chan error, 1)}
+	req := &writeReq{fn: fn, done: make(chan outcome, 1)}
 	c := &s.commit
 	c.mu.Lock()
 	c.pending = append(c.pending, req)
-	if c.active {
+	if !c.active {
+		c.active = true
+		req.taken = true
 		c.mu.Unlock()
-		return <-req.done
+		return s.lead(req)
 	}
-	c.active = true
 	c.mu.Unlock()
-	for {
+	var o outcome
+	select {
+	case o = <-req.done:
+	case <-ctx.Done():
 		c.mu.Lock()
-		batch := c.pending
-		c.pending = nil
-		if len(batch) == 0 {
-			c.active = false
+		if !req.taken {
+			c.pending = slices.DeleteFunc(c.pending, func(r *writeReq) bool { return r == req })
 			c.mu.Unlock()
-			break
+			return ctx.Err()
 		}
 		c.mu.Unlock()
-		s.commitBatch(batch)
+		o = <-req.done
 	}
-	return <-req.done
+	if o.lead {
+		return s.lead(req)
+	}
+	return o.result()
 }
 
-// commitBatch commits a batch in one transaction; if any write in it
-// fails, the transaction is rolled back and each write runs on its own, so
-// one write's error never becomes another's.
-func (s *Store) commitBatch(batch []writeReq) {
+// lead commits every pending write, own among them, in one batch, then
+// hands the lead on and returns own's result.
+func (s *Store) lead(own *writeReq) error {
+	c := &s.commit
+	c.mu.Lock()
+	batch := c.pending
+	c.pending = nil
+	for _, r := range batch {
+		r.taken = true
+	}
+	c.mu.Unlock()
+	// Handed on even if something below panics: a committer left active
+	// with nobody leading would hang every later writer.
+	defer c.handOff()
+	if c.hookBatch != nil {
+		c.hookBatch(own, batch)
+	}
+	s.commitBatch(batch)
+	return (<-own.done).result()
+}
+
+// handOff makes the first pending writer the leader, or marks the
+// committer idle when none is waiting.
+func (c *committer) handOff() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) == 0 {
+		c.active = false
+		return
+	}
+	next := c.pending[0]
+	next.taken = true // named leader, it can no longer withdraw
+	next.done <- outcome{lead: true}
+}
+
+func (o outcome) result() error {
+	if o.panicked {
+		panic(o.value)
+	}
+	return o.err
+}
+
+// commitBatch commits a batch in one transaction and delivers each write's
+// outcome; if any write in it fails or panics, the transaction is rolled
+// back and each write runs on its own, so one write's error (or panic) is
+// never another's.
+func (s *Store) commitBatch(batch []*writeReq) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if len(batch) > 1 {
-		err := s.commitTx(func(tx *kv.Tx) error {
+		o, committed := s.commitTx(func(tx *kv.Tx) error {
 			for _, r := range batch {
 				if err := r.fn(tx); err != nil {
 					return err
@@ -73,21 +153,39 @@ func (s *Store) commitBatch(batch []writeReq) {
 			}
 			return nil
 		})
-		if err == nil {
+		if committed {
 			for _, r := range batch {
-				r.done <- nil
+				r.done <- outcome{}
+			}
+			if o.panicked {
+				// Every write is in; the panic came after the commit,
+				// keeping the caches and index in line, and is no
+				// write's fault. It goes on in the leader's goroutine,
+				// where it happened.
+				panic(o.value)
 			}
 			return
 		}
 	}
 	for _, r := range batch {
-		r.done <- s.commitTx(r.fn)
+		o, _ := s.commitTx(r.fn)
+		r.done <- o
 	}
 }
 
-// commitTx commits fn in one transaction and, once committed,
-// lets the caches and the candidate index follow. Called with writeMu held.
-func (s *Store) commitTx(fn func(tx *kv.Tx) error) error {
+// commitTx commits fn in one transaction and, once committed, lets the
+// caches and the candidate index follow. A panic is caught and returned
+// in the outcome; committed says whether fn's writes are in the store.
+// Called with writeMu held.
+func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
+	defer func() {
+		// The transaction was rolled back if the panic came out of
+		// db.Update, which does not commit a transaction whose function
+		// did not return.
+		if v := recover(); v != nil {
+			o = outcome{panicked: true, value: v}
+		}
+	}()
 	var touched func(func(uint64, *kv.Record))
 	err := s.db.Update(func(tx *kv.Tx) error {
 		if err := fn(tx); err != nil {
@@ -96,9 +194,11 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) error {
 		touched = tx.Touched
 		return nil
 	})
-	if err == nil {
-		s.lists.invalidate()
-		s.syncIndex(touched)
+	if err != nil {
+		return outcome{err: err}, false
 	}
-	return err
+	committed = true
+	s.lists.invalidate()
+	s.syncIndex(touched)
+	return outcome{}, true
 }

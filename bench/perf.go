@@ -27,6 +27,8 @@ type row struct {
 	N     int     `json:"n"`
 	P50   string  `json:"p50,omitempty"`
 	P99   string  `json:"p99,omitempty"`
+	P999  string  `json:"p99_9,omitempty"`
+	Max   string  `json:"max,omitempty"`
 	OpsS  float64 `json:"ops_per_s,omitempty"`
 	Ratio float64 `json:"ratio,omitempty"` // ours / baseline, in ops/s; > 1 is faster
 	Note  string  `json:"note,omitempty"`
@@ -38,20 +40,26 @@ type perfConfig struct {
 	writes int   // timed writes of each kind per scale
 	reads  int   // timed reads of each kind per scale
 	modes  []memory.LookupMode
+	// latFor is how long each count of concurrent durable writers runs
+	// in the per-call latency rows.
+	latFor time.Duration
 }
 
 func perfCmd() *cobra.Command {
 	var facts int
-	var quick, asJSON bool
+	var quick, asJSON, writersOnly bool
 	var modes, distractors, cpuprofile string
 	c := &cobra.Command{
 		Use:   "perf",
 		Short: "Speed and size of the store next to a bare bbolt file and SQLite, fsync on unless a row says otherwise",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg := perfConfig{scales: []int{1000, 10_000, facts}, writes: 300, reads: 500}
+			cfg := perfConfig{scales: []int{1000, 10_000, facts}, writes: 300, reads: 500, latFor: 3 * time.Second}
 			if quick {
-				cfg = perfConfig{scales: []int{1000, 10_000}, writes: 100, reads: 200}
+				cfg = perfConfig{scales: []int{1000, 10_000}, writes: 100, reads: 200, latFor: time.Second}
+			}
+			if writersOnly {
+				cfg.scales = nil
 			}
 			for _, m := range strings.Split(modes, ",") {
 				mode, err := memory.ParseLookupMode(strings.TrimSpace(m))
@@ -87,6 +95,7 @@ func perfCmd() *cobra.Command {
 	f.IntVar(&facts, "facts", 100_000, "the largest store measured")
 	f.BoolVar(&quick, "quick", false, "a shorter run: fewer operations, stores of 1k and 10k facts")
 	f.BoolVar(&asJSON, "json", false, "print JSON rows")
+	f.BoolVar(&writersOnly, "writers-only", false, "only the rows of many writers at once (throughput and per-call latency)")
 	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
@@ -137,7 +146,50 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 		rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines for %d user(s) (group commit)", writers, users),
 			N: writers * per, OpsS: conc, Ratio: conc / rate(one), Note: "ratio to one writer"})
 	}
+	for _, n := range []int{32, 64} {
+		lat, err := addFor(ctx, s, c, n, cfg.latFor)
+		if err != nil {
+			return nil, err
+		}
+		r := latRow(fmt.Sprintf("Add, %d durable writers at once: per-call latency", n), lat, 0)
+		r.OpsS = float64(len(lat)) / cfg.latFor.Seconds() // all writers together, not one call's rate
+		r.Note = fmt.Sprintf("each writer adds in a loop for %v", cfg.latFor)
+		rows = append(rows, r)
+	}
 	return rows, nil
+}
+
+// addFor runs writers goroutines that each add facts, one call after
+// another, for d, and returns every call's latency, sorted. The texts are
+// made before the clock starts.
+func addFor(ctx context.Context, s *memory.Store, c *corpus, writers int, d time.Duration) ([]time.Duration, error) {
+	texts := make([]string, 4096)
+	for i := range texts {
+		texts[i] = c.next()
+	}
+	lats := make([][]time.Duration, writers)
+	errs := make([]error, writers)
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := w; time.Now().Before(deadline); i += writers {
+				start := time.Now()
+				if _, err := s.Add(ctx, memory.Note{User: fmt.Sprintf("w%d", w), Text: texts[i%len(texts)]}); err != nil {
+					errs[w] = err
+					return
+				}
+				lats[w] = append(lats[w], time.Since(start))
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	all := slices.Concat(lats...)
+	slices.Sort(all)
+	return all, nil
 }
 
 // addConcurrently adds per facts from each of writers goroutines, spread
@@ -383,7 +435,12 @@ func latRow(op string, lat []time.Duration, ratio float64) row {
 	if len(lat) == 0 || lat[0] < 0 {
 		return row{Op: op, Note: "failed"}
 	}
-	return row{Op: op, N: len(lat), P50: lat[len(lat)/2].String(), P99: lat[len(lat)*99/100].String(), OpsS: rate(lat), Ratio: ratio}
+	r := row{Op: op, N: len(lat), P50: lat[len(lat)/2].String(), P99: lat[len(lat)*99/100].String(), OpsS: rate(lat), Ratio: ratio}
+	if len(lat) >= 1000 { // fewer calls have no 99.9th percentile worth the name
+		r.P999 = lat[len(lat)*999/1000].String()
+	}
+	r.Max = lat[len(lat)-1].String()
+	return r
 }
 
 // machine names what the figures were measured on.
@@ -403,7 +460,7 @@ func machine() string {
 
 func printRows(w io.Writer, rows []row) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "operation\tfacts\tp50\tp99\tops/s\tratio\tnote")
+	fmt.Fprintln(tw, "operation\tfacts\tp50\tp99\tp99.9\tmax\tops/s\tratio\tnote")
 	for _, r := range rows {
 		ratio := ""
 		if r.Ratio != 0 {
@@ -413,7 +470,7 @@ func printRows(w io.Writer, rows []row) {
 		if r.OpsS != 0 {
 			ops = fmt.Sprintf("%.0f", r.OpsS)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Op, r.N, r.P50, r.P99, ops, ratio, r.Note)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Op, r.N, r.P50, r.P99, r.P999, r.Max, ops, ratio, r.Note)
 	}
 	tw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -14,7 +15,8 @@ func TestPerfEveryRowRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("perf run skipped in -short")
 	}
-	cfg := perfConfig{scales: []int{300}, writes: 6, reads: 5, modes: []memory.LookupMode{memory.LookupKeywords4, memory.LookupTopics}}
+	cfg := perfConfig{scales: []int{300}, writes: 6, reads: 5, modes: []memory.LookupMode{memory.LookupKeywords4, memory.LookupTopics},
+		latFor: 100 * time.Millisecond}
 	rows, err := runPerf(context.Background(), sqliteTexts(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +30,9 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		if (r.P50 == "" && r.OpsS <= 0) || r.Ratio < 0 {
 			t.Errorf("%s measured nothing: %+v", r.Op, r)
 		}
+		if strings.HasSuffix(r.Op, "per-call latency") && (r.N == 0 || r.Max == "") {
+			t.Errorf("%s has no latencies: %+v", r.Op, r)
+		}
 		if strings.HasPrefix(r.Op, "Open") && (!strings.Contains(r.Note, "heap in use") || strings.Contains(r.Note, "RSS 0.0 MB")) {
 			t.Errorf("%s: %s", r.Op, r.Note)
 		}
@@ -39,6 +44,7 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		"At(now, now) of that user", "Add, durable", "Supersede, durable",
 		"Remember, rules decider, keywords4 lookup", "Remember, rules decider, topics lookup",
 		"SQLite: INSERT + FTS row, own transaction",
+		"Add, 32 durable writers at once: per-call latency", "Add, 64 durable writers at once: per-call latency",
 	} {
 		if !seen[op] {
 			t.Errorf("no row %q", op)
