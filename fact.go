@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -203,11 +204,6 @@ func eventOf(e *kv.Event) Event {
 	}
 }
 
-var (
-	minTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
-	maxTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-)
-
 // validText checks text against the store's rules and returns it trimmed.
 // what names the field in errors.
 func (s *Store) validText(what, text string, optional bool) (string, error) {
@@ -250,7 +246,7 @@ func validUser(user string) error {
 }
 
 func validTime(what string, t time.Time) error {
-	if !t.IsZero() && (t.Before(minTime) || !t.Before(maxTime)) {
+	if !t.IsZero() && !eventtime.InRange(t) {
 		return fmt.Errorf("%s %s: %w", what, t.Format(time.RFC3339), ErrInvalidTime)
 	}
 	return nil
