@@ -32,8 +32,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		progress = opts.Progress
 	}
 	cr := &countingReader{r: r}
-	sc := bufio.NewScanner(cr)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	sc := &lineReader{r: bufio.NewReaderSize(cr, 64<<10)}
 	hdr, err := readImportHeader(sc)
 	if err != nil {
 		return 0, err
@@ -134,7 +133,49 @@ func importSize(facts int, exportBytes int64) int {
 	return int(exportBytes*7/10) + facts*32
 }
 
-func readImportHeader(sc *bufio.Scanner) (exportHeader, error) {
+// lineReader reads lines of any length, as Export may write them: its
+// memory is the longest line, where bufio.Scanner would stop at a fixed cap.
+// Like bufio.ScanLines it drops the line's "\n" and a "\r" before it.
+type lineReader struct {
+	r    *bufio.Reader
+	line []byte
+	err  error
+}
+
+// Scan reads the next line; false at the end of the input or on an error,
+// which Err returns.
+func (l *lineReader) Scan() bool {
+	if l.err != nil {
+		return false
+	}
+	l.line = l.line[:0]
+	for {
+		b, err := l.r.ReadSlice('\n')
+		l.line = append(l.line, b...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			if len(l.line) == 0 {
+				return false
+			}
+		case err != nil:
+			l.err = err
+			return false
+		}
+		l.line = bytes.TrimSuffix(l.line, []byte("\n"))
+		l.line = bytes.TrimSuffix(l.line, []byte("\r"))
+		return true
+	}
+}
+
+// Bytes is the line read last, valid until the next Scan.
+func (l *lineReader) Bytes() []byte { return l.line }
+
+// Err is the read error that stopped Scan, nil at the end of the input.
+func (l *lineReader) Err() error { return l.err }
+
+func readImportHeader(sc *lineReader) (exportHeader, error) {
 	var hdr exportHeader
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: line 1: %s", ErrBadImport, fmt.Sprintf(format, args...))
@@ -182,7 +223,7 @@ const importChunkLines = 512
 // core (JSON decoding is most of an import's work), returning the chunks
 // in file order. Reading stops at the first chunk found bad: every line
 // before it has been handed out, so the first bad line is among them.
-func (s *Store) decodeImport(ctx context.Context, sc *bufio.Scanner, hdr exportHeader, progress func(facts int)) ([]*importChunk, error) {
+func (s *Store) decodeImport(ctx context.Context, sc *lineReader, hdr exportHeader, progress func(facts int)) ([]*importChunk, error) {
 	var chunks []*importChunk
 	var failed atomic.Bool
 	jobs := make(chan *importChunk)
