@@ -3,14 +3,18 @@ package memory
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -113,7 +117,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return err
 		}
 		if errs := checkTx(tx); len(errs) > 0 {
-			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(errs...))
+			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(errs, items)...))
 		}
 		return nil
 	})
@@ -124,6 +128,35 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		progress(len(items), cr.n)
 	}
 	return len(items), nil
+}
+
+// onLines names the line of each problem of a fact, first line first.
+func onLines(errs []error, items []importItem) []error {
+	lines := make(map[uint64]int, len(items))
+	for _, it := range items {
+		lines[it.rec.ID] = it.line
+	}
+	lineOf := func(err error) int {
+		if p, ok := errors.AsType[*factProblem](err); ok {
+			return lines[p.id]
+		}
+		return 0
+	}
+	out := make([]error, len(errs))
+	for i, err := range errs {
+		if l := lineOf(err); l > 0 {
+			err = fmt.Errorf("line %d: %w", l, err)
+		}
+		out[i] = err
+	}
+	key := func(err error) int {
+		if l := lineOf(err); l > 0 {
+			return l
+		}
+		return math.MaxInt // the store-wide problems after the lines
+	}
+	slices.SortStableFunc(out, func(a, b error) int { return cmp.Compare(key(a), key(b)) })
+	return out
 }
 
 // importSize estimates the bytes an import adds to the file from the facts
@@ -185,6 +218,9 @@ func readImportHeader(sc *lineReader) (exportHeader, error) {
 			return hdr, err
 		}
 		return hdr, bad("no header")
+	}
+	if err := validRaw(sc.Bytes()); err != nil {
+		return hdr, bad("%v", err)
 	}
 	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
 		return hdr, bad("not a %s header", exportFormat)
@@ -291,6 +327,10 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 			c.err = err
 			return
 		}
+		if err := validRaw(b); err != nil {
+			bad("%v", err)
+			return
+		}
 		if isLogLine(b) {
 			var l exportLog
 			if err := strictUnmarshal(b, &l); err != nil || (l.Decision == nil) == (l.Conflict == nil) {
@@ -382,6 +422,72 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 		return kv.Record{}, nil, err
 	}
 	return rec, evs, nil
+}
+
+// validRaw refuses what encoding/json would silently turn into U+FFFD:
+// bytes that are not UTF-8, and \u escapes of lone UTF-16 surrogates. A
+// write refuses invalid UTF-8 with ErrInvalidUTF8; so does an import.
+func validRaw(b []byte) error {
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Errorf("%w at byte %d", ErrInvalidUTF8, i)
+	}
+	// Outside strings JSON has no backslash, so every one starts an escape.
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			continue
+		}
+		i++
+		if b[i] != 'u' {
+			continue
+		}
+		r, ok := hex4(b[i+1:])
+		if !ok {
+			continue // not an escape json accepts: it refuses the line itself
+		}
+		i += 4
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return fmt.Errorf("%w: lone surrogate escape \\u%04x at byte %d", ErrInvalidUTF8, r, i-5)
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+				if lo, ok := hex4(b[i+3:]); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 6
+					continue
+				}
+			}
+			return fmt.Errorf("%w: lone surrogate escape \\u%04x at byte %d", ErrInvalidUTF8, r, i-5)
+		}
+	}
+	return nil
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 func parseOrigin(s string) (Origin, error) {
