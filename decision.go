@@ -290,6 +290,9 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 					if err := checkTimeOrder(tx, r.ID, now); err != nil {
 						return err
 					}
+					if err := endsAfterStart(&r, eventStart(&succ)); err != nil {
+						return fmt.Errorf("conflict %d: %w", id, err)
+					}
 					r.ValidUntil = now
 					if err := tx.Put(&r); err != nil {
 						return err

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
@@ -87,6 +88,16 @@ type Fact struct {
 	// EventFromModel (a model's answer) or EventFromWords (the text's own
 	// time expression); "" when EventFrom is unset.
 	EventSource string
+
+	// The effective event interval, beside the stored fields above.
+	// EventStart is EventFrom; zero when unknown — a fact told without a
+	// time is taken to be true from when it was recorded, but when did it
+	// begin nobody said. EventEnd is where the interval closes: EventUntil,
+	// or, for a superseded fact, its successor's start if earlier; zero
+	// while open. Every read gives them as the store knows them now (At
+	// too, whatever record time it is asked about), like the markers.
+	EventStart time.Time
+	EventEnd   time.Time
 }
 
 // Where a fact's event time came from.
@@ -190,7 +201,32 @@ func factOf(r *kv.Record) Fact {
 		EventFrom:    toTime(r.EventFrom, r.HasFrom),
 		EventUntil:   toTime(r.EventUntil, r.HasUntil),
 		EventSource:  r.EventSource,
+		EventStart:   toTime(r.EventFrom, r.HasFrom),
+		EventEnd:     toTime(r.EventUntil, r.HasUntil),
 	}
+}
+
+// factWithLog is factOf with the end its log gives: a superseded fact's
+// interval closes at its successor's start.
+func factWithLog(r *kv.Record, evs []kv.Event) Fact {
+	f := factOf(r)
+	if p := spanAt(r, evs, math.MaxInt64); p.hasEnd {
+		f.EventEnd = time.Unix(0, p.end).UTC()
+	}
+	return f
+}
+
+// factIn is the fact of r with its effective interval. Only a superseded
+// fact's end is in its log: a current or retracted one costs no read.
+func factIn(tx *kv.Tx, r *kv.Record) (Fact, error) {
+	if r.SupersededBy == 0 || r.ValidUntil == 0 {
+		return factOf(r), nil
+	}
+	evs, err := tx.Events(r.ID)
+	if err != nil {
+		return Fact{}, err
+	}
+	return factWithLog(r, evs), nil
 }
 
 func eventOf(e *kv.Event) Event {

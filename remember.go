@@ -114,8 +114,8 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		if errors.Is(err, errMoved) && attempt == 1 {
 			continue
 		}
-		if err == nil && fallback != "" && s.fallback == FallbackError {
-			err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, fallback, out.Decision.ID)
+		if err == nil && out.Decision.Fallback != "" && s.fallback == FallbackError {
+			err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, out.Decision.Fallback, out.Decision.ID)
 		}
 		return out, err
 	}
@@ -208,6 +208,19 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 			return out, err
 		}
 		target.Pinned, attempt = true, 2 // take the conflict path below, whatever its state
+	}
+	if d.Action == ActionUpdate && target.ID != 0 && target.Current() && target.User == rec.User && !target.Pinned {
+		// An update that would end the target before its explicit start
+		// is a wrong answer: the fallback policy applies, and says why.
+		if err := endsAfterStart(&target, successorStart(rec, now)); err != nil {
+			fallback = fmt.Sprintf("%s decider's update refused: %v", dec.Decider, err)
+			dec.Fallback = clip(fallback)
+			d.Action = ActionAdd
+			if s.fallback == FallbackError {
+				d.Action = ""
+			}
+			dec.Action = d.Action
+		}
 	}
 	switch d.Action {
 	case "":
