@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -116,4 +117,15 @@ func TestImportRefusesInvalidUTF8(t *testing.T) {
 			t.Errorf("import of %s: %v", text, err)
 		}
 	}
+}
+
+// A supersede step that ends a fact before its explicit start is refused,
+// as every supersede refuses to write it.
+func TestImportRefusesEndBeforeExplicitStart(t *testing.T) {
+	old := string(must[[]byte](t)(os.ReadFile("testdata/export-v1.jsonl")))
+	bad := strings.Replace(old, `"by":5,"event_end":"2026-02-01T00:00:00Z"`, `"by":5,"event_end":"2025-12-01T00:00:00Z"`, 1)
+	if bad == old {
+		t.Fatal("the mutation did not apply")
+	}
+	wantRefused(t, bad, "line 5", "before its start")
 }
