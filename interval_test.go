@@ -119,3 +119,24 @@ func TestResolveConflictRefusesEndBeforeExplicitStart(t *testing.T) {
 	}
 	must[memory.Conflict](t)(s.ResolveConflict(ctx, "", out.Decision.Conflict, memory.KeepBoth))
 }
+
+// The rules decider's update, with both starts from the words, falls back
+// the same way.
+func TestRememberRulesUpdateBeforeExplicitStartFallsBack(t *testing.T) {
+	c := newClock("2026-12-01")
+	s, _ := open(t, c, nil)
+	a := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "Since September I work at Acme."})).Fact
+	if !a.EventFrom.Equal(date("2026-09-01")) {
+		t.Fatalf("Acme from %v", a.EventFrom)
+	}
+	c.set("2026-12-10")
+	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I moved from Acme to Globex back in June."}))
+	d := out.Decision
+	if d.Proposed != memory.ActionUpdate || d.Action != memory.ActionAdd || d.Target != a.ID || !strings.Contains(d.Fallback, "before its own start") {
+		t.Errorf("decision %+v, want the rules' update fallen back to add", d)
+	}
+	if g := getFact(t, s, "", a.ID); g.State() != memory.Current {
+		t.Errorf("Acme is %v", g.State())
+	}
+	checkClean(t, s)
+}

@@ -79,7 +79,10 @@ func getUser(tx *kv.Tx, id uint64, user string) (kv.Record, error) {
 // Supersede records n as the successor of fact oldID: the world changed and
 // the old fact is true no longer. The insert and the marking of the old fact
 // happen in one transaction. n.User must be the old fact's user. With
-// n.Origin == OriginAuto a pinned old fact gives ErrPinned.
+// n.Origin == OriginAuto a pinned old fact gives ErrPinned. The old fact's
+// interval ends where the new one starts (n.EventFrom, else now): before
+// an explicit EventFrom of the old fact that gives ErrInvalidInterval; an
+// old fact without one was true until then, from an unknown start.
 func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, error) {
 	rec, err := s.record(n)
 	if err != nil {

@@ -69,8 +69,9 @@ var errMoved = errors.New("target changed since the decision")
 // (supersede), invalidate (retract the target and add) or noop — in one
 // transaction together with its decision record. A target that changed
 // meanwhile is judged again once; a pinned one is never touched: the fact
-// is added and a conflict links the two. When the decider fails, the
-// fallback policy applies and the decision says so.
+// is added and a conflict links the two. When the decider fails, or
+// answers an update that would end its target before the target's explicit
+// EventFrom, the fallback policy applies and the decision says so.
 func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 	rec, err := s.record(n)
 	if err != nil {
