@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/kv"
@@ -386,7 +387,7 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 	if rec.Text != f.Text {
 		return kv.Record{}, nil, errors.New("text has surrounding white space")
 	}
-	if err := validTime("recorded_at", f.RecordedAt); err != nil || f.RecordedAt.IsZero() {
+	if !recordTime(f.RecordedAt) {
 		return kv.Record{}, nil, fmt.Errorf("bad recorded_at")
 	}
 	rec.ID, rec.RecordedAt = f.ID, f.RecordedAt.UnixNano()
@@ -408,7 +409,7 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 		if err != nil {
 			return kv.Record{}, nil, err
 		}
-		if err := validTime("log time", e.At); err != nil || e.At.IsZero() {
+		if !recordTime(e.At) {
 			return kv.Record{}, nil, fmt.Errorf("bad log time")
 		}
 		cause, err := s.validText("cause", e.Cause, true)
@@ -488,6 +489,15 @@ func hex4(b []byte) (rune, bool) {
 		}
 	}
 	return r, true
+}
+
+// recordTime reports whether t can be a record time: what the store's
+// clock gave, in Unix nanoseconds, whatever the clock said. (Event times
+// are held to eventtime's range; a record time is not chosen but taken, so
+// an import refusing one the store wrote would refuse the store's own
+// export.)
+func recordTime(t time.Time) bool {
+	return !t.IsZero() && t.Equal(time.Unix(0, t.UnixNano()))
 }
 
 func parseOrigin(s string) (Origin, error) {

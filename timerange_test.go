@@ -42,3 +42,25 @@ func TestTimeRangeIsOneDefinition(t *testing.T) {
 		t.Errorf("export after import differs:\n%s\nwant:\n%s", again, exported)
 	}
 }
+
+// A record time is the clock's, not chosen: a store whose clock is past
+// the event range still exports what it wrote, and imports it back.
+func TestRecordTimeOutsideEventRangeRoundTrips(t *testing.T) {
+	c := newClock("2250-01-01")
+	s, _ := open(t, c, nil)
+	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Written by a clock far ahead."}))
+	must[memory.Fact](t)(s.Invalidate(ctx, "", f.ID, memory.Change{}))
+	exported := snapshot(t, s)
+	dst, _ := open(t, c, nil)
+	if _, err := dst.Import(ctx, strings.NewReader(exported), nil); err != nil {
+		t.Fatalf("import of the store's own export: %v", err)
+	}
+	if again := snapshot(t, dst); again != exported {
+		t.Errorf("export after import differs:\n%s\nwant:\n%s", again, exported)
+	}
+	bad := strings.Replace(exported, `"recorded_at":"2250-01-01T00:00:00Z"`, `"recorded_at":"2300-01-01T00:00:00Z"`, 1)
+	other, _ := open(t, c, nil)
+	if _, err := other.Import(ctx, strings.NewReader(bad), nil); !errors.Is(err, memory.ErrBadImport) {
+		t.Error("a record time past int64 nanoseconds accepted")
+	}
+}
