@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/index"
@@ -79,13 +83,34 @@ func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error
 	return errs
 }
 
+// factProblem is a broken invariant of one fact, so that Import can name
+// the line the fact came from.
+type factProblem struct {
+	id  uint64
+	err error
+}
+
+func (p *factProblem) Error() string { return fmt.Sprintf("fact %d: %v", p.id, p.err) }
+func (p *factProblem) Unwrap() error { return p.err }
+
 func checkTx(tx *kv.Tx) []error {
 	errs := tx.CheckIndexes()
 	next := tx.PeekNextID()
+	// links is the supersession graph, predecessor to successors, from
+	// every kind of link: a cycle in it is a chain with no first version
+	// (and often no current one), which no sequence of writes makes.
+	links := map[uint64][]uint64{}
+	link := func(pred, succ uint64) {
+		if pred != 0 && succ != 0 && !slices.Contains(links[pred], succ) {
+			links[pred] = append(links[pred], succ)
+		}
+	}
 	err := tx.ForEach(func(r kv.Record) error {
 		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("fact %d: "+format, append([]any{r.ID}, args...)...))
+			errs = append(errs, &factProblem{r.ID, fmt.Errorf(format, args...)})
 		}
+		link(r.Supersedes, r.ID)
+		link(r.ID, r.SupersededBy)
 		if r.ID >= next {
 			bad("id not below the next id %d", next)
 		}
@@ -106,9 +131,18 @@ func checkTx(tx *kv.Tx) []error {
 		// a successor names this fact as its predecessor, and a predecessor's
 		// log holds the step in which this fact replaced it.
 		for _, e := range evs {
-			if e.Kind != kv.Superseded || e.By == 0 {
+			if e.Kind != kv.Superseded {
 				continue
 			}
+			// The step closed the interval where the successor starts,
+			// which cannot be before an explicit start of this fact's.
+			if r.HasFrom && e.End < r.EventFrom {
+				bad("superseded with its interval ending at %s, before its start %s", stamp(e.End), stamp(r.EventFrom))
+			}
+			if e.By == 0 {
+				continue
+			}
+			link(r.ID, e.By)
 			succ, err := tx.Get(e.By)
 			switch {
 			case err != nil:
@@ -137,7 +171,67 @@ func checkTx(tx *kv.Tx) []error {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, supersessionCycles(links)...)
 	return append(errs, checkLogRefs(tx)...)
+}
+
+func stamp(n int64) string { return time.Unix(0, n).UTC().Format(time.RFC3339Nano) }
+
+// supersessionCycles reports each cycle of the graph once, as a problem of
+// its lowest id (the first of its lines in an export).
+func supersessionCycles(links map[uint64][]uint64) []error {
+	const (
+		unseen = iota
+		open
+		done
+	)
+	state := make(map[uint64]int, len(links))
+	var errs []error
+	// An explicit stack, not recursion: a chain can be as long as the store.
+	type frame struct {
+		id   uint64
+		next int
+	}
+	roots := slices.Sorted(maps.Keys(links))
+	for _, root := range roots {
+		if state[root] != unseen {
+			continue
+		}
+		stack := []frame{{id: root}}
+		state[root] = open
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == len(links[top.id]) {
+				state[top.id] = done
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			succ := links[top.id][top.next]
+			top.next++
+			switch state[succ] {
+			case unseen:
+				state[succ] = open
+				stack = append(stack, frame{id: succ})
+			case open:
+				var cycle []uint64
+				for i := len(stack) - 1; i >= 0; i-- {
+					cycle = append(cycle, stack[i].id)
+					if stack[i].id == succ {
+						break
+					}
+				}
+				slices.Reverse(cycle)
+				lowest := slices.Index(cycle, slices.Min(cycle))
+				cycle = append(cycle[lowest:], cycle[:lowest]...)
+				path := make([]string, 0, len(cycle)+1)
+				for _, id := range append(cycle, cycle[0]) {
+					path = append(path, fmt.Sprint(id))
+				}
+				errs = append(errs, &factProblem{cycle[0], fmt.Errorf("supersession cycle %s", strings.Join(path, " → "))})
+			}
+		}
+	}
+	return errs
 }
 
 // checkLogRefs checks that every decision and conflict names only facts

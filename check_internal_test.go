@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,5 +45,54 @@ func TestCheckFindsDanglingLogReferences(t *testing.T) {
 				t.Errorf("Check: %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A supersession cycle planted in the records, links agreeing in both
+// directions, is reported by Check.
+func TestCheckFindsSupersessionCycle(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := s.Add(ctx, Note{Text: "I work at A."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Supersede(ctx, a.ID, Note{Text: "I work at B."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("clean store: %v", err)
+	}
+	// B now also replaces A's successor... itself: A↔B, no current version.
+	err = s.db.Update(func(tx *kv.Tx) error {
+		ra, err := tx.Get(a.ID)
+		if err != nil {
+			return err
+		}
+		rb, err := tx.Get(b.ID)
+		if err != nil {
+			return err
+		}
+		ra.Supersedes = b.ID
+		rb.ValidUntil, rb.SupersededBy = rb.RecordedAt+1, a.ID
+		if err := tx.Put(&ra); err != nil {
+			return err
+		}
+		if err := tx.Put(&rb); err != nil {
+			return err
+		}
+		return tx.Append(b.ID, &kv.Event{Kind: kv.Superseded, At: rb.RecordedAt + 1, By: a.ID, End: rb.RecordedAt})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("fact %d: supersession cycle %d → %d → %d", a.ID, a.ID, b.ID, a.ID)
+	if err := s.Check(ctx); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Check: %v, want %q", err, want)
 	}
 }

@@ -244,8 +244,9 @@ func (s *Store) Conflicts(ctx context.Context, user string, all bool) ([]Conflic
 }
 
 // ResolveConflict settles a conflict as the user says: keep the new fact
-// (it supersedes the existing one), keep the existing one (the new one is
-// retracted) or keep both.
+// (it supersedes the existing one, refused with ErrInvalidInterval when
+// the existing one has an explicit start after the new one's), keep the
+// existing one (the new one is retracted) or keep both.
 func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, keep Keep) (Conflict, error) {
 	var c Conflict
 	err := s.update(ctx, func(tx *kv.Tx) error {
@@ -289,6 +290,9 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 					}
 					if err := checkTimeOrder(tx, r.ID, now); err != nil {
 						return err
+					}
+					if err := endsAfterStart(&r, eventStart(&succ)); err != nil {
+						return fmt.Errorf("conflict %d: %w", id, err)
 					}
 					r.ValidUntil = now
 					if err := tx.Put(&r); err != nil {

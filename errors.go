@@ -26,7 +26,7 @@ var (
 	ErrControlChar     = errors.New("text holds a control character")
 	ErrInvalidUser     = errors.New("invalid user name")
 	ErrInvalidInterval = errors.New("event interval ends before it starts")
-	ErrInvalidTime     = errors.New("time outside 1900..2200")
+	ErrInvalidTime     = errors.New("time outside the years 1900 to 2199")
 
 	// ErrPinned: automation tried to supersede or invalidate a pinned fact.
 	ErrPinned = errors.New("fact is pinned")

@@ -2,11 +2,13 @@ package memory
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -86,6 +88,16 @@ type Fact struct {
 	// EventFromModel (a model's answer) or EventFromWords (the text's own
 	// time expression); "" when EventFrom is unset.
 	EventSource string
+
+	// The effective event interval, beside the stored fields above.
+	// EventStart is EventFrom; zero when unknown — a fact told without a
+	// time is taken to be true from when it was recorded, but when did it
+	// begin nobody said. EventEnd is where the interval closes: EventUntil,
+	// or, for a superseded fact, its successor's start if earlier; zero
+	// while open. Every read gives them as the store knows them now (At
+	// too, whatever record time it is asked about), like the markers.
+	EventStart time.Time
+	EventEnd   time.Time
 }
 
 // Where a fact's event time came from.
@@ -189,7 +201,32 @@ func factOf(r *kv.Record) Fact {
 		EventFrom:    toTime(r.EventFrom, r.HasFrom),
 		EventUntil:   toTime(r.EventUntil, r.HasUntil),
 		EventSource:  r.EventSource,
+		EventStart:   toTime(r.EventFrom, r.HasFrom),
+		EventEnd:     toTime(r.EventUntil, r.HasUntil),
 	}
+}
+
+// factWithLog is factOf with the end its log gives: a superseded fact's
+// interval closes at its successor's start.
+func factWithLog(r *kv.Record, evs []kv.Event) Fact {
+	f := factOf(r)
+	if p := spanAt(r, evs, math.MaxInt64); p.hasEnd {
+		f.EventEnd = time.Unix(0, p.end).UTC()
+	}
+	return f
+}
+
+// factIn is the fact of r with its effective interval. Only a superseded
+// fact's end is in its log: a current or retracted one costs no read.
+func factIn(tx *kv.Tx, r *kv.Record) (Fact, error) {
+	if r.SupersededBy == 0 || r.ValidUntil == 0 {
+		return factOf(r), nil
+	}
+	evs, err := tx.Events(r.ID)
+	if err != nil {
+		return Fact{}, err
+	}
+	return factWithLog(r, evs), nil
 }
 
 func eventOf(e *kv.Event) Event {
@@ -202,11 +239,6 @@ func eventOf(e *kv.Event) Event {
 		Cause:    e.Cause,
 	}
 }
-
-var (
-	minTime = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
-	maxTime = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-)
 
 // validText checks text against the store's rules and returns it trimmed.
 // what names the field in errors.
@@ -250,7 +282,7 @@ func validUser(user string) error {
 }
 
 func validTime(what string, t time.Time) error {
-	if !t.IsZero() && (t.Before(minTime) || !t.Before(maxTime)) {
+	if !t.IsZero() && !eventtime.InRange(t) {
 		return fmt.Errorf("%s %s: %w", what, t.Format(time.RFC3339), ErrInvalidTime)
 	}
 	return nil

@@ -3,14 +3,19 @@ package memory
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
+	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -32,8 +37,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		progress = opts.Progress
 	}
 	cr := &countingReader{r: r}
-	sc := bufio.NewScanner(cr)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	sc := &lineReader{r: bufio.NewReaderSize(cr, 64<<10)}
 	hdr, err := readImportHeader(sc)
 	if err != nil {
 		return 0, err
@@ -114,7 +118,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return err
 		}
 		if errs := checkTx(tx); len(errs) > 0 {
-			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(errs...))
+			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(errs, items)...))
 		}
 		return nil
 	})
@@ -127,6 +131,35 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 	return len(items), nil
 }
 
+// onLines names the line of each problem of a fact, first line first.
+func onLines(errs []error, items []importItem) []error {
+	lines := make(map[uint64]int, len(items))
+	for _, it := range items {
+		lines[it.rec.ID] = it.line
+	}
+	lineOf := func(err error) int {
+		if p, ok := errors.AsType[*factProblem](err); ok {
+			return lines[p.id]
+		}
+		return 0
+	}
+	out := make([]error, len(errs))
+	for i, err := range errs {
+		if l := lineOf(err); l > 0 {
+			err = fmt.Errorf("line %d: %w", l, err)
+		}
+		out[i] = err
+	}
+	key := func(err error) int {
+		if l := lineOf(err); l > 0 {
+			return l
+		}
+		return math.MaxInt // the store-wide problems after the lines
+	}
+	slices.SortStableFunc(out, func(a, b error) int { return cmp.Compare(key(a), key(b)) })
+	return out
+}
+
 // importSize estimates the bytes an import adds to the file from the facts
 // it holds and the size of its export: a fact's record, log and index keys
 // take about 60% of its JSON line, and pages split at up to 95% full.
@@ -134,7 +167,49 @@ func importSize(facts int, exportBytes int64) int {
 	return int(exportBytes*7/10) + facts*32
 }
 
-func readImportHeader(sc *bufio.Scanner) (exportHeader, error) {
+// lineReader reads lines of any length, as Export may write them: its
+// memory is the longest line, where bufio.Scanner would stop at a fixed cap.
+// Like bufio.ScanLines it drops the line's "\n" and a "\r" before it.
+type lineReader struct {
+	r    *bufio.Reader
+	line []byte
+	err  error
+}
+
+// Scan reads the next line; false at the end of the input or on an error,
+// which Err returns.
+func (l *lineReader) Scan() bool {
+	if l.err != nil {
+		return false
+	}
+	l.line = l.line[:0]
+	for {
+		b, err := l.r.ReadSlice('\n')
+		l.line = append(l.line, b...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			if len(l.line) == 0 {
+				return false
+			}
+		case err != nil:
+			l.err = err
+			return false
+		}
+		l.line = bytes.TrimSuffix(l.line, []byte("\n"))
+		l.line = bytes.TrimSuffix(l.line, []byte("\r"))
+		return true
+	}
+}
+
+// Bytes is the line read last, valid until the next Scan.
+func (l *lineReader) Bytes() []byte { return l.line }
+
+// Err is the read error that stopped Scan, nil at the end of the input.
+func (l *lineReader) Err() error { return l.err }
+
+func readImportHeader(sc *lineReader) (exportHeader, error) {
 	var hdr exportHeader
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: line 1: %s", ErrBadImport, fmt.Sprintf(format, args...))
@@ -144,6 +219,9 @@ func readImportHeader(sc *bufio.Scanner) (exportHeader, error) {
 			return hdr, err
 		}
 		return hdr, bad("no header")
+	}
+	if err := validRaw(sc.Bytes()); err != nil {
+		return hdr, bad("%v", err)
 	}
 	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
 		return hdr, bad("not a %s header", exportFormat)
@@ -182,7 +260,7 @@ const importChunkLines = 512
 // core (JSON decoding is most of an import's work), returning the chunks
 // in file order. Reading stops at the first chunk found bad: every line
 // before it has been handed out, so the first bad line is among them.
-func (s *Store) decodeImport(ctx context.Context, sc *bufio.Scanner, hdr exportHeader, progress func(facts int)) ([]*importChunk, error) {
+func (s *Store) decodeImport(ctx context.Context, sc *lineReader, hdr exportHeader, progress func(facts int)) ([]*importChunk, error) {
 	var chunks []*importChunk
 	var failed atomic.Bool
 	jobs := make(chan *importChunk)
@@ -250,6 +328,10 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 			c.err = err
 			return
 		}
+		if err := validRaw(b); err != nil {
+			bad("%v", err)
+			return
+		}
 		if isLogLine(b) {
 			var l exportLog
 			if err := strictUnmarshal(b, &l); err != nil || (l.Decision == nil) == (l.Conflict == nil) {
@@ -305,7 +387,7 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 	if rec.Text != f.Text {
 		return kv.Record{}, nil, errors.New("text has surrounding white space")
 	}
-	if err := validTime("recorded_at", f.RecordedAt); err != nil || f.RecordedAt.IsZero() {
+	if !recordTime(f.RecordedAt) {
 		return kv.Record{}, nil, fmt.Errorf("bad recorded_at")
 	}
 	rec.ID, rec.RecordedAt = f.ID, f.RecordedAt.UnixNano()
@@ -327,7 +409,7 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 		if err != nil {
 			return kv.Record{}, nil, err
 		}
-		if err := validTime("log time", e.At); err != nil || e.At.IsZero() {
+		if !recordTime(e.At) {
 			return kv.Record{}, nil, fmt.Errorf("bad log time")
 		}
 		cause, err := s.validText("cause", e.Cause, true)
@@ -341,6 +423,81 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 		return kv.Record{}, nil, err
 	}
 	return rec, evs, nil
+}
+
+// validRaw refuses what encoding/json would silently turn into U+FFFD:
+// bytes that are not UTF-8, and \u escapes of lone UTF-16 surrogates. A
+// write refuses invalid UTF-8 with ErrInvalidUTF8; so does an import.
+func validRaw(b []byte) error {
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Errorf("%w at byte %d", ErrInvalidUTF8, i)
+	}
+	// Outside strings JSON has no backslash, so every one starts an escape.
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			continue
+		}
+		i++
+		if b[i] != 'u' {
+			continue
+		}
+		r, ok := hex4(b[i+1:])
+		if !ok {
+			continue // not an escape json accepts: it refuses the line itself
+		}
+		i += 4
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return fmt.Errorf("%w: lone surrogate escape \\u%04x at byte %d", ErrInvalidUTF8, r, i-5)
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+				if lo, ok := hex4(b[i+3:]); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 6
+					continue
+				}
+			}
+			return fmt.Errorf("%w: lone surrogate escape \\u%04x at byte %d", ErrInvalidUTF8, r, i-5)
+		}
+	}
+	return nil
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// recordTime reports whether t can be a record time: what the store's
+// clock gave, in Unix nanoseconds, whatever the clock said. (Event times
+// are held to eventtime's range; a record time is not chosen but taken, so
+// an import refusing one the store wrote would refuse the store's own
+// export.)
+func recordTime(t time.Time) bool {
+	return !t.IsZero() && t.Equal(time.Unix(0, t.UnixNano()))
 }
 
 func parseOrigin(s string) (Origin, error) {

@@ -79,7 +79,10 @@ func getUser(tx *kv.Tx, id uint64, user string) (kv.Record, error) {
 // Supersede records n as the successor of fact oldID: the world changed and
 // the old fact is true no longer. The insert and the marking of the old fact
 // happen in one transaction. n.User must be the old fact's user. With
-// n.Origin == OriginAuto a pinned old fact gives ErrPinned.
+// n.Origin == OriginAuto a pinned old fact gives ErrPinned. The old fact's
+// interval ends where the new one starts (n.EventFrom, else now): before
+// an explicit EventFrom of the old fact that gives ErrInvalidInterval; an
+// old fact without one was true until then, from an unknown start.
 func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, error) {
 	rec, err := s.record(n)
 	if err != nil {
@@ -113,6 +116,9 @@ func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float
 	if err := checkTimeOrder(tx, oldID, now); err != nil {
 		return err
 	}
+	if err := endsAfterStart(&old, successorStart(rec, now)); err != nil {
+		return err
+	}
 	rec.Supersedes = oldID
 	if err := s.insert(tx, rec, vec, now); err != nil {
 		return err
@@ -127,6 +133,26 @@ func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float
 		return err
 	}
 	return tx.Append(oldID, &kv.Event{Kind: kv.Superseded, At: now, Auto: auto, By: rec.ID, End: eventStart(rec)})
+}
+
+// successorStart is where a successor about to be recorded at now starts.
+func successorStart(rec *kv.Record, now int64) int64 {
+	if rec.HasFrom {
+		return rec.EventFrom
+	}
+	return now
+}
+
+// endsAfterStart refuses to close old's interval at end, its successor's
+// start, when old has an explicit start after it: the interval would end
+// before it begins. (Without an EventFrom the start is unknown, and the
+// fact was true until end: see spanAt.)
+func endsAfterStart(old *kv.Record, end int64) error {
+	if old.HasFrom && end < old.EventFrom {
+		return fmt.Errorf("supersede fact %d: %w: its successor starts at %s, before its own start %s",
+			old.ID, ErrInvalidInterval, stamp(end), stamp(old.EventFrom))
+	}
+	return nil
 }
 
 // Invalidate retracts a current fact: it was never true. It stays as history
@@ -195,7 +221,7 @@ func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
 	if err != nil {
 		return Fact{}, err
 	}
-	var out kv.Record
+	var out Fact
 	err = s.update(ctx, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
 		if err != nil {
@@ -209,18 +235,20 @@ func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
 		if err != nil {
 			return fmt.Errorf("fact %d: %w", id, err)
 		}
-		out = r
-		if e == nil {
-			return nil
+		if e != nil {
+			e.At, e.Auto, e.Cause = now, c.Origin == OriginAuto, reason
+			if err := tx.Put(&r); err != nil {
+				return err
+			}
+			if err := tx.Append(id, e); err != nil {
+				return err
+			}
 		}
-		e.At, e.Auto, e.Cause = now, c.Origin == OriginAuto, reason
-		if err := tx.Put(&r); err != nil {
-			return err
-		}
-		return tx.Append(id, e)
+		out, err = factIn(tx, &r)
+		return err
 	})
 	if err != nil {
 		return Fact{}, err
 	}
-	return factOf(&out), nil
+	return out, nil
 }

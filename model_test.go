@@ -129,7 +129,29 @@ func (mf *mFact) interval(k time.Time) (visible bool, start, end time.Time) {
 	if state == memory.Superseded && (end.IsZero() || supEnd.Before(end)) {
 		end = supEnd
 	}
+	// A start that is only the record time is unknown when the interval
+	// ends by then: true until its end (the zero start bounds nothing).
+	if mf.f.EventFrom.IsZero() && !end.IsZero() && !end.After(start) {
+		start = time.Time{}
+	}
 	return true, start, end
+}
+
+// effectiveEnd is the EventEnd the store reports: EventUntil, or the
+// successor's start if earlier while superseded.
+func (mf *mFact) effectiveEnd() time.Time {
+	end := mf.f.EventUntil
+	if mf.f.State() == memory.Superseded {
+		for i := len(mf.log) - 1; i >= 0; i-- {
+			if e := mf.log[i]; e.kind == memory.EventSuperseded {
+				if end.IsZero() || e.end.Before(end) {
+					end = e.end
+				}
+				break
+			}
+		}
+	}
+	return end
 }
 
 func contains(visible bool, start, end, e time.Time) bool {
@@ -369,9 +391,10 @@ func fmtTime(t time.Time) string {
 }
 
 func fmtFact(f memory.Fact) string {
-	return fmt.Sprintf("id=%d user=%q text=%q pinned=%v origin=%v src=%q/%q/%q/%s recorded=%s until=%s by=%d supersedes=%d from=%s to=%s evsrc=%q",
+	return fmt.Sprintf("id=%d user=%q text=%q pinned=%v origin=%v src=%q/%q/%q/%s recorded=%s until=%s by=%d supersedes=%d from=%s to=%s evsrc=%q start=%s end=%s",
 		f.ID, f.User, f.Text, f.Pinned, f.Origin, f.Source.Kind, f.Source.Ref, f.Source.Quote, fmtTime(f.Source.SaidAt),
-		fmtTime(f.RecordedAt), fmtTime(f.ValidUntil), f.SupersededBy, f.Supersedes, fmtTime(f.EventFrom), fmtTime(f.EventUntil), f.EventSource)
+		fmtTime(f.RecordedAt), fmtTime(f.ValidUntil), f.SupersededBy, f.Supersedes, fmtTime(f.EventFrom), fmtTime(f.EventUntil), f.EventSource,
+		fmtTime(f.EventStart), fmtTime(f.EventEnd))
 }
 
 func fmtEvents(evs []memory.Event) string {
@@ -396,7 +419,9 @@ func (m *model) wantFact(t *rapid.T, what string, got memory.Fact) {
 	if !ok {
 		t.Fatalf("%s: the store has fact %d, which the model has not: %s", what, got.ID, fmtFact(got))
 	}
-	if g, w := fmtFact(got), fmtFact(mf.f); g != w {
+	want := mf.f
+	want.EventStart, want.EventEnd = want.EventFrom, mf.effectiveEnd()
+	if g, w := fmtFact(got), fmtFact(want); g != w {
 		t.Fatalf("%s: fact %d\n got  %s\n want %s", what, got.ID, g, w)
 	}
 }
@@ -670,6 +695,13 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			}
 			if n.Origin == memory.OriginAuto && o.f.Origin != memory.OriginAuto && m.autoCurrent(user) >= modelBudget {
 				errs = append(errs, memory.ErrBudgetExceeded)
+			}
+			start := n.EventFrom
+			if start.IsZero() {
+				start = m.now()
+			}
+			if !o.f.EventFrom.IsZero() && start.Before(o.f.EventFrom) {
+				errs = append(errs, memory.ErrInvalidInterval) // it would end before it starts
 			}
 		}
 		now := m.now()

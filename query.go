@@ -12,7 +12,10 @@ func (s *Store) Get(ctx context.Context, user string, id uint64) (Fact, error) {
 	var f Fact
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
-		f = factOf(&r)
+		if err != nil {
+			return err
+		}
+		f, err = factIn(tx, &r)
 		return err
 	})
 	return f, err
@@ -39,8 +42,9 @@ func (s *Store) List(ctx context.Context, user string, opts ListOptions) ([]Fact
 			if err != nil {
 				return err
 			}
-			out = append(out, factOf(&r))
-			return nil
+			f, err := factIn(tx, &r)
+			out = append(out, f)
+			return err
 		})
 	})
 	if err == nil {
@@ -75,7 +79,12 @@ func (s *Store) History(ctx context.Context, user string, id uint64) ([]Fact, er
 		}
 		recs, err := chain(tx, id)
 		for i := range recs {
-			out = append(out, factOf(&recs[i]))
+			if err != nil {
+				break
+			}
+			var f Fact
+			f, err = factIn(tx, &recs[i])
+			out = append(out, f)
 		}
 		return err
 	})

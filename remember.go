@@ -69,8 +69,9 @@ var errMoved = errors.New("target changed since the decision")
 // (supersede), invalidate (retract the target and add) or noop — in one
 // transaction together with its decision record. A target that changed
 // meanwhile is judged again once; a pinned one is never touched: the fact
-// is added and a conflict links the two. When the decider fails, the
-// fallback policy applies and the decision says so.
+// is added and a conflict links the two. When the decider fails, or
+// answers an update that would end its target before the target's explicit
+// EventFrom, the fallback policy applies and the decision says so.
 func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 	rec, err := s.record(n)
 	if err != nil {
@@ -114,8 +115,8 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		if errors.Is(err, errMoved) && attempt == 1 {
 			continue
 		}
-		if err == nil && fallback != "" && s.fallback == FallbackError {
-			err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, fallback, out.Decision.ID)
+		if err == nil && out.Decision.Fallback != "" && s.fallback == FallbackError {
+			err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, out.Decision.Fallback, out.Decision.ID)
 		}
 		return out, err
 	}
@@ -208,6 +209,19 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 			return out, err
 		}
 		target.Pinned, attempt = true, 2 // take the conflict path below, whatever its state
+	}
+	if d.Action == ActionUpdate && target.ID != 0 && target.Current() && target.User == rec.User && !target.Pinned {
+		// An update that would end the target before its explicit start
+		// is a wrong answer: the fallback policy applies, and says why.
+		if err := endsAfterStart(&target, successorStart(rec, now)); err != nil {
+			fallback = fmt.Sprintf("%s decider's update refused: %v", dec.Decider, err)
+			dec.Fallback = clip(fallback)
+			d.Action = ActionAdd
+			if s.fallback == FallbackError {
+				d.Action = ""
+			}
+			dec.Action = d.Action
+		}
 	}
 	switch d.Action {
 	case "":

@@ -35,7 +35,7 @@ func TestCheckBesideWrites(t *testing.T) {
 	wg.Wait()
 }
 
-// A decider's event time outside 1900..2200 is an invalid answer, not a
+// A decider's event time outside the years 1900 to 2199 is an invalid answer, not a
 // silently wrapped date.
 func TestDeciderEventTimeOutOfRange(t *testing.T) {
 	far := &funcDecider{name: "custom", fn: func(context.Context, reconcile.Input) (reconcile.Decision, error) {

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -10,7 +11,9 @@ import (
 )
 
 // eventStart is where a record's event interval begins: its EventFrom, or
-// when it was recorded if the words gave no time.
+// when it was recorded if the words gave no time. (A successor's start is
+// where its predecessor's interval ends; see spanAt for a start that is
+// only a record time.)
 func eventStart(r *kv.Record) int64 {
 	if r.HasFrom {
 		return r.EventFrom
@@ -21,7 +24,7 @@ func eventStart(r *kv.Record) int64 {
 // span is a fact's event interval as known at some record time.
 type span struct {
 	visible    bool  // recorded by then and not retracted then
-	start, end int64 // end is meaningful when hasEnd
+	start, end int64 // end is meaningful when hasEnd; start is math.MinInt64 when unknown
 	hasEnd     bool
 }
 
@@ -55,6 +58,14 @@ func spanAt(r *kv.Record, events []kv.Event, k int64) span {
 	}
 	if superseded && (!p.hasEnd || supersededEnd < p.end) {
 		p.end, p.hasEnd = supersededEnd, true
+	}
+	// Without an EventFrom the start is only the record time, a guess: a
+	// fact whose interval ends by then ("I work at A", told in December,
+	// then "I moved to B back in June") began at an unknown time and was
+	// true until its end. An explicit start after the end is refused by
+	// every write.
+	if !r.HasFrom && p.hasEnd && p.end <= p.start {
+		p.start = math.MinInt64
 	}
 	return p
 }
@@ -97,6 +108,7 @@ func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error)
 }
 
 // userSpans calls fn with each fact of user and its interval as known at k.
+// (At reads the timeline itself: its facts carry their logs' ends.)
 func (s *Store) userSpans(ctx context.Context, user string, k int64, fn func(r *kv.Record, p span)) error {
 	tl, err := s.userTimeline(ctx, user)
 	for i := range tl {
@@ -118,18 +130,20 @@ func (s *Store) At(ctx context.Context, user string, event, known time.Time) ([]
 	e, k := orNow(event, now), orNow(known, now)
 	// Facts are large; gather the records first so the answer is
 	// allocated once, at its size.
-	var recs []*kv.Record
-	err := s.userSpans(ctx, user, k, func(r *kv.Record, p span) {
-		if p.contains(e) {
-			recs = append(recs, r)
+	tl, err := s.userTimeline(ctx, user)
+	var hits []int
+	for i := range tl {
+		if spanAt(&tl[i].rec, tl[i].evs, k).contains(e) {
+			hits = append(hits, i)
 		}
-	})
-	if len(recs) == 0 {
+	}
+	if len(hits) == 0 {
 		return nil, err
 	}
-	out := make([]Fact, len(recs))
-	for i, r := range recs {
-		out[i] = factOf(r)
+	out := make([]Fact, len(hits))
+	for j, i := range hits {
+		// Like every read, the fact as the store knows it now, whatever k.
+		out[j] = factWithLog(&tl[i].rec, tl[i].evs)
 	}
 	return out, err
 }

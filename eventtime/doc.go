@@ -15,7 +15,7 @@
 //
 // The parser is a single left-to-right pass over a bounded number of tokens
 // with a bounded look-around at each, so its time is linear in the input;
-// it never panics and refuses dates before 1900 or after 2200.
+// it never panics and refuses dates outside the years 1900 to 2199 (InRange).
 //
 // eventtime is a leaf: it must not import bbolt, bleve, the Ollama client or
 // any other package of this module.

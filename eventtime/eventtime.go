@@ -26,11 +26,25 @@ type Result struct {
 	Lang  string // "en" or "ru"
 }
 
-// The range of years Parse accepts; anything outside is refused.
+// The range of event times of the whole module — Parse, the deciders'
+// answers and every time a store keeps — is the years MinYear to MaxYear,
+// both whole (in UTC): from 1900-01-01T00:00:00Z up to, not including,
+// 2200-01-01T00:00:00Z. InRange is its one test; a time Parse returns, a
+// store accepts and its export holds all pass it, so that whatever can be
+// written can be exported and imported.
 const (
 	MinYear = 1900
-	MaxYear = 2200
+	MaxYear = 2199
 )
+
+// InRange reports whether t lies within the years MinYear to MaxYear, in UTC.
+func InRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= MinYear && y <= MaxYear
+}
+
+// RangeText is the range in words, for error messages.
+const RangeText = "years 1900 to 2199"
 
 // Parse finds the time expression in text that says when a fact became (or
 // becomes) true, resolved against said (the moment the text was said; its

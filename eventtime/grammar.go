@@ -99,7 +99,7 @@ func (p *parser) best() (cand, period, bool) {
 			continue
 		}
 		per, ok := p.resolve(c)
-		if !ok || per.start.Year() < MinYear || per.start.Year() > MaxYear {
+		if !ok || !InRange(per.start) {
 			continue
 		}
 		s := 2

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // Action is what a new fact does to the stored fact it concerns.
@@ -103,8 +105,8 @@ func Validate(d Decision, in Input) error {
 	if d.ConflictWith != 0 && (d.Action != Add || d.ConflictWith < 1 || d.ConflictWith > len(in.Candidates)) {
 		return fmt.Errorf("%w: conflict with %d on a %s", ErrInvalidDecision, d.ConflictWith, d.Action)
 	}
-	if !d.EventFrom.IsZero() && (d.EventFrom.Year() < 1900 || d.EventFrom.Year() >= 2200) {
-		return fmt.Errorf("%w: event time %s outside 1900..2200", ErrInvalidDecision, d.EventFrom.Format("2006-01-02"))
+	if !d.EventFrom.IsZero() && !eventtime.InRange(d.EventFrom) {
+		return fmt.Errorf("%w: event time %s outside the %s", ErrInvalidDecision, d.EventFrom.Format("2006-01-02"), eventtime.RangeText)
 	}
 	switch d.Grain {
 	case "", "day", "week", "month", "season", "year":

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // ErrNoModel means no chat model was named: neither an argument nor
@@ -176,8 +178,8 @@ func parseDecision(content string, in Input) (Decision, error) {
 		if err != nil {
 			return Decision{}, fmt.Errorf("%w: event_from %q is not a date YYYY-MM-DD", ErrInvalidDecision, *r.EventFrom)
 		}
-		if y := t.Year(); y < 1900 || y > 2200 {
-			return Decision{}, fmt.Errorf("%w: event_from %q is out of range (years 1900 to 2200)", ErrInvalidDecision, *r.EventFrom)
+		if !eventtime.InRange(t) {
+			return Decision{}, fmt.Errorf("%w: event_from %q is out of range (%s)", ErrInvalidDecision, *r.EventFrom, eventtime.RangeText)
 		}
 		d.EventFrom = t.UTC()
 		if r.Grain != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
 )
 
@@ -496,7 +497,7 @@ func FuzzParseDecision(f *testing.F) {
 		if !slices.Contains(Actions, d.Action) {
 			t.Errorf("accepted action %q", d.Action)
 		}
-		if !d.EventFrom.IsZero() && (d.EventFrom.Year() < 1900 || d.EventFrom.Year() > 2200 || d.EventFrom.Location() != time.UTC) {
+		if !d.EventFrom.IsZero() && (!eventtime.InRange(d.EventFrom) || d.EventFrom.Location() != time.UTC) {
 			t.Errorf("accepted event_from %v", d.EventFrom)
 		}
 		if d.EventFrom.IsZero() && d.Grain != "" {

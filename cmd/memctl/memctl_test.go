@@ -101,7 +101,7 @@ func ids(fs []map[string]any) []int {
 // these keys, with these JSON types.
 func checkFactObject(t *testing.T, m map[string]any) {
 	t.Helper()
-	want := []string{"event_from", "event_until", "id", "pinned", "recorded_at", "source",
+	want := []string{"event_end", "event_from", "event_start", "event_until", "id", "pinned", "recorded_at", "source",
 		"state", "superseded_by", "text", "user", "valid_until"}
 	var keys []string
 	for k := range m {
@@ -127,7 +127,7 @@ func checkFactObject(t *testing.T, m map[string]any) {
 	if _, isBool := m["pinned"].(bool); !isBool {
 		t.Errorf("pinned = %#v, want a bool", m["pinned"])
 	}
-	for _, k := range []string{"recorded_at", "valid_until", "event_from", "event_until"} {
+	for _, k := range []string{"recorded_at", "valid_until", "event_from", "event_until", "event_start", "event_end"} {
 		if m[k] == nil && k != "recorded_at" {
 			continue
 		}
@@ -150,6 +150,7 @@ func TestFactJSON(t *testing.T) {
 		"id": 1.0, "user": "", "text": "I work at company A.", "state": "current", "pinned": true,
 		"recorded_at": "2026-03-10T00:00:00Z", "valid_until": nil, "superseded_by": 0.0,
 		"event_from": "2026-01-05T00:00:00Z", "event_until": "2026-12-31T17:00:00Z", "source": "msg-7",
+		"event_start": "2026-01-05T00:00:00Z", "event_end": "2026-12-31T17:00:00Z",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("add --json:\n got %v\nwant %v", got, want)
@@ -164,7 +165,7 @@ func TestFactJSON(t *testing.T) {
 
 	// Unset optional fields are null, not absent or empty.
 	bare := fact(t, ok(t, "--db", db, "--json", "--user", "bob", "add", "Bob likes tea."))
-	for _, k := range []string{"source", "event_from", "event_until", "valid_until"} {
+	for _, k := range []string{"source", "event_from", "event_until", "valid_until", "event_start", "event_end"} {
 		if bare[k] != nil {
 			t.Errorf("%s = %#v, want null", k, bare[k])
 		}
@@ -174,6 +175,36 @@ func TestFactJSON(t *testing.T) {
 	}
 	if out := ok(t, "--db", db, "--json", "at", "--known", "2020-01-01"); strings.TrimSpace(out) != "[]" {
 		t.Errorf("empty at --json = %q, want []", out)
+	}
+}
+
+// A fact told without a time and superseded by one that started before it
+// was told: its start is unknown, its end the successor's start, in the
+// JSON as in the table.
+func TestFactJSONEffectiveInterval(t *testing.T) {
+	t.Parallel()
+	db := tempDB(t)
+	a := id(fact(t, ok(t, "--db", db, "--json", "--now", "2026-12-01", "add", "I work at Acme.")))
+	b := id(fact(t, ok(t, "--db", db, "--json", "--now", "2026-12-10", "supersede", fmt.Sprint(a),
+		"I moved to Globex back in June.", "--from", "2026-06-01")))
+	old := fact(t, ok(t, "--db", db, "--json", "get", fmt.Sprint(a)))
+	if _, has := old["event_start"]; !has || old["event_start"] != nil || old["event_end"] != "2026-06-01T00:00:00Z" {
+		t.Errorf("superseded fact: event_start %#v event_end %#v, want null and 2026-06-01", old["event_start"], old["event_end"])
+	}
+	cur := fact(t, ok(t, "--db", db, "--json", "get", fmt.Sprint(b)))
+	if _, has := cur["event_end"]; !has || cur["event_start"] != "2026-06-01T00:00:00Z" || cur["event_end"] != nil {
+		t.Errorf("successor: event_start %#v event_end %#v", cur["event_start"], cur["event_end"])
+	}
+	for _, tc := range []struct {
+		event string
+		want  []int
+	}{{"2026-05-01", []int{a}}, {"2026-07-01", []int{b}}} {
+		if got := ids(facts(t, ok(t, "--db", db, "--json", "--now", "2026-12-20", "at", "--event", tc.event))); !slices.Equal(got, tc.want) {
+			t.Errorf("at %s = %v, want %v", tc.event, got, tc.want)
+		}
+	}
+	if table := ok(t, "--db", db, "list", "--all"); !strings.Contains(table, "? → 2026-06-01") {
+		t.Errorf("the table does not show the unknown start:\n%s", table)
 	}
 }
 

@@ -24,7 +24,12 @@ type factJSON struct {
 	SupersededBy uint64  `json:"superseded_by"`
 	EventFrom    *string `json:"event_from"`
 	EventUntil   *string `json:"event_until"`
-	Source       *string `json:"source"`
+	// The effective interval: event_start null when unknown (no time was
+	// told), event_end null while open; a superseded fact ends where its
+	// successor starts.
+	EventStart *string `json:"event_start"`
+	EventEnd   *string `json:"event_end"`
+	Source     *string `json:"source"`
 }
 
 func factObject(f memory.Fact) factJSON {
@@ -39,6 +44,8 @@ func factObject(f memory.Fact) factJSON {
 		SupersededBy: f.SupersededBy,
 		EventFrom:    jsonTime(f.EventFrom),
 		EventUntil:   jsonTime(f.EventUntil),
+		EventStart:   jsonTime(f.EventStart),
+		EventEnd:     jsonTime(f.EventEnd),
 	}
 	if f.Source.Ref != "" {
 		ref := f.Source.Ref
@@ -99,34 +106,21 @@ func (a *app) printFacts(ctx context.Context, s *memory.Store, facts []memory.Fa
 }
 
 // eventSpan shows when a fact was true in the world as the store now sees
-// it: a missing start is the recording, and a superseded fact ends where
-// its successor starts. That end is kept only in the lifecycle log, hence
-// the store.
-func eventSpan(ctx context.Context, s *memory.Store, f memory.Fact) (string, error) {
-	from := f.EventFrom
-	if from.IsZero() {
-		from = f.RecordedAt
-	}
-	until := f.EventUntil
-	if f.State() == memory.Superseded {
-		evs, err := s.Events(ctx, f.User, f.ID)
-		if err != nil {
-			return "", err
-		}
-		for i := len(evs) - 1; i >= 0; i-- {
-			if e := evs[i]; e.Kind == memory.EventSuperseded {
-				if until.IsZero() || e.EventEnd.Before(until) {
-					until = e.EventEnd
-				}
-				break
-			}
-		}
+// it (Fact's effective interval): a missing start is taken as the
+// recording, unless the fact ended by then: then it is unknown, "?".
+func eventSpan(_ context.Context, _ *memory.Store, f memory.Fact) (string, error) {
+	from := "?"
+	switch {
+	case !f.EventStart.IsZero():
+		from = showTime(f.EventStart)
+	case f.EventEnd.IsZero() || f.EventEnd.After(f.RecordedAt):
+		from = showTime(f.RecordedAt)
 	}
 	end := "open"
-	if !until.IsZero() {
-		end = showTime(until)
+	if !f.EventEnd.IsZero() {
+		end = showTime(f.EventEnd)
 	}
-	return showTime(from) + " → " + end, nil
+	return from + " → " + end, nil
 }
 
 // printFactDetail is get without --json: every field, then the lifecycle log.
