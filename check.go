@@ -134,11 +134,10 @@ func checkTx(tx *kv.Tx) []error {
 			if e.Kind != kv.Superseded {
 				continue
 			}
-			// The step closed the interval where the successor starts,
-			// which cannot be before an explicit start of this fact's.
-			if r.HasFrom && e.End < r.EventFrom {
-				bad("superseded with its interval ending at %s, before its start %s", stamp(e.End), stamp(r.EventFrom))
-			}
+			// A step that ends the interval before an explicit start is
+			// refused by every write now, but earlier versions wrote it
+			// (a plan superseded before it began), and their exports must
+			// stay importable: such a version was simply never true.
 			if e.By == 0 {
 				continue
 			}

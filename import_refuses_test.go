@@ -1,12 +1,16 @@
 package memory_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -119,13 +123,45 @@ func TestImportRefusesInvalidUTF8(t *testing.T) {
 	}
 }
 
-// A supersede step that ends a fact before its explicit start is refused,
-// as every supersede refuses to write it.
-func TestImportRefusesEndBeforeExplicitStart(t *testing.T) {
+// A supersede step that ends a fact before its explicit start is refused by
+// every write now, but earlier versions wrote it (a plan superseded before it
+// began): their exports still import, and such a version was never true.
+func TestImportKeepsEndBeforeExplicitStart(t *testing.T) {
+	ctx := context.Background()
 	old := string(must[[]byte](t)(os.ReadFile("testdata/export-v1.jsonl")))
-	bad := strings.Replace(old, `"by":5,"event_end":"2026-02-01T00:00:00Z"`, `"by":5,"event_end":"2025-12-01T00:00:00Z"`, 1)
-	if bad == old {
+	early := strings.Replace(old, `"by":5,"event_end":"2026-02-01T00:00:00Z"`, `"by":5,"event_end":"2025-12-01T00:00:00Z"`, 1)
+	if early == old {
 		t.Fatal("the mutation did not apply")
 	}
-	wantRefused(t, bad, "line 5", "before its start")
+	s, _ := open(t, newClock("2026-06-01"), nil)
+	if _, err := s.Import(ctx, strings.NewReader(early), nil); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	has4 := func(event, known string) bool {
+		var k time.Time
+		if known != "" {
+			k = day(known)
+		}
+		facts, err := s.At(ctx, "", day(event), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(facts, func(f memory.Fact) bool { return f.ID == 4 })
+	}
+	if !has4("2026-01-06", "2026-01-20") {
+		t.Error("as known on 20 January, before its supersede, fact 4 was true on 6 January")
+	}
+	if has4("2026-01-06", "") || has4("2025-11-01", "") {
+		t.Error("as known now, fact 4 (superseded before it began) was never true")
+	}
+	var out bytes.Buffer
+	if err := s.Export(ctx, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != early {
+		t.Error("re-export differs from the import")
+	}
 }
