@@ -41,8 +41,10 @@ const nilPage = 4096
 // the deferred call, while the panicking frames are still on the stack.
 func corruptionPanic(r any) bool {
 	if e, ok := r.(runtime.Error); ok {
-		if a, ok := e.(interface{ Addr() uintptr }); ok {
-			return a.Addr() >= nilPage
+		// A general protection fault (an address past the canonical range,
+		// as a wild page offset gives) reports address 0: the site decides.
+		if a, ok := e.(interface{ Addr() uintptr }); ok && a.Addr() >= nilPage {
+			return true
 		}
 	}
 	site := panicSite()
