@@ -47,7 +47,7 @@ type app struct {
 	lookup string
 	// staleWarned: the stale-store warning went to stderr already.
 	staleWarned bool
-	repairing   bool // memctl repair: it reports the stale state itself
+	quietStale  bool // check and repair report the stale state themselves
 }
 
 // usageError marks a mistake in the command line, which exits 2 rather than 1.
@@ -221,7 +221,7 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (*memory.Store,
 		return nil, err
 	}
 	// Every answer of a stale store is a commit old: say so before it.
-	if err := s.Stale(); err != nil && !a.repairing {
+	if err := s.Stale(); err != nil && !a.quietStale {
 		fmt.Fprintf(a.stderr, "memctl: warning: %s; run memctl repair\n", oneLine(err))
 		a.staleWarned = true
 	}

@@ -32,7 +32,7 @@ it does nothing.`,
 			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("no store at %s", path)
 			}
-			a.repairing = true
+			a.quietStale = true
 			return a.withStore(false, func(s *memory.Store) error {
 				rep, err := s.Repair(cmd.Context())
 				if rep == nil && err != nil {

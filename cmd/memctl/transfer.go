@@ -181,6 +181,7 @@ repair ends both. Past repairs are listed after ok.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var repairs []memory.Repair
+			a.quietStale = true // Check's own error says it
 			err := a.withStore(true, func(s *memory.Store) error {
 				err := s.Check(cmd.Context())
 				if reps, rerr := s.Repairs(cmd.Context()); rerr == nil {
