@@ -90,8 +90,8 @@ var errRetry = errors.New("retry")
 // the file now at the path. If another process created the store
 // meanwhile, errRetry sends the caller to open that one.
 func (d *DB) create() (*bolt.DB, error) {
-	dir, base := filepath.Split(d.path)
-	tmp := filepath.Join(dir, "."+base+".new-"+rand.Text())
+	dir := filepath.Dir(d.path)
+	tmp := filepath.Join(dir, "."+filepath.Base(d.path)+".new-"+rand.Text())
 	opts := d.boltOptions()
 	opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
 		return os.OpenFile(name, flag|os.O_EXCL, mode)

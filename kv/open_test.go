@@ -229,3 +229,21 @@ func TestCloseRemovesANewStoreNothingWasWrittenTo(t *testing.T) {
 		t.Error("a store with a committed write was removed")
 	}
 }
+
+// A new store at a relative path is created in the working directory,
+// synced like any other.
+func TestNewStoreAtARelativePath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	db, err := Open("m.db", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	putText(t, db, "a fact")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !fileHas(t, filepath.Join(dir, "m.db"), "a fact") {
+		t.Error("the store is not in the working directory")
+	}
+}
