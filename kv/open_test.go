@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // putText writes one record holding text in its own transaction.
@@ -245,5 +246,55 @@ func TestNewStoreAtARelativePath(t *testing.T) {
 	}
 	if !fileHas(t, filepath.Join(dir, "m.db"), "a fact") {
 		t.Error("the store is not in the working directory")
+	}
+}
+
+// Opens racing to create one store all end in the same file: the losers
+// of the link open the winner's store, and one that waited for a store
+// removed at Close (nothing written) creates it again.
+func TestConcurrentOpensOfANewPathShareOneStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			db, err := Open(path, 0, &Options{NoSync: true, LockTimeout: time.Minute})
+			if err != nil {
+				errs <- err
+				return
+			}
+			if i%2 == 0 { // half write, half leave their store unwritten
+				err = db.Update(func(tx *Tx) error {
+					id, err := tx.NextID()
+					if err != nil {
+						return err
+					}
+					return tx.Put(&Record{ID: id, User: "ann", Text: "from an opener", RecordedAt: 1})
+				})
+			}
+			errs <- errors.Join(err, db.Close())
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := Open(path, 0, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count := 0
+	if err := db.View(func(tx *Tx) error {
+		return tx.ForEach(func(Record) error { count++; return nil })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if count != n/2 {
+		t.Errorf("the store holds %d records, want the %d written", count, n/2)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("the folder holds %v, want the store only", entries)
 	}
 }
