@@ -62,22 +62,20 @@ func checkKind(path string, st fs.FileInfo) error {
 // openRegular is bbolt's OpenFile for an existing store: it never creates
 // (a file gone since the check is created whole by create instead), and
 // it checks what it opened, which the path may have been swapped for.
-func openRegular() func(string, int, os.FileMode) (*os.File, error) {
-	return func(name string, flag int, mode os.FileMode) (*os.File, error) {
-		f, err := os.OpenFile(name, flag&^os.O_CREATE, mode)
-		if err != nil {
-			return nil, err
-		}
-		st, err := f.Stat()
-		if err == nil {
-			err = checkKind(name, st)
-		}
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		return f, nil
+func openRegular(name string, flag int, mode os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(name, flag&^os.O_CREATE, mode)
+	if err != nil {
+		return nil, err
 	}
+	st, err := f.Stat()
+	if err == nil {
+		err = checkKind(name, st)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // errRetry says the path changed under an open; openLocked starts over.

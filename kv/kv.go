@@ -170,10 +170,9 @@ func (d *DB) openOnce(deadline time.Time) (*bolt.DB, error) {
 	var f *os.File
 	opts := d.boltOptions()
 	opts.Timeout = max(time.Until(deadline), time.Millisecond)
-	open := openRegular()
 	opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
 		var err error
-		f, err = open(name, flag, mode)
+		f, err = openRegular(name, flag, mode)
 		return f, err
 	}
 	b, err := bolt.Open(d.path, d.mode, opts)
