@@ -21,7 +21,10 @@ import (
 // between versions agree in both directions, the per-user indexes hold
 // exactly the keys the records imply, and decisions and conflicts name only
 // facts that exist. It returns nil when all hold, else an
-// error wrapping ErrCorrupt that lists every problem.
+// error wrapping ErrCorrupt that lists every problem. A store without
+// damage gives ErrStale while it answers from an older commit (until
+// Repair), and then ErrCompactionPending while a hard delete's bytes may
+// still be in the file: neither is ok.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -31,8 +34,9 @@ func (s *Store) Check(ctx context.Context) error {
 	// moment.
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if err := s.db.Check(); err != nil {
-		return err
+	stale := s.db.Check()
+	if stale != nil && !errors.Is(stale, kv.ErrStale) {
+		return stale
 	}
 	var errs []error
 	current := map[uint64]bool{}
@@ -44,8 +48,17 @@ func (s *Store) Check(ctx context.Context) error {
 		return err
 	}
 	errs = append(errs, s.checkIndex(ctx, current)...)
+	if len(errs) > 0 && stale != nil {
+		errs = append(errs, errors.New(stale.Error())) // told, but only ErrCorrupt is wrapped
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
+	}
+	if stale != nil {
+		return stale
+	}
+	if s.db.CompactionPending() {
+		return ErrCompactionPending
 	}
 	return nil
 }

@@ -19,6 +19,18 @@ var (
 	ErrCorrupt = kv.ErrCorrupt
 	// ErrClosed: the store was closed.
 	ErrClosed = kv.ErrClosed
+	// ErrNotStore: the path names what cannot be a store (a directory,
+	// FIFO, socket, device, empty file or dangling symlink). Open refuses
+	// it at once and changes nothing.
+	ErrNotStore = kv.ErrNotStore
+	// ErrStale: the file's newest commit failed its checksum, so the
+	// store answers as it was a commit earlier (see Store.Stale). Writes
+	// return it until Repair.
+	ErrStale = kv.ErrStale
+	// ErrCompactionPending: Check of a store whose hard delete has not
+	// finished compacting the file: the deleted bytes may still be in its
+	// free pages. A read-write Open (or Repair) finishes it.
+	ErrCompactionPending = errors.New("a hard delete's compaction is pending: deleted text may remain in the file's free pages")
 
 	ErrEmpty           = errors.New("text is empty")
 	ErrTooLong         = errors.New("text is too long")

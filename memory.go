@@ -118,7 +118,12 @@ type Store struct {
 // Open opens the store at path, creating it if it does not exist. mode is the
 // permission of a new file; 0 means 0600, as a file of personal data should
 // be. A file locked by another process gives ErrLocked after
-// Options.LockTimeout; a damaged file gives ErrCorrupt.
+// Options.LockTimeout; a damaged file gives ErrCorrupt; a directory, FIFO,
+// socket, device, empty file or dangling symlink gives ErrNotStore at once.
+// A symlink is followed: the store is its target, and stays one file.
+// A new store is created whole, and removed again at Close if nothing was
+// ever written to it. A store whose newest commit failed its checksum
+// opens, but is stale (see Stale and Repair).
 func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {

@@ -11,6 +11,7 @@ package kv
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -29,6 +30,15 @@ var (
 	ErrReadOnly = errors.New("store is open read-only")
 	ErrCorrupt  = errors.New("store file is corrupt")
 	ErrClosed   = errors.New("store is closed")
+	// ErrNotStore: the path names something that cannot be a store: a
+	// directory, a FIFO, a socket, a device, an empty file or a dangling
+	// symlink. Unlike ErrCorrupt it says nothing about damage: nothing
+	// at the path was ever a store of this package.
+	ErrNotStore = errors.New("not a memory store")
+	// ErrStale: a meta page failed its checksum, so the file answers as it
+	// was a commit earlier and the newest commit may be lost. Reads go on;
+	// writes are refused until Repair.
+	ErrStale = errors.New("store is answering from an older commit")
 )
 
 // formatVersion is written to the meta bucket of every new file; Open refuses
@@ -55,22 +65,34 @@ type DB struct {
 	// Close, which replace or drop the bbolt handle.
 	mu   sync.RWMutex
 	bolt *bolt.DB
-	path string
+	path string // the real file: a symlink is resolved at Open
 	mode os.FileMode
 	opts Options
-	// metaLost says a meta page failed its checksum when the file was
-	// opened, before any commit here could rewrite it: bbolt then reads the
-	// file as it was a commit earlier. Check reports it.
-	metaLost bool
+	// created is the file this Open created, nil if it existed: Close
+	// removes it again if nothing was ever written to it.
+	created os.FileInfo
+	// stale is set when a meta page failed its checksum at Open: bbolt
+	// then reads the file as it was a commit earlier. Writes are refused
+	// until Repair, whose commit rewrites that page.
+	stale *staleState
 }
 
+type staleState struct{ answered, lost uint64 }
+
 // Open opens or creates the store file at path. mode is used when the file
-// is created; 0 means 0600, since the file holds personal data.
+// is created; 0 means 0600, since the file holds personal data. A symlink
+// is followed: the store is its target. Anything at path that cannot be a
+// store (a directory, FIFO, socket, device, empty file or dangling
+// symlink) gives ErrNotStore at once.
 func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	if mode == 0 {
 		mode = 0o600
 	}
-	d := &DB{path: path, mode: mode}
+	real, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{path: real, mode: mode}
 	if opts != nil {
 		d.opts = *opts
 	}
@@ -83,12 +105,21 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 		return nil, err
 	}
 	d.bolt = b
-	d.metaLost = metaPageLost(path)
-	if err := d.initSchema(); err != nil {
+	if d.created != nil {
+		return d, nil // made whole by create: nothing to verify or finish
+	}
+	if metaPageLost(real) {
+		var answered uint64
+		_ = b.View(func(tx *bolt.Tx) error { answered = uint64(tx.ID()); return nil })
+		d.stale = &staleState{answered: answered, lost: answered + 1}
+	}
+	if err := d.initSchema(b); err != nil {
 		_ = b.Close()
 		return nil, err
 	}
-	if !d.opts.ReadOnly && d.compactionPending() {
+	// A stale file keeps its pending compaction for Repair: the rewrite
+	// would drop the pages that show which ids the lost commit handed out.
+	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() {
 		if err := d.Compact(); err != nil {
 			_ = d.Close()
 			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
@@ -97,41 +128,65 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	return d, nil
 }
 
-func (d *DB) compactionPending() bool {
+// CompactionPending reports whether a hard delete's compaction has not
+// finished: until it does, the deleted bytes may remain in free pages.
+func (d *DB) CompactionPending() bool {
 	pending := false
-	_ = d.bolt.View(func(tx *bolt.Tx) error {
-		pending = tx.Bucket(bucketMeta).Get(keyCompact) != nil
+	_ = d.View(func(tx *Tx) error {
+		pending = tx.meta.Get(keyCompact) != nil
 		return nil
 	})
 	return pending
 }
 
-// openLocked opens the file with bbolt and makes sure the lock it got is on
-// the file now at the path: Compact of another process replaces the file by
-// a rename while this one may be waiting for the lock on the old one.
+// openLocked opens the file with bbolt, or creates it, and makes sure the
+// lock it got is on the file now at the path: Compact of another process
+// replaces the file by a rename while this one may be waiting for the lock
+// on the old one, and a new store this one waited for may be removed again.
 func (d *DB) openLocked() (*bolt.DB, error) {
 	deadline := time.Now().Add(d.opts.LockTimeout)
 	for {
-		var f *os.File
-		opts := d.boltOptions()
-		opts.Timeout = max(time.Until(deadline), time.Millisecond)
-		opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
-			var err error
-			f, err = os.OpenFile(name, flag, mode)
-			return f, err
+		b, err := d.openOnce(deadline)
+		if !errors.Is(err, errRetry) {
+			return b, err
 		}
-		b, err := bolt.Open(d.path, d.mode, opts)
-		if err != nil {
-			return nil, openError(d.path, err)
-		}
-		if sameFile(f, d.path) {
-			return b, nil
-		}
-		_ = b.Close()
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("open %s: %w", d.path, ErrLocked)
 		}
 	}
+}
+
+func (d *DB) openOnce(deadline time.Time) (*bolt.DB, error) {
+	st, err := os.Stat(d.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !d.opts.ReadOnly:
+		return d.create()
+	case err != nil:
+		return nil, fmt.Errorf("open %s: %w", d.path, err)
+	}
+	if err := checkKind(d.path, st); err != nil {
+		return nil, err
+	}
+	var f *os.File
+	opts := d.boltOptions()
+	opts.Timeout = max(time.Until(deadline), time.Millisecond)
+	opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
+		var err error
+		f, err = openRegular(name, flag, mode)
+		return f, err
+	}
+	b, err := bolt.Open(d.path, d.mode, opts)
+	if errors.Is(err, fs.ErrNotExist) && !d.opts.ReadOnly {
+		return nil, errRetry // removed since the Stat: create it
+	}
+	if err != nil {
+		return nil, openError(d.path, err)
+	}
+	if sameFile(f, d.path) {
+		return b, nil
+	}
+	_ = b.Close()
+	return nil, errRetry
 }
 
 func sameFile(f *os.File, path string) bool {
@@ -156,6 +211,8 @@ func openError(path string, err error) error {
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
 		return fmt.Errorf("open %s: %w", path, ErrLocked)
+	case errors.Is(err, ErrNotStore):
+		return err
 	case errors.As(err, &pe):
 		return fmt.Errorf("open %s: %w", path, err) // missing, permission, I/O: not the content's fault
 	}
@@ -164,23 +221,8 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open %s: %w: %v", path, ErrCorrupt, err)
 }
 
-// guard makes a memory fault on the mapped file a recoverable panic on this
-// goroutine: a damaged page can make bbolt read past the end of the map,
-// which would otherwise kill the process. Use as
-// defer recoverCorrupt(&err, guard()).
-func guard() bool { return debug.SetPanicOnFault(true) }
-
-// recoverCorrupt turns a panic inside bbolt (it panics on some damaged pages)
-// into ErrCorrupt at the package boundary, and restores the goroutine's
-// fault setting that guard changed.
-func recoverCorrupt(err *error, old bool) {
-	debug.SetPanicOnFault(old)
-	if r := recover(); r != nil {
-		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
-	}
-}
-
-// Path returns the file the store lives in.
+// Path returns the file the store lives in: the target, if Open was given
+// a symlink.
 func (d *DB) Path() string { return d.path }
 
 // ReadOnly reports whether the store was opened read-only.
@@ -193,9 +235,47 @@ func (d *DB) Close() error {
 	if d.bolt == nil {
 		return nil
 	}
+	var rmErr error
+	if d.created != nil && d.unwritten() {
+		// Unlinked while the lock is still held, so no other process opens
+		// it in between; one waiting for the lock sees it gone and retries.
+		if st, err := os.Stat(d.path); err == nil && os.SameFile(st, d.created) {
+			if rmErr = os.Remove(d.path); rmErr == nil && !d.opts.NoSync {
+				rmErr = syncDir(filepath.Dir(d.path))
+			}
+		}
+	}
 	err := d.bolt.Close()
 	d.bolt = nil
-	return err
+	return errors.Join(rmErr, err)
+}
+
+// unwritten reports whether the file holds nothing but its schema: no
+// key beyond the format version and no id ever allocated. Any doubt
+// (a read that fails) keeps the file.
+func (d *DB) unwritten() (empty bool) {
+	old := guard()
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if recover() != nil {
+			empty = false
+		}
+	}()
+	err := d.bolt.View(func(tx *bolt.Tx) error {
+		empty = true
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if b.Sequence() != 0 {
+				empty = false
+			}
+			c := b.Cursor()
+			for k, v := c.First(); k != nil && empty; k, v = c.Next() {
+				empty = string(name) == string(bucketMeta) && string(k) == string(keyVersion) &&
+					string(v) == string(be.AppendUint64(nil, formatVersion))
+			}
+			return nil
+		})
+	})
+	return err == nil && empty
 }
 
 // Update runs fn in a read-write transaction, committed when fn returns nil
@@ -208,6 +288,9 @@ func (d *DB) Update(fn func(*Tx) error) (err error) {
 	defer d.mu.RUnlock()
 	if d.bolt == nil {
 		return ErrClosed
+	}
+	if err := d.staleLocked(); err != nil {
+		return fmt.Errorf("write refused until the store is repaired: %w", err)
 	}
 	defer recoverCorrupt(&err, guard())
 	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
@@ -236,7 +319,15 @@ func (d *DB) Compact() (err error) {
 	if d.bolt == nil {
 		return ErrClosed
 	}
+	if err := d.staleLocked(); err != nil {
+		return fmt.Errorf("compaction refused until the store is repaired: %w", err)
+	}
 	defer recoverCorrupt(&err, guard())
+	return d.compactLocked()
+}
+
+// compactLocked is Compact with d.mu held.
+func (d *DB) compactLocked() error {
 	tmp := d.path + ".compact"
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -283,6 +374,7 @@ func (d *DB) Compact() (err error) {
 	_ = d.bolt.Close()
 	dst.NoSync = d.opts.NoSync
 	d.bolt = dst
+	d.created = nil // a new inode, and a file a delete was committed to
 	if err := syncDir(filepath.Dir(d.path)); err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}
@@ -299,17 +391,17 @@ func syncDir(dir string) error {
 }
 
 // Check runs bbolt's page-level consistency check and returns every problem
-// it finds joined into one error wrapping ErrCorrupt, or nil.
+// it finds joined into one error wrapping ErrCorrupt. A file without
+// damage that answers from an older commit gives the error of Stale;
+// else Check returns nil.
 func (d *DB) Check() (err error) {
 	// bbolt checks in a goroutine of its own, where a panic on a damaged page
 	// cannot be recovered. A structural walk of the file's pages, and then
 	// touching every key (a bad page panics where recoverCorrupt catches
 	// it), come first; bbolt's check runs only on a file that passed both.
-	if d.metaLost {
-		return fmt.Errorf("%w: a meta page failed its checksum when the file was opened: it was read as it was before its newest commit, which may be lost (a power cut while committing, or damage)", ErrCorrupt)
-	}
 	d.mu.RLock()
-	err = checkPages(d.path)
+	stale := d.stale != nil
+	err = checkPages(d.path, stale)
 	d.mu.RUnlock()
 	if err != nil {
 		return err
@@ -321,6 +413,11 @@ func (d *DB) Check() (err error) {
 	})
 	if err != nil {
 		return err
+	}
+	if stale {
+		// bbolt's check asserts on both meta pages' headers, in a goroutine
+		// where the panic would end the process; it runs after Repair.
+		return d.Stale()
 	}
 	var errs []error
 	err = d.View(func(tx *Tx) error {
@@ -335,12 +432,29 @@ func (d *DB) Check() (err error) {
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
 	}
-	return nil
+	return d.Stale()
+}
+
+// Stale returns nil, or an error wrapping ErrStale that names the commit
+// the store answers from and the one that may be lost. It lasts until
+// Repair.
+func (d *DB) Stale() error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.staleLocked()
+}
+
+func (d *DB) staleLocked() error {
+	if d.stale == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: commit %d; the newest commit (%d) failed its checksum and may be lost",
+		ErrStale, d.stale.answered, d.stale.lost)
 }
 
 // initSchema creates the buckets of a new file, or verifies that an existing
 // file is a store of a format this code can read.
-func (d *DB) initSchema() error {
+func (d *DB) initSchema(b *bolt.DB) error {
 	check := func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
 		if m == nil {
@@ -360,14 +474,15 @@ func (d *DB) initSchema() error {
 		}
 		return nil
 	}
-	if d.opts.ReadOnly {
-		return d.bolt.View(check)
+	// A stale file is written by Repair only.
+	if d.opts.ReadOnly || d.stale != nil {
+		return b.View(check)
 	}
 	// A store with all its buckets needs no write, and an empty bbolt
 	// transaction still commits (a meta page and two fsyncs per Open).
 	// Anything missing or wrong is created or reported by the write below.
 	complete := false
-	if err := d.bolt.View(func(tx *bolt.Tx) error {
+	if err := b.View(func(tx *bolt.Tx) error {
 		complete = check(tx) == nil &&
 			!slices.ContainsFunc(optionalBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
 		return nil
@@ -377,7 +492,7 @@ func (d *DB) initSchema() error {
 	if complete {
 		return nil
 	}
-	return d.bolt.Update(func(tx *bolt.Tx) error {
+	return b.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketMeta) == nil {
 			empty := true
 			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })

@@ -32,7 +32,7 @@ var le = binary.LittleEndian
 // and every element, key and value inside its page. bbolt's own check runs
 // in a goroutine where a panic cannot be recovered, and some damaged pages
 // make it read outside the map; this walk finds them first, safely.
-func walkPages(data []byte) error {
+func walkPages(data []byte, stale bool) error {
 	meta, pageSize, valid, err := newestMeta(data)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func walkPages(data []byte) error {
 	// it was a commit earlier, consistent but without the newest commit.
 	// After a clean run both are valid; a torn write at a power cut, or
 	// damage, leaves one invalid until the next commit rewrites it.
-	if valid < 2 {
+	if valid < 2 && !stale {
 		return errors.New("a meta page fails its checksum: the file reads as it was before its newest commit, which may be lost")
 	}
 	hwm := le.Uint64(meta[40:])
@@ -51,6 +51,9 @@ func walkPages(data []byte) error {
 	// bbolt's check reads both meta pages and the freelist page and asserts
 	// that each header names its own id: a damaged one would crash it.
 	for id := range uint64(firstDataPage) {
+		if stale && !validMeta(data, id*uint64(pageSize)) {
+			continue // the damaged page Stale reports; bbolt reads the other
+		}
 		if err := w.header(id, metaFlag); err != nil {
 			return err
 		}
@@ -91,18 +94,10 @@ func newestMeta(data []byte) ([]byte, uint32, int, error) {
 	valid := 0
 	// Meta page 0 is at offset 0; meta page 1 one page size further.
 	try := func(off uint64) {
-		if off+pageHeader+metaSize > uint64(len(data)) {
+		if !validMeta(data, off) {
 			return
 		}
 		m := data[off+pageHeader : off+pageHeader+metaSize]
-		if le.Uint32(m[0:]) != metaMagic {
-			return
-		}
-		h := fnv.New64a()
-		h.Write(m[:56])
-		if h.Sum64() != le.Uint64(m[56:]) {
-			return
-		}
 		valid++
 		if best == nil || le.Uint64(m[48:]) > le.Uint64(best[48:]) {
 			best, size = m, le.Uint32(m[8:])
@@ -120,6 +115,21 @@ func newestMeta(data []byte) ([]byte, uint32, int, error) {
 		return nil, 0, 0, errors.New("no valid meta page")
 	}
 	return best, size, valid, nil
+}
+
+// validMeta reports whether the page at off holds a meta page that passes
+// its checksum.
+func validMeta(data []byte, off uint64) bool {
+	if off+pageHeader+metaSize > uint64(len(data)) {
+		return false
+	}
+	m := data[off+pageHeader : off+pageHeader+metaSize]
+	if le.Uint32(m[0:]) != metaMagic {
+		return false
+	}
+	h := fnv.New64a()
+	h.Write(m[:56])
+	return h.Sum64() == le.Uint64(m[56:])
 }
 
 type pageWalk struct {
@@ -218,13 +228,14 @@ func metaPageLost(path string) bool {
 	return err == nil && valid < 2
 }
 
-// checkPages reads the store file and walks its pages.
-func checkPages(path string) error {
+// checkPages reads the store file and walks its pages. A stale file, whose
+// damaged meta page Stale already reports, is walked from the other one.
+func checkPages(path string, stale bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	if err := walkPages(data); err != nil {
+	if err := walkPages(data, stale); err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return nil

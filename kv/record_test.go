@@ -102,7 +102,7 @@ func TestPendingCompactionFinishesAtOpen(t *testing.T) {
 	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(secret)) {
 		t.Error("the deleted text is still in the file after Open")
 	}
-	if db.compactionPending() {
+	if db.CompactionPending() {
 		t.Error("the pending mark survived the compaction")
 	}
 }

@@ -45,6 +45,9 @@ type app struct {
 	now    time.Time
 	json   bool
 	lookup string
+	// staleWarned: the stale-store warning went to stderr already.
+	staleWarned bool
+	quietStale  bool // check and repair report the stale state themselves
 }
 
 // usageError marks a mistake in the command line, which exits 2 rather than 1.
@@ -73,11 +76,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "memctl: %s\n", oneLine(err))
+	fmt.Fprintf(stderr, "memctl: %s\n", a.explain(err))
 	if errors.As(err, new(usageError)) {
 		return exitUsage
 	}
 	return exitError
+}
+
+// explain is the error's line on stderr, with the command that helps.
+func (a *app) explain(err error) string {
+	switch {
+	case errors.Is(err, memory.ErrStale) && a.staleWarned:
+		return "write refused until the store is repaired (run memctl repair)"
+	case errors.Is(err, memory.ErrStale):
+		return oneLine(err) + "; run memctl repair"
+	case errors.Is(err, memory.ErrCompactionPending):
+		return oneLine(err) + "; run memctl repair to finish it"
+	}
+	return oneLine(err)
 }
 
 // oneLine folds a multi-line error (errors.Join, as Check returns) so that
@@ -118,7 +134,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.BoolVar(&a.json, "json", false, "print JSON")
 	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else keywords4)")
 	root.AddCommand(a.factCommands()...)
-	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.demoCmd())
+	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.demoCmd())
 	root.AddCommand(a.reconcileCommands()...)
 	return root
 }
@@ -216,6 +232,11 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (s *memory.Stor
 	if s, err = memory.Open(path, 0o600, opts); err != nil {
 		undo()
 		return nil, nil, err
+	}
+	// Every answer of a stale store is a commit old: say so before it.
+	if err := s.Stale(); err != nil && !a.quietStale {
+		fmt.Fprintf(a.stderr, "memctl: warning: %s; run memctl repair\n", oneLine(err))
+		a.staleWarned = true
 	}
 	return s, undo, nil
 }

@@ -441,15 +441,31 @@ func (p *importProgress) done(ok bool) {
 func (a *app) checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
-		Short: "Verify the file and the store's invariants",
-		Args:  exactArgs(),
+		Short: "Verify the file and the store's invariants; list past repairs",
+		Long: `check verifies the file's pages and the store's invariants and prints ok, or
+exits 1 with every problem found. It is not ok while the store answers from an
+older commit (its newest commit failed its checksum) or while a hard delete's
+compaction is pending (the deleted text may still be in the file): memctl
+repair ends both. Past repairs are listed after ok.`,
+		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			err := a.withStore(true, func(s *memory.Store) error { return s.Check(cmd.Context()) })
+			var repairs []memory.Repair
+			a.quietStale = true // Check's own error says it
+			err := a.withStore(true, func(s *memory.Store) error {
+				err := s.Check(cmd.Context())
+				if reps, rerr := s.Repairs(cmd.Context()); rerr == nil {
+					repairs = reps
+				} else if err == nil {
+					err = rerr
+				}
+				return err
+			})
 			if a.json {
 				res := struct {
-					OK    bool   `json:"ok"`
-					Error string `json:"error,omitempty"`
-				}{OK: err == nil}
+					OK      bool            `json:"ok"`
+					Error   string          `json:"error,omitempty"`
+					Repairs []memory.Repair `json:"repairs,omitempty"`
+				}{OK: err == nil, Repairs: repairs}
 				if err != nil {
 					res.Error = oneLine(err)
 				}
@@ -461,8 +477,15 @@ func (a *app) checkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintln(a.stdout, "ok")
-			return err
+			if _, err := fmt.Fprintln(a.stdout, "ok"); err != nil {
+				return err
+			}
+			for _, r := range repairs {
+				if _, err := fmt.Fprintln(a.stdout, repairLine(r)); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 }
