@@ -89,13 +89,16 @@ type Fact struct {
 	// time expression); "" when EventFrom is unset.
 	EventSource string
 
-	// The effective event interval, beside the stored fields above.
-	// EventStart is EventFrom; zero when unknown — a fact told without a
-	// time is taken to be true from when it was recorded, but when did it
-	// begin nobody said. EventEnd is where the interval closes: EventUntil,
-	// or, for a superseded fact, its successor's start if earlier; zero
-	// while open. Every read gives them as the store knows them now (At
-	// too, whatever record time it is asked about), like the markers.
+	// The effective event interval, the one At uses, beside the stored
+	// fields above. EventStart is EventFrom, else RecordedAt — a fact told
+	// without a time is taken to be true from when it was recorded —
+	// unless the interval ends by then ("I moved to B back in June",
+	// superseding a fact told in December): then nobody said when it
+	// began, and EventStart is zero. EventEnd is where the interval
+	// closes: EventUntil, or, for a superseded fact, its successor's start
+	// if earlier; zero while open. Every read gives them as the store
+	// knows them now (At too, whatever record time it is asked about),
+	// like the markers.
 	EventStart time.Time
 	EventEnd   time.Time
 }
@@ -182,7 +185,7 @@ func originOf(auto bool) Origin {
 }
 
 func factOf(r *kv.Record) Fact {
-	return Fact{
+	f := Fact{
 		ID:     r.ID,
 		User:   r.User,
 		Text:   r.Text,
@@ -201,18 +204,28 @@ func factOf(r *kv.Record) Fact {
 		EventFrom:    toTime(r.EventFrom, r.HasFrom),
 		EventUntil:   toTime(r.EventUntil, r.HasUntil),
 		EventSource:  r.EventSource,
-		EventStart:   toTime(r.EventFrom, r.HasFrom),
-		EventEnd:     toTime(r.EventUntil, r.HasUntil),
 	}
+	f.EventStart, f.EventEnd = effective(spanAt(r, nil, math.MaxInt64))
+	return f
+}
+
+// effective is the interval a Fact carries: zero for an unknown start or
+// an open end.
+func effective(p span) (start, end time.Time) {
+	if p.start != math.MinInt64 {
+		start = time.Unix(0, p.start).UTC()
+	}
+	if p.hasEnd {
+		end = time.Unix(0, p.end).UTC()
+	}
+	return start, end
 }
 
 // factWithLog is factOf with the end its log gives: a superseded fact's
 // interval closes at its successor's start.
 func factWithLog(r *kv.Record, evs []kv.Event) Fact {
 	f := factOf(r)
-	if p := spanAt(r, evs, math.MaxInt64); p.hasEnd {
-		f.EventEnd = time.Unix(0, p.end).UTC()
-	}
+	f.EventStart, f.EventEnd = effective(spanAt(r, evs, math.MaxInt64))
 	return f
 }
 

@@ -165,10 +165,14 @@ func TestFactJSON(t *testing.T) {
 
 	// Unset optional fields are null, not absent or empty.
 	bare := fact(t, ok(t, "--db", db, "--json", "--user", "bob", "add", "Bob likes tea."))
-	for _, k := range []string{"source", "event_from", "event_until", "valid_until", "event_start", "event_end"} {
+	for _, k := range []string{"source", "event_from", "event_until", "valid_until", "event_end"} {
 		if bare[k] != nil {
 			t.Errorf("%s = %#v, want null", k, bare[k])
 		}
+	}
+	// Told without a time, a fact is true from when it was recorded.
+	if bare["event_start"] != bare["recorded_at"] {
+		t.Errorf("event_start = %#v, want the record time %#v", bare["event_start"], bare["recorded_at"])
 	}
 	if bare["user"] != "bob" || bare["pinned"] != false {
 		t.Errorf("bare fact = %v", bare)

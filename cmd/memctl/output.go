@@ -106,15 +106,11 @@ func (a *app) printFacts(ctx context.Context, s *memory.Store, facts []memory.Fa
 }
 
 // eventSpan shows when a fact was true in the world as the store now sees
-// it (Fact's effective interval): a missing start is taken as the
-// recording, unless the fact ended by then: then it is unknown, "?".
+// it (Fact's effective interval); "?" is a start nobody told.
 func eventSpan(_ context.Context, _ *memory.Store, f memory.Fact) (string, error) {
 	from := "?"
-	switch {
-	case !f.EventStart.IsZero():
+	if !f.EventStart.IsZero() {
 		from = showTime(f.EventStart)
-	case f.EventEnd.IsZero() || f.EventEnd.After(f.RecordedAt):
-		from = showTime(f.RecordedAt)
 	}
 	end := "open"
 	if !f.EventEnd.IsZero() {
