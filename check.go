@@ -29,9 +29,11 @@ func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// Writes wait for the whole check: bbolt's page check is not safe beside
-	// a writer, and the records and the candidate index are compared at one
-	// moment.
+	// A Delete in progress finishes its compaction first. Writes wait for
+	// the whole check: bbolt's page check is not safe beside a writer, and
+	// the records and the candidate index are compared at one moment.
+	s.deleting.Lock()
+	defer s.deleting.Unlock()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	stale := s.db.Check()

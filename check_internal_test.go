@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -94,5 +95,42 @@ func TestCheckFindsSupersessionCycle(t *testing.T) {
 	want := fmt.Sprintf("fact %d: supersession cycle %d → %d → %d", a.ID, a.ID, b.ID, a.ID)
 	if err := s.Check(ctx); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
 		t.Errorf("Check: %v, want %q", err, want)
+	}
+}
+
+// A Check beside a Delete waits for the delete's compaction: between its
+// commit and its compaction the deleted text is still in free pages, and
+// Check must neither report that passing moment as pending nor say ok
+// before the bytes are gone.
+func TestCheckWaitsForADeleteInProgress(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := s.Add(ctx, Note{Text: "My PIN is 4711."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached, release := make(chan struct{}), make(chan struct{})
+	s.hookBeforeCompact = func() { close(reached); <-release }
+	deleted := make(chan error, 1)
+	go func() { _, err := s.Delete(ctx, "", f.ID, nil); deleted <- err }()
+	<-reached
+	checked := make(chan error, 1)
+	go func() { checked <- s.Check(ctx) }()
+	select {
+	case err := <-checked:
+		close(release)
+		t.Fatalf("Check returned while the delete's compaction had not run: %v", err)
+	case <-time.After(200 * time.Millisecond): // Check is waiting, as it should
+	}
+	close(release)
+	if err := <-deleted; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-checked; err != nil {
+		t.Fatalf("Check after the delete: %v", err)
 	}
 }

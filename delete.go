@@ -26,6 +26,8 @@ type DeleteOptions struct {
 // Compaction rewrites the whole file, so a Delete costs time in proportion
 // to the store's size.
 func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *DeleteOptions) ([]uint64, error) {
+	s.deleting.RLock()
+	defer s.deleting.RUnlock()
 	var ids []uint64
 	err := s.update(ctx, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
@@ -72,6 +74,9 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		return nil, err
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	if s.hookBeforeCompact != nil {
+		s.hookBeforeCompact()
+	}
 	if err := s.db.Compact(); err != nil {
 		return ids, fmt.Errorf("facts %v deleted, but compacting the file failed, so their bytes may remain in it: %w", ids, err)
 	}

@@ -102,8 +102,12 @@ type Store struct {
 	// writeMu orders writes with the index updates that follow their
 	// commits, so the index sees changes in commit order.
 	writeMu sync.Mutex
-	commit  committer
-	lists   listCache
+	// deleting is held shared by each Delete from its commit until its
+	// compaction ends, and exclusively by Check, so a Check beside a
+	// Delete waits for its compaction instead of reporting it pending.
+	deleting sync.RWMutex
+	commit   committer
+	lists    listCache
 	// ixMu guards ix, which is nil until the first lookup builds it and
 	// after a failed update drops it; the next lookup rebuilds it.
 	ixMu    sync.RWMutex
@@ -113,6 +117,9 @@ type Store struct {
 	// hookAfterInsert, when set by a test, runs inside Supersede between
 	// writing the new fact and marking the old one.
 	hookAfterInsert func() error
+	// hookBeforeCompact, when set by a test, runs in Delete between its
+	// commit and the compaction.
+	hookBeforeCompact func()
 }
 
 // Open opens the store at path, creating it if it does not exist. mode is the
