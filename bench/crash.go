@@ -237,13 +237,6 @@ func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
 // once runs the child, kills it and checks the store; it returns what
 // failed.
 func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
-	ixDir := crashIndexDir(h.path)
-	if err := os.RemoveAll(ixDir); err != nil { // what killed children left
-		return nil, err
-	}
-	if err := os.MkdirAll(ixDir, 0o700); err != nil {
-		return nil, err
-	}
 	cmd := exec.CommandContext(ctx, h.cfg.Exe)
 	cmd.Env = append(os.Environ(), envCrashDB+"="+h.path,
 		envCrashSeed+"="+strconv.FormatUint(h.cfg.Seed, 10), envCrashRun+"="+strconv.Itoa(run+1))
@@ -334,10 +327,7 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 		h.res.InFlight++
 	}
 
-	if err := os.MkdirAll(crashIndexDir(h.path), 0o700); err != nil {
-		return append(problems, err.Error())
-	}
-	s, err := memory.Open(h.path, 0, &memory.Options{IndexDir: crashIndexDir(h.path)})
+	s, err := memory.Open(h.path, 0, nil)
 	if err != nil {
 		return append(problems, fmt.Sprintf("Open: %v", err))
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -75,7 +74,7 @@ func crashChildFromEnv() {
 // each call before it starts and after it returns. It returns only on an
 // error: every call it makes is valid, so any error is a failure.
 func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Writer) error {
-	s, err := memory.Open(path, 0, &memory.Options{IndexDir: crashIndexDir(path)})
+	s, err := memory.Open(path, 0, nil)
 	if err != nil {
 		return err
 	}
@@ -119,8 +118,6 @@ func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Wr
 		}
 	}
 }
-
-func crashIndexDir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "ix") }
 
 // world is the child's picture of the store, to pick valid calls.
 type world struct {
