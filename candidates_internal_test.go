@@ -3,9 +3,11 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,4 +99,61 @@ func TestCloseCancelsABuild(t *testing.T) {
 	if _, err := os.Lstat(path + ".index"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the index directory is still there after Close: %v", err)
 	}
+}
+
+// An index whose segment files are truncated under it (its memory maps
+// fault, SIGBUS) is dropped by the lookup that meets the fault and built
+// again from the store: the lookup still answers.
+func TestLookupRebuildsAFaultedIndex(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var want uint64
+	for i := range 500 {
+		text := fmt.Sprintf("My garden fact number %d mentions apples.", i)
+		if i == 499 {
+			text = "My garden has a zebrawood bench."
+		}
+		f, err := s.Add(ctx, Note{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = f.ID
+	}
+	lookup := func() {
+		t.Helper()
+		got, err := s.Candidates(ctx, "", "zebrawood", 1)
+		if err != nil || len(got.Candidates) != 1 || got.Candidates[0].Fact.ID != want {
+			t.Fatalf("lookup: %+v, %v", got.Candidates, err)
+		}
+	}
+	lookup()
+	s.ixMu.RLock()
+	first := s.ix.Dir()
+	s.ixMu.RUnlock()
+	// The searches read a segment's file once the persister has written it
+	// and put it in place of the segment in memory; truncate the files
+	// until a lookup meets one.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		filepath.WalkDir(first, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".zap") {
+				os.Truncate(p, 0)
+			}
+			return nil
+		})
+		lookup()
+		s.ixMu.RLock()
+		now := s.ix.Dir()
+		s.ixMu.RUnlock()
+		if now != first {
+			if _, err := os.Lstat(first); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the faulted index's directory is still there: %v", err)
+			}
+			return
+		}
+	}
+	t.Fatal("test is void: no lookup met a truncated segment")
 }
