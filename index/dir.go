@@ -9,7 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // An index holds every word of every fact: it is personal data, so it lives
@@ -230,17 +231,39 @@ func ListTerms(dir string) ([]string, error) {
 }
 
 func termsOf(path string, seen map[string]bool) error {
-	b, err := bleve.OpenUsing(path, map[string]any{"read_only": true, "bolt_timeout": "1s"})
+	store := filepath.Join(path, "store")
+	// An index made but killed before scorch wrote its root holds no
+	// segment yet (scorch writes the root first).
+	// Nor does one killed while bbolt was making that root: bbolt's four
+	// first pages are not all there (and a read-only open would try to
+	// write them).
+	if st, err := os.Lstat(filepath.Join(store, "root.bolt")); errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() < 4*int64(os.Getpagesize())) {
+		return nil
+	}
+	// Scorch itself, not bleve's index over it: a process killed right
+	// after making its index may not have persisted the mapping bleve
+	// would read first.
+	q := bindex.NewAnalysisQueue(1)
+	defer q.Close()
+	sc, err := scorch.NewScorch(scorch.Name, map[string]any{"path": store, "read_only": true, "bolt_timeout": "1s"}, q)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	fields, err := b.Fields()
+	if err := sc.Open(); err != nil {
+		return err
+	}
+	defer sc.Close()
+	r, err := sc.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	fields, err := r.Fields()
 	if err != nil {
 		return err
 	}
 	for _, f := range fields {
-		d, err := b.FieldDict(f)
+		d, err := r.FieldDict(f)
 		if err != nil {
 			return err
 		}
