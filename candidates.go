@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -138,7 +139,21 @@ func boolRank(b bool) int {
 }
 
 // withIndex runs fn on the candidate index, building it first if needed.
+// An index whose files faulted under fn (truncated or damaged while in
+// use) is dropped and built again from the store, once.
 func (s *Store) withIndex(ctx context.Context, fn func(*index.Index) error) error {
+	err := s.tryIndex(ctx, fn)
+	if errors.Is(err, index.ErrFault) {
+		s.dropIndex()
+		err = s.tryIndex(ctx, fn)
+		if errors.Is(err, index.ErrFault) {
+			s.dropIndex()
+		}
+	}
+	return err
+}
+
+func (s *Store) tryIndex(ctx context.Context, fn func(*index.Index) error) error {
 	// Read your writes: wait until every change committed before this
 	// lookup has reached the index.
 	if err := s.indexer.wait(ctx); err != nil {
@@ -154,7 +169,7 @@ func (s *Store) withIndex(ctx context.Context, fn func(*index.Index) error) erro
 	if err := s.buildIndex(ctx); err != nil {
 		return err
 	}
-	return s.withIndex(ctx, fn)
+	return s.tryIndex(ctx, fn)
 }
 
 // buildIndex fills a new index from the current facts in the store. It
@@ -164,8 +179,11 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.ixMu.RLock()
-	built := s.ix != nil
+	built, closed := s.ix != nil, s.closed
 	s.ixMu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
 	if built {
 		return nil
 	}
@@ -173,7 +191,11 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ix, err := index.New(an, s.indexDir)
+	// Close cancels the build: it waits for writeMu, which the build holds.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
+	ix, err := index.New(an, s.ixRoot)
 	if err != nil {
 		return err
 	}
@@ -188,6 +210,12 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	err = ix.Bulk(func() ([]index.Doc, error) {
 		if done {
 			return nil, nil
+		}
+		if after == nil && s.hookBuildPage != nil {
+			s.hookBuildPage()
+		}
+		if s.life.Err() != nil {
+			return nil, ErrClosed
 		}
 		var page []kv.Record
 		err := s.view(ctx, func(tx *kv.Tx) (err error) {
@@ -205,13 +233,22 @@ func (s *Store) buildIndex(ctx context.Context) error {
 		return docs, s.attachVectors(ctx, docs, true)
 	})
 	if err != nil {
-		ix.Close()
+		err = errors.Join(err, ix.Close())
+		if s.life.Err() != nil {
+			return fmt.Errorf("building the candidate index: %w", ErrClosed)
+		}
 		return fmt.Errorf("building the candidate index: %w", err)
 	}
+	if s.hookAfterBuild != nil {
+		s.hookAfterBuild(ix)
+	}
 	s.ixMu.Lock()
+	defer s.ixMu.Unlock()
+	if s.closed || s.life.Err() != nil {
+		return errors.Join(ErrClosed, ix.Close())
+	}
 	s.ix = ix
 	s.indexer.skip() // the build read every commit so far
-	s.ixMu.Unlock()
 	return nil
 }
 

@@ -104,7 +104,7 @@ func TestDirectMatchesBeforeTopics(t *testing.T) {
 // A hard delete leaves no term of the text in the index's files either.
 func TestDeleteScrubsIndex(t *testing.T) {
 	dir := t.TempDir()
-	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{NoSync: true, IndexDir: dir})
+	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,12 @@ func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error
 	if errors.Is(err, index.ErrClosed) {
 		return nil // dropped meanwhile: nothing to compare
 	}
+	if errors.Is(err, index.ErrFault) {
+		// Its files were damaged under it; it is derived data, not the
+		// store's, and the next lookup builds it again.
+		s.dropIndex()
+		return nil
+	}
 	if err != nil {
 		return []error{err}
 	}

@@ -298,7 +298,7 @@ func TestConcurrent64Workers(t *testing.T) {
 	ignore := goleak.IgnoreCurrent() // other tests' leftovers are theirs to answer for
 	const workers, steps = 64, 40
 	dir := t.TempDir()
-	s, err := memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, IndexDir: dir})
+	s, err := memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -168,8 +168,9 @@ func traces(t *testing.T, dirs []string, needles []string) []string {
 // that raised a conflict), with the decider's reason and raw answer quoting
 // it — nor in an export taken afterwards, nor after Close and reopen.
 func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
-	storeDir, ixDir := privateDirs(t)
+	storeDir := privateDir(t)
 	path := filepath.Join(storeDir, "memory.db")
+	ixDir := indexRoot(path)
 	// The judge quotes the new fact in its reason and raw answer, as a
 	// model does; it restates the Kyoto fact and would update the pinned one.
 	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
@@ -186,7 +187,7 @@ func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
 		return d, nil
 	}}
 	c := newClock("2026-01-01")
-	opts := &memory.Options{NoSync: true, Clock: c.Now, IndexDir: ixDir, Lookup: memory.LookupTopics, CustomDecider: judge}
+	opts := &memory.Options{NoSync: true, Clock: c.Now, Lookup: memory.LookupTopics, CustomDecider: judge}
 	s := must[*memory.Store](t)(memory.Open(path, 0, opts))
 	defer func() { s.Close() }()
 	for i := range 50 {
@@ -244,9 +245,12 @@ func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
 	for _, id := range doomed {
 		must[[]uint64](t)(s.Delete(ctx, "", id, nil))
 	}
-	dirs := []string{storeDir, ixDir}
+	dirs := []string{storeDir} // the index's directory included
 	if got := traces(t, dirs, needles); len(got) > 0 {
 		t.Errorf("after delete: %v", got)
+	}
+	if got := holding(indexTerms(t, path), needles); len(got) > 0 {
+		t.Errorf("after delete, the index holds %v", got)
 	}
 	// The scan does see what survives, so its silence about the rest counts.
 	if !dirContains(t, storeDir, heir.Text) || !dirContains(t, storeDir, pinned.Text) {
@@ -300,6 +304,53 @@ func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
 	if got := traces(t, dirs, needles); len(got) > 0 {
 		t.Errorf("after Close: %v", got)
 	}
+	wantGone(t, "after Close", ixDir)
 	s = must[*memory.Store](t)(memory.Open(path, 0, opts))
 	noTrace("reopened")
+}
+
+// A hard delete, of one version or of a whole chain, leaves no term of the
+// deleted texts in any index beside the store, in every lookup mode, while
+// the store stays open and after Close.
+func TestDeleteLeavesNoIndexTerms(t *testing.T) {
+	for _, mode := range []memory.LookupMode{memory.LookupKeywords4, memory.LookupTopics} {
+		for _, chain := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s chain=%v", mode, chain), func(t *testing.T) {
+				path := filepath.Join(privateDir(t), "memory.db")
+				s := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true, Lookup: mode}))
+				defer s.Close()
+				gym := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "The gym locker is blue."}))
+				plain := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My locker pin is zzsecretpin, кодсекрет."}))
+				old := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My safe code is zzsecretsafe."}))
+				head := must[memory.Fact](t)(s.Supersede(ctx, old.ID, memory.Note{Text: "Мой новый кодсекретный сейф."}))
+				must[memory.Lookup](t)(s.Candidates(ctx, "", "locker", 5))
+				waitSegment(t, indexRoot(path))
+				needles := []string{"zzsecretpin", "кодсекрет"}
+				if chain {
+					needles = append(needles, "zzsecretsafe")
+					must[[]uint64](t)(s.Delete(ctx, "", head.ID, &memory.DeleteOptions{Chain: true}))
+				}
+				must[[]uint64](t)(s.Delete(ctx, "", plain.ID, nil))
+				if !chain {
+					must[[]uint64](t)(s.Delete(ctx, "", head.ID, nil))
+				}
+				if got := holding(indexTerms(t, path), needles); len(got) > 0 {
+					t.Errorf("after the delete: %v", got)
+				}
+				if got := candidateIDs(t, s, "", "locker"); !slices.Contains(got, gym.ID) || slices.Contains(got, plain.ID) || slices.Contains(got, head.ID) {
+					t.Errorf("the rebuilt index finds %v", got)
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if got := holding(indexTerms(t, path), needles); len(got) > 0 {
+					t.Errorf("after Close: %v", got)
+				}
+				wantGone(t, "after Close", indexRoot(path))
+				if got := traces(t, []string{filepath.Dir(path)}, needles); len(got) > 0 {
+					t.Errorf("after Close: %v", got)
+				}
+			})
+		}
+	}
 }

@@ -173,9 +173,9 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "memory.db")
-	// The index is derived data in a temporary directory; it stays off the
-	// small disk so that only the store's own writes meet the full disk.
-	opts := &memory.Options{IndexDir: t.TempDir()}
+	// The candidate index lives beside the store, so it meets the full
+	// disk too: Remember's lookups build it there.
+	var opts *memory.Options
 	s := must[*memory.Store](t)(memory.Open(path, 0, opts))
 	defer func() { s.Close() }()
 	f := newFiller(s, syscall.ENOSPC)
@@ -308,7 +308,7 @@ func runFsizeChild(t *testing.T, dir string) {
 	signal.Ignore(syscall.SIGXFSZ)
 	// NoSync saves time only: the limit refuses the file's growth before any
 	// sync matters, and the child closes the store before it exits.
-	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{IndexDir: dir, NoSync: true}))
+	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true}))
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
 		t.Fatal(err)

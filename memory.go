@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -53,9 +54,6 @@ type Options struct {
 	AutoBudget int
 	// Lookup is how Candidates finds similar facts; "" means LookupKeywords4.
 	Lookup LookupMode
-	// IndexDir is where the candidate index makes its private temporary
-	// directory; "" means the system's temporary directory.
-	IndexDir string
 	// Embedder computes embeddings for LookupSemantic. nil means Ollama's
 	// embed endpoint at OllamaHost with EmbedModel. When it fails, a
 	// semantic lookup falls back to words and says so.
@@ -91,10 +89,13 @@ type Store struct {
 	mode     LookupMode
 	// The analyzer is built on first use: the topics lexicons take tens
 	// of milliseconds to load, which a store that never looks up need not pay.
-	anOnce   sync.Once
-	an       *index.Analyzer
-	anErr    error
-	indexDir string
+	anOnce sync.Once
+	an     *index.Analyzer
+	anErr  error
+	// ixRoot is the private directory beside the store file where its
+	// candidate index lives: the index is personal data, so it stays with
+	// the store, not in a shared temporary directory.
+	ixRoot   string
 	embedder Embedder // nil unless the lookup is semantic
 	decider  reconcile.Decider
 	fallback string
@@ -109,10 +110,22 @@ type Store struct {
 	commit   committer
 	lists    listCache
 	// ixMu guards ix, which is nil until the first lookup builds it and
-	// after a failed update drops it; the next lookup rebuilds it.
+	// after a failed update drops it; the next lookup rebuilds it. closed
+	// (also under ixMu) says Close has dropped it for good.
 	ixMu    sync.RWMutex
 	ix      *index.Index
+	closed  bool
 	indexer indexer
+	// life ends at Close, which cancels an index build in progress.
+	life    context.Context
+	endLife context.CancelFunc
+
+	// hookAfterBuild, when set by a test, runs when a build has filled
+	// its index and before the index is put in use.
+	hookAfterBuild func(*index.Index)
+	// hookBuildPage, when set by a test, runs before a build reads the
+	// first page of facts.
+	hookBuildPage func()
 
 	// hookAfterInsert, when set by a test, runs inside Supersede between
 	// writing the new fact and marking the old one.
@@ -149,7 +162,12 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup, indexDir: o.IndexDir}
+	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
+	if s.ixRoot, err = sweepIndexes(db.Path(), !o.ReadOnly); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	s.indexer.init(s)
 	if s.decider, s.fallback, err = newDecider(&o); err != nil {
 		db.Close()
@@ -181,11 +199,38 @@ func (s *Store) analyzer() (*index.Analyzer, error) {
 	return s.an, s.anErr
 }
 
-// Close releases the file and its lock and removes the candidate index.
+// Close releases the file and its lock and removes the candidate index. It
+// cancels an index build in progress and waits for it to end, so that no
+// index outlives the store.
 func (s *Store) Close() error {
+	s.endLife()
 	s.indexer.stop()
+	// A build holds writeMu from start to end: once it is ours, none runs,
+	// and closed stops any later one.
+	s.writeMu.Lock()
+	s.ixMu.Lock()
+	s.closed = true
+	s.ixMu.Unlock()
 	s.dropIndex()
+	s.writeMu.Unlock()
 	return s.db.Close()
+}
+
+// sweepIndexes returns the directory where the index of the store file at
+// path lives, beside the file it really is (a symlink's target), and
+// removes from it what processes that are gone left behind. exclusive says
+// the caller holds the store's file exclusively, so no index of it is in
+// use anywhere.
+func sweepIndexes(path string, exclusive bool) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return "", fmt.Errorf("locating the candidate index: %w", err)
+	}
+	root := real + ".index"
+	return root, index.Sweep(root, exclusive)
 }
 
 // Path returns the file the store lives in.

@@ -935,7 +935,7 @@ func TestModel(t *testing.T) {
 		t.Cleanup(func() { os.RemoveAll(dir) })
 		c := &modelClock{t: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
 		s, err := memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, Clock: c.Now,
-			AutoBudget: modelBudget, IndexDir: dir})
+			AutoBudget: modelBudget})
 		if err != nil {
 			t.Fatal(err)
 		}

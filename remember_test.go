@@ -942,7 +942,7 @@ func TestResolveConflictKeepNewOfRetractedFact(t *testing.T) {
 func TestRememberDeleteScrubsDecisions(t *testing.T) {
 	dir := t.TempDir()
 	c := newClock("2026-01-01")
-	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, IndexDir: dir, Clock: c.Now}))
+	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, Clock: c.Now}))
 	t.Cleanup(func() { s.Close() })
 	for i := range 50 {
 		must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: fmt.Sprintf("filler fact %d", i)}))
@@ -993,7 +993,7 @@ func TestRememberDeleteScrubsCandidateQuotes(t *testing.T) {
 		}
 		return reconcile.Decision{Action: reconcile.Add, Decider: "custom", Reason: "compared " + quoted, Raw: strconv.Quote(quoted)}, nil
 	}}
-	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, IndexDir: dir, Clock: c.Now, CustomDecider: dec}))
+	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, Clock: c.Now, CustomDecider: dec}))
 	t.Cleanup(func() { s.Close() })
 	secret := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My locker code is SECRET-LOCKER-7731."}))
 	later := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My locker is on the second floor."}))

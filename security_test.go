@@ -58,19 +58,15 @@ func wantPrivate(t *testing.T, when, dir string) {
 	}
 }
 
-// privateDirs makes a store directory and an index directory, both 0700 as
-// a careful caller (memctl) makes them, so that only what the store creates
-// inside is under test.
-func privateDirs(t *testing.T) (storeDir, ixDir string) {
+// privateDir makes a store directory, 0700 as a careful caller (memctl)
+// makes it, so that only what the store creates inside is under test.
+func privateDir(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	storeDir, ixDir = filepath.Join(root, "store"), filepath.Join(root, "index")
-	for _, d := range []string{storeDir, ixDir} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
+	d := filepath.Join(t.TempDir(), "store")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
 	}
-	return storeDir, ixDir
+	return d
 }
 
 // Every file the store writes, the candidate index's included, is readable
@@ -78,10 +74,11 @@ func privateDirs(t *testing.T) (storeDir, ixDir string) {
 // delete's compaction, and once closed, when nothing is left behind but the
 // store file.
 func TestFilesArePrivate(t *testing.T) {
-	storeDir, ixDir := privateDirs(t)
+	storeDir := privateDir(t)
 	path := filepath.Join(storeDir, "memory.db")
+	ixDir := indexRoot(path)
 	c := newClock("2026-01-01")
-	s := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true, Clock: c.Now, IndexDir: ixDir, Lookup: memory.LookupTopics}))
+	s := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true, Clock: c.Now, Lookup: memory.LookupTopics}))
 	defer s.Close()
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at Northwind Bank."}))
 	must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at Contoso Bank now."}))
@@ -89,29 +86,23 @@ func TestFilesArePrivate(t *testing.T) {
 	must[memory.Lookup](t)(s.Candidates(ctx, "", "Which bank do I work at?", 5))
 	// The index persists its segments in the background; wait until one is
 	// on disk so that its files, not only its directories, are checked.
-	deadline := time.Now().Add(10 * time.Second)
-	for !hasFile(t, ixDir, ".zap") && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if !hasFile(t, ixDir, ".zap") {
-		t.Fatal("test is void: the index wrote no segment file")
-	}
+	waitSegment(t, ixDir)
 	wantPrivate(t, "after writes and a lookup", storeDir)
-	wantPrivate(t, "after writes and a lookup", ixDir)
 
 	must[[]uint64](t)(s.Delete(ctx, "", a.ID, nil))
 	must[memory.Lookup](t)(s.Candidates(ctx, "", "Which bank do I work at?", 5))
 	wantPrivate(t, "after a delete", storeDir)
-	wantPrivate(t, "after a delete", ixDir)
-	if got := modesUnder(t, storeDir); len(got) != 1 {
-		t.Errorf("the compaction left files behind: %v", got)
+	for p := range modesUnder(t, storeDir) {
+		if p != path && p != ixDir && !strings.HasPrefix(p, ixDir+string(filepath.Separator)) {
+			t.Errorf("the compaction left %s behind", p)
+		}
 	}
 
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := modesUnder(t, ixDir); len(got) != 0 {
-		t.Errorf("the index left files behind after Close: %v", got)
+	if got := modesUnder(t, storeDir); len(got) != 1 {
+		t.Errorf("files left behind after Close: %v", got)
 	}
 	wantPrivate(t, "after Close", storeDir)
 }

@@ -42,7 +42,7 @@ func semanticStore(t *testing.T, srv *ollamatest.Server) *memory.Store {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{NoSync: true, Lookup: memory.LookupSemantic, Embedder: e, IndexDir: dir})
+	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{NoSync: true, Lookup: memory.LookupSemantic, Embedder: e})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/index"
 	"github.com/spf13/cobra"
 )
 
@@ -41,11 +44,16 @@ func crashCmd() *cobra.Command {
 		Use:   "crash",
 		Short: "Kill a writing process with SIGKILL at random moments; check that every acknowledged change survives",
 		Long: `crash runs a child process (this binary again) that writes to one store with fsync on:
-Remember, Add, Supersede, Invalidate, Restore, Pin and Unpin over a few users, reporting each
-acknowledged change on its stdout. The child is killed with SIGKILL at random moments, --kills times,
-on the same store file. After each kill the store is opened in-process and checked: Open succeeds,
-Check is clean, every acknowledged change is there, the change in flight at the kill is wholly there
-or wholly absent, no fact has two current successors and the candidate index finds current facts.`,
+Remember, Add, Supersede, Invalidate, Restore, Pin, Unpin, Delete (of one version or, with Chain,
+of a whole history) and Import (of an export of the store into a fresh store file) over a few users,
+reporting each acknowledged change on its stdout. The child is killed with SIGKILL at random
+moments, --kills times, on the same store file. After each kill, first, no text of an acknowledged
+delete may be left in the raw bytes of any file beside the store, nor among the terms of any index
+the child left there (the import's copy is held to the deletes acknowledged before it began). Then
+the store is opened in-process and checked: Open succeeds and removes the child's index, Check is
+clean, every acknowledged change is there, the change in flight at the kill is wholly there or
+wholly absent, no fact has two current successors, the candidate index finds current facts, an
+acknowledged import's copy is whole, and Close leaves no index directory.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			exe, err := os.Executable()
@@ -115,7 +123,13 @@ type crashResult struct {
 	InFlight int `json:"in_flight"`
 	Applied  int `json:"in_flight_applied"`
 	// Lost counts acknowledged changes not found as acknowledged.
-	Lost         int      `json:"lost"`
+	Lost int `json:"lost"`
+	// Deleted counts facts erased by acknowledged deletes, Imports the
+	// acknowledged imports, and Leaked the texts of acknowledged deletes
+	// found afterwards in a file beside the store or a term of an index.
+	Deleted      int      `json:"deleted"`
+	Imports      int      `json:"imports"`
+	Leaked       int      `json:"leaked"`
 	ChecksFailed int      `json:"checks_failed"`
 	Failures     []string `json:"failures,omitempty"`
 	Facts        int      `json:"facts"`
@@ -124,7 +138,7 @@ type crashResult struct {
 }
 
 func (r *crashResult) ok() bool {
-	return r.Survived == r.Kills && r.Lost == 0 && r.ChecksFailed == 0
+	return r.Survived == r.Kills && r.Lost == 0 && r.ChecksFailed == 0 && r.Leaked == 0
 }
 
 func printCrash(w io.Writer, r *crashResult) {
@@ -138,6 +152,9 @@ func printCrash(w io.Writer, r *crashResult) {
 	kv("  by operation", joinCounts(r.ByOp))
 	kv("in flight at the kill", fmt.Sprintf("%d (%d had committed, %d had not)", r.InFlight, r.Applied, r.InFlight-r.Applied))
 	kv("lost (target 0)", r.Lost)
+	kv("facts deleted", r.Deleted)
+	kv("imports", r.Imports)
+	kv("deleted texts left (target 0)", r.Leaked)
 	kv("checks failed", r.ChecksFailed)
 	kv("facts in the store", r.Facts)
 	kv("file size", fmt.Sprintf("%.1f MB", float64(r.FileBytes)/1e6))
@@ -170,6 +187,13 @@ type crashHarness struct {
 	decs   map[uint64]decisionExpect
 	decAck map[uint64]string
 	decUsr map[uint64]string
+	// deleted maps the tag of each text an acknowledged delete erased to
+	// that acknowledgement; impForbidden is what it held when the newest
+	// acknowledged import began (its copy may hold what was deleted later).
+	deleted      map[string]string
+	impForbidden map[string]string
+	impCount     int  // facts the newest import acknowledged
+	impCheck     bool // its copy is to be checked after this kill
 }
 
 // runCrash kills the child cfg.Kills times and checks the store after each.
@@ -202,6 +226,7 @@ func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
 	h := &crashHarness{cfg: cfg, dir: dir, path: filepath.Join(dir, "crash.db"),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0)), facts: map[uint64]modelFact{},
 		decs: map[uint64]decisionExpect{}, decAck: map[uint64]string{}, decUsr: map[uint64]string{},
+		deleted: map[string]string{}, impForbidden: map[string]string{},
 		res: &crashResult{Seed: cfg.Seed, ByOp: map[string]int{}, ByMoment: map[string]int{}}}
 	start := time.Now()
 	for i := range cfg.Kills {
@@ -237,13 +262,6 @@ func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
 // once runs the child, kills it and checks the store; it returns what
 // failed.
 func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
-	ixDir := crashIndexDir(h.path)
-	if err := os.RemoveAll(ixDir); err != nil { // what killed children left
-		return nil, err
-	}
-	if err := os.MkdirAll(ixDir, 0o700); err != nil {
-		return nil, err
-	}
 	cmd := exec.CommandContext(ctx, h.cfg.Exe)
 	cmd.Env = append(os.Environ(), envCrashDB+"="+h.path,
 		envCrashSeed+"="+strconv.FormatUint(h.cfg.Seed, 10), envCrashRun+"="+strconv.Itoa(run+1))
@@ -305,6 +323,7 @@ func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
 func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []string {
 	var problems []string
 	var inflight *crashLine
+	var impBegan map[string]string
 	for n, b := range lines {
 		var l crashLine
 		if err := json.Unmarshal(b, &l); err != nil {
@@ -314,6 +333,9 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 		switch l.Kind {
 		case "intent":
 			inflight = &l
+			if l.Op == "import" {
+				impBegan, h.impCheck = maps.Clone(h.deleted), false // its copy is being replaced
+			}
 		case "ack":
 			if inflight == nil || inflight.Seq != l.Seq {
 				problems = append(problems, fmt.Sprintf("ack of call %d without its intent", l.Seq))
@@ -322,6 +344,18 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 			h.res.Acked++
 			h.res.ByOp[l.Op]++
 			ref := fmt.Sprintf("run %d call %d (%s)", run+1, l.Seq, l.Op)
+			h.forget(l.Deleted, ref)
+			for _, t := range l.Texts {
+				if tg := textTag(t); tg != "" {
+					h.deleted[tg] = ref
+				}
+			}
+			if l.Op == "import" {
+				// Its files are all new now; an import killed midway may
+				// have left the previous one's.
+				h.impForbidden, h.impCount, h.impCheck = impBegan, l.Imported, true
+				h.res.Imports++
+			}
 			for _, e := range l.Facts {
 				h.facts[e.ID] = modelFact{e, ref}
 			}
@@ -334,14 +368,26 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 		h.res.InFlight++
 	}
 
-	if err := os.MkdirAll(crashIndexDir(h.path), 0o700); err != nil {
-		return append(problems, err.Error())
+	// What the killed child left: texts of acknowledged deletes in the
+	// raw bytes of any file, or among the terms of any index beside the
+	// store. Those a fact in the store still holds are sorted out below.
+	leaks, err := h.deletedTexts()
+	if err != nil {
+		problems = append(problems, err.Error())
 	}
-	s, err := memory.Open(h.path, 0, &memory.Options{IndexDir: crashIndexDir(h.path)})
+	s, err := memory.Open(h.path, 0, nil)
 	if err != nil {
 		return append(problems, fmt.Sprintf("Open: %v", err))
 	}
-	defer s.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			s.Close()
+		}
+	}()
+	if _, err := os.Lstat(h.path + ".index"); !errors.Is(err, fs.ErrNotExist) {
+		problems = append(problems, fmt.Sprintf("Open left the index directories of the killed child (%v)", err))
+	}
 	store := map[uint64]memory.Fact{}
 	for _, u := range crashUsers {
 		all, err := s.List(ctx, u, memory.ListOptions{All: true})
@@ -372,9 +418,15 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	// the call in flight may have changed.
 	var changed, extra []uint64
 	lost := map[string]bool{}
+	deleting := inflight != nil && inflight.Op == "delete"
+	var missing []uint64
 	for id, m := range h.facts {
 		f, ok := store[id]
 		if ok && expectOf(f) == m.expect {
+			continue
+		}
+		if !ok && deleting && m.User == inflight.User {
+			missing = append(missing, id)
 			continue
 		}
 		if ok && inflight != nil && mayTouch(inflight, m.expect) {
@@ -396,7 +448,32 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	if inflight == nil && len(extra) > 0 {
 		problems = append(problems, fmt.Sprintf("facts %v appeared with no call to write them", extra))
 	}
-	if inflight != nil {
+	switch {
+	case deleting:
+		// All or nothing: the fact named is gone with its neighbours
+		// relinked (and its history, with Chain), or nothing changed.
+		_, gone := store[inflight.ID]
+		gone = !gone
+		switch {
+		case len(extra) > 0:
+			problems = append(problems, fmt.Sprintf("facts %v appeared during a delete", extra))
+		case !gone && (len(missing) > 0 || len(changed) > 0):
+			problems = append(problems, fmt.Sprintf("call %d in flight (delete fact %d) half-applied: fact %d is there, facts %v missing and %v changed",
+				inflight.Seq, inflight.ID, inflight.ID, missing, changed))
+		case gone:
+			// Committed, not acknowledged: Open has finished its
+			// compaction, so from the next kill on its texts are held to
+			// what an acknowledged delete's are.
+			h.res.Applied++
+			ids := append(missing, inflight.ID)
+			for _, id := range ids {
+				if tg := textTag(h.facts[id].Text); tg != "" {
+					h.deleted[tg] = fmt.Sprintf("run %d's delete in flight", run+1)
+				}
+			}
+			h.forget(ids, fmt.Sprintf("run %d's delete in flight", run+1))
+		}
+	case inflight != nil:
 		applied, err := h.inflightOutcome(inflight, store, changed, extra)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("call %d in flight (%s %q fact %d) half-applied: %v",
@@ -421,7 +498,17 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 			if h.decUsr[id] != u {
 				continue
 			}
-			if got, ok := have[id]; !ok || got != want {
+			got, ok := have[id]
+			if deleting && ok && got != want {
+				// The delete in flight may have cut its facts from it.
+				if _, there := store[want.Added]; !there && slices.Contains(missing, want.Added) {
+					want.Added = got.Added
+				}
+				if _, there := store[want.Target]; !there && slices.Contains(missing, want.Target) {
+					want.Target = got.Target
+				}
+			}
+			if !ok || got != want {
 				lost[h.decAck[id]] = true
 				problems = append(problems, fmt.Sprintf("decision %d acknowledged by %s as %+v is %+v", id, h.decAck[id], want, got))
 			}
@@ -430,6 +517,21 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	h.res.Lost += len(lost)
 
 	problems = append(problems, shapeProblems(store)...)
+
+	held := map[string]bool{}
+	for _, f := range store {
+		held[textTag(f.Text)] = true
+	}
+	for _, l := range leaks {
+		if !held[l.tag] {
+			h.res.Leaked++
+			problems = append(problems, fmt.Sprintf("text of a fact deleted by %s is left in %s", l.ack, l.where))
+		}
+	}
+	if h.impCheck {
+		problems = append(problems, h.checkImport(ctx)...)
+		h.impCheck = false // checked once, after the kill that followed its ack
+	}
 
 	// The index is rebuilt from the records: current facts are found by
 	// their own text, and Check compares it with the records.
@@ -460,6 +562,13 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	if err := s.Check(ctx); err != nil {
 		problems = append(problems, fmt.Sprintf("Check: %v", err))
 	}
+	closed = true
+	if err := s.Close(); err != nil {
+		problems = append(problems, fmt.Sprintf("Close: %v", err))
+	}
+	if _, err := os.Lstat(h.path + ".index"); !errors.Is(err, fs.ErrNotExist) {
+		problems = append(problems, fmt.Sprintf("Close left the index directory (%v)", err))
+	}
 
 	// The store is now the model: what the call in flight did, or did not
 	// do, is what the next child starts from.
@@ -482,6 +591,8 @@ func mayTouch(in *crashLine, e expect) bool {
 		return e.User == in.User && e.State == "current"
 	case "supersede", "invalidate", "restore", "pin", "unpin":
 		return e.ID == in.ID
+	case "delete":
+		return e.User == in.User
 	}
 	return false
 }
@@ -581,6 +692,133 @@ func shapeProblems(store map[uint64]memory.Fact) []string {
 		if store[p].State() == memory.Current {
 			problems = append(problems, fmt.Sprintf("fact %d is current beside its current successor %v: a half-applied supersede", p, succ))
 		}
+	}
+	return problems
+}
+
+// forget drops the facts an acknowledged delete erased from the model,
+// and their ids from the decisions that named them, as Delete does.
+func (h *crashHarness) forget(ids []uint64, ref string) {
+	if len(ids) == 0 {
+		return
+	}
+	for _, id := range ids {
+		delete(h.facts, id)
+		h.res.Deleted++
+	}
+	for did, d := range h.decs {
+		changed := false
+		if slices.Contains(ids, d.Added) {
+			d.Added, changed = 0, true
+		}
+		if slices.Contains(ids, d.Target) {
+			d.Target, changed = 0, true
+		}
+		if changed {
+			h.decs[did], h.decAck[did] = d, ref
+		}
+	}
+}
+
+// textTag returns the tag that makes a workload text unique ("…, tag
+// qzab."), or "".
+func textTag(text string) string {
+	_, after, ok := strings.Cut(text, "tag qz")
+	if !ok {
+		return ""
+	}
+	tag, _, _ := strings.Cut(after, ".")
+	return "qz" + tag
+}
+
+// leak is the tag of a deleted text found where it should not be.
+type leak struct{ tag, ack, where string }
+
+// deletedTexts looks for the tags of acknowledged deletes in the raw bytes
+// of every file beside the store and in the terms of every index there.
+// The import's copy (its export, its store and its index) is held to the
+// deletes acknowledged before it began.
+func (h *crashHarness) deletedTexts() ([]leak, error) {
+	var out []leak
+	forbidden := func(p string) map[string]string {
+		rel, _ := filepath.Rel(h.dir, p)
+		if rel == crashExport || rel == crashImport || strings.HasPrefix(rel, crashImport+".") {
+			return h.impForbidden
+		}
+		return h.deleted
+	}
+	err := filepath.WalkDir(h.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		bad := forbidden(p)
+		for rest := b; ; {
+			i := bytes.Index(rest, []byte("tag qz"))
+			if i < 0 {
+				break
+			}
+			rest = rest[i+4:]
+			end := bytes.IndexByte(rest, '.')
+			if end < 0 || end > 16 {
+				continue
+			}
+			if ack, ok := bad[string(rest[:end])]; ok {
+				out = append(out, leak{tag: string(rest[:end]), ack: ack, where: p})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("reading the files beside the store: %v", err)
+	}
+	for _, root := range []string{h.path + ".index", filepath.Join(h.dir, crashImport) + ".index"} {
+		if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		terms, err := index.ListTerms(root)
+		if err != nil {
+			return out, fmt.Errorf("listing the terms of %s: %v", root, err)
+		}
+		bad := forbidden(root)
+		for _, t := range terms {
+			word := t[strings.LastIndexByte(t, '|')+1:]
+			if ack, ok := bad[word]; ok {
+				out = append(out, leak{tag: word, ack: ack, where: "the terms of " + root})
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkImport opens the copy the newest import made and checks that it is
+// whole: Check is clean and it holds as many facts as were imported.
+func (h *crashHarness) checkImport(ctx context.Context) []string {
+	d, err := memory.Open(filepath.Join(h.dir, crashImport), 0, &memory.Options{ReadOnly: true})
+	if err != nil {
+		return []string{fmt.Sprintf("opening the import's copy: %v", err)}
+	}
+	defer d.Close()
+	var problems []string
+	if err := d.Check(ctx); err != nil {
+		problems = append(problems, fmt.Sprintf("the import's copy: Check: %v", err))
+	}
+	n := 0
+	for _, u := range crashUsers {
+		fs, err := d.List(ctx, u, memory.ListOptions{All: true})
+		if err != nil {
+			return append(problems, fmt.Sprintf("the import's copy: List: %v", err))
+		}
+		n += len(fs)
+	}
+	if n != h.impCount {
+		problems = append(problems, fmt.Sprintf("the import's copy holds %d facts, the import acknowledged %d", n, h.impCount))
 	}
 	return problems
 }

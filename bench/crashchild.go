@@ -45,7 +45,22 @@ type crashLine struct {
 	Facts []expect `json:"facts,omitempty"`
 	// Decision is what Remember logged, for its ack.
 	Decision *decisionExpect `json:"decision,omitempty"`
+	// Chain says a delete erases the fact's whole history.
+	Chain bool `json:"chain,omitempty"`
+	// Deleted are the facts a delete erased, and Texts their texts, for
+	// its ack (Facts are then the neighbours it changed).
+	Deleted []uint64 `json:"deleted,omitempty"`
+	Texts   []string `json:"texts,omitempty"`
+	// Imported is how many facts an import copied, for its ack.
+	Imported int `json:"imported,omitempty"`
 }
+
+// Files of the import the child makes: an export of the store, and a
+// fresh store it is imported into.
+const (
+	crashExport = "export.jsonl"
+	crashImport = "import.db"
+)
 
 type decisionExpect struct {
 	ID     uint64 `json:"id"`
@@ -75,12 +90,13 @@ func crashChildFromEnv() {
 // each call before it starts and after it returns. It returns only on an
 // error: every call it makes is valid, so any error is a failure.
 func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Writer) error {
-	s, err := memory.Open(path, 0, &memory.Options{IndexDir: crashIndexDir(path)})
+	s, err := memory.Open(path, 0, nil)
 	if err != nil {
 		return err
 	}
 	// No Close: the parent kills this process.
 	w := newWorld()
+	w.dir = filepath.Dir(path)
 	for _, u := range crashUsers {
 		fs, err := s.List(ctx, u, memory.ListOptions{All: true})
 		if err != nil {
@@ -113,6 +129,7 @@ func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Wr
 		if err != nil {
 			return fmt.Errorf("%s %q fact %d: %w", in.Op, in.User, in.ID, err)
 		}
+		w.remove(ack.Deleted)
 		w.apply(ack.Facts)
 		if err := emit(ack); err != nil {
 			return err
@@ -120,10 +137,9 @@ func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Wr
 	}
 }
 
-func crashIndexDir(dbPath string) string { return filepath.Join(filepath.Dir(dbPath), "ix") }
-
 // world is the child's picture of the store, to pick valid calls.
 type world struct {
+	dir   string // where the store is
 	facts map[uint64]*expect
 	ids   map[string][]uint64 // per user, in id order
 	succ  map[uint64][]uint64 // predecessor -> facts written as its successors
@@ -135,6 +151,12 @@ func newWorld() *world {
 
 func (w *world) set(e expect) {
 	if old, ok := w.facts[e.ID]; ok {
+		if old.Supersedes != e.Supersedes { // a delete relinked it
+			w.succ[old.Supersedes] = slices.DeleteFunc(w.succ[old.Supersedes], func(x uint64) bool { return x == e.ID })
+			if e.Supersedes != 0 {
+				w.succ[e.Supersedes] = append(w.succ[e.Supersedes], e.ID)
+			}
+		}
 		*old = e
 		return
 	}
@@ -148,6 +170,22 @@ func (w *world) set(e expect) {
 func (w *world) apply(es []expect) {
 	for _, e := range es {
 		w.set(e)
+	}
+}
+
+// remove forgets deleted facts.
+func (w *world) remove(ids []uint64) {
+	for _, id := range ids {
+		f := w.facts[id]
+		if f == nil {
+			continue
+		}
+		delete(w.facts, id)
+		w.ids[f.User] = slices.DeleteFunc(w.ids[f.User], func(x uint64) bool { return x == id })
+		delete(w.succ, id)
+		if f.Supersedes != 0 {
+			w.succ[f.Supersedes] = slices.DeleteFunc(w.succ[f.Supersedes], func(x uint64) bool { return x == id })
+		}
 	}
 }
 
@@ -169,6 +207,25 @@ func (w *world) restorable(id uint64) bool {
 		return false
 	}
 	return f.Supersedes == 0 || (!w.current(f.Supersedes) && !w.hasCurrentSucc(f.Supersedes))
+}
+
+// deletable says whether a delete of id alone keeps the workload's rule.
+// If id was the fact that last replaced p, p is linked to id's successor,
+// which then must not be a second current successor of p; with no such
+// successor p is restored, and must then be restorable: no current
+// successor besides id, and a predecessor neither current nor with a
+// current successor.
+func (w *world) deletable(id uint64) bool {
+	f := w.facts[id]
+	p := w.facts[f.Supersedes]
+	if p == nil || p.By != id {
+		return true
+	}
+	others := slices.ContainsFunc(w.succ[p.ID], func(x uint64) bool { return x != id && x != f.By && w.current(x) })
+	if f.By != 0 {
+		return !others || !w.current(f.By)
+	}
+	return !others && (p.Supersedes == 0 || (!w.current(p.Supersedes) && !w.hasCurrentSucc(p.Supersedes)))
 }
 
 // pick returns a random fact of user that ok accepts, or 0.
@@ -249,6 +306,16 @@ func (w *world) next(rng *rand.Rand, run uint64, seq int) crashLine {
 			}
 			return in
 		}
+	case r < 90:
+		// A hard delete of one version, or of its whole history.
+		chain := r >= 88
+		if id := w.pick(rng, user, func(id uint64) bool { return chain || w.deletable(id) }); id != 0 {
+			in.Op, in.ID, in.Chain = "delete", id, chain
+			return in
+		}
+	case r < 91:
+		in.Op = "import"
+		return in
 	}
 	in.Op, in.Text, in.Pinned = "add", plain, rng.IntN(8) == 0
 	return in
@@ -299,6 +366,11 @@ func (w *world) perform(ctx context.Context, s *memory.Store, in crashLine) (cra
 			ack.Facts = append(ack.Facts, old)
 		}
 		f = out.Fact
+	case "delete":
+		return w.delete(ctx, s, in, ack)
+	case "import":
+		ack.Imported, err = w.importCopy(ctx, s)
+		return ack, err
 	default:
 		return ack, fmt.Errorf("unknown operation %q", in.Op)
 	}
@@ -307,4 +379,61 @@ func (w *world) perform(ctx context.Context, s *memory.Store, in crashLine) (cra
 	}
 	ack.Facts = append(ack.Facts, expectOf(f))
 	return ack, nil
+}
+
+// delete erases fact in.ID (its history too with in.Chain) and
+// acknowledges the facts erased, their texts and the neighbours whose
+// state the delete changed.
+func (w *world) delete(ctx context.Context, s *memory.Store, in crashLine, ack crashLine) (crashLine, error) {
+	ids, err := s.Delete(ctx, in.User, in.ID, &memory.DeleteOptions{Chain: in.Chain})
+	if err != nil {
+		return ack, err
+	}
+	ack.Chain, ack.Deleted = in.Chain, ids
+	if in.Chain {
+		ack.Op = "delete:chain"
+	}
+	gone := map[uint64]bool{}
+	for _, id := range ids {
+		gone[id] = true
+		if f := w.facts[id]; f != nil {
+			ack.Texts = append(ack.Texts, f.Text)
+		}
+	}
+	fs, err := s.List(ctx, in.User, memory.ListOptions{All: true})
+	if err != nil {
+		return ack, err
+	}
+	for _, f := range fs {
+		if e := expectOf(f); w.facts[f.ID] == nil || *w.facts[f.ID] != e {
+			ack.Facts = append(ack.Facts, e)
+		}
+	}
+	return ack, nil
+}
+
+// importCopy exports the store to a file and imports that into a fresh
+// store of its own, returning how many facts the copy holds.
+func (w *world) importCopy(ctx context.Context, s *memory.Store) (int, error) {
+	exp, imp := filepath.Join(w.dir, crashExport), filepath.Join(w.dir, crashImport)
+	if err := os.Remove(imp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, err
+	}
+	f, err := os.OpenFile(exp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if err := s.Export(ctx, f); err != nil {
+		return 0, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	d, err := memory.Open(imp, 0, nil)
+	if err != nil {
+		return 0, err
+	}
+	n, err := d.Import(ctx, f, nil)
+	return n, errors.Join(err, d.Close())
 }

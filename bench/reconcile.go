@@ -139,7 +139,7 @@ func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Opti
 	}
 	defer os.RemoveAll(dir)
 	var now time.Time
-	opts.NoSync, opts.Clock, opts.IndexDir = true, func() time.Time { return now }, dir
+	opts.NoSync, opts.Clock = true, func() time.Time { return now }
 	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &opts)
 	if err != nil {
 		return memory.Decision{}, 0, err

@@ -86,7 +86,7 @@ func measureScale(ctx context.Context, texts []string, mode memory.LookupMode, f
 	if err := fillStore(ctx, path, texts, facts, perUser); err != nil {
 		return r, err
 	}
-	s, err := memory.Open(path, 0, &memory.Options{NoSync: true, Lookup: mode, IndexDir: dir})
+	s, err := memory.Open(path, 0, &memory.Options{NoSync: true, Lookup: mode})
 	if err != nil {
 		return r, err
 	}

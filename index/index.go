@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,10 +57,11 @@ type Hit struct {
 }
 
 // Index holds the current facts of every user in a Bleve scorch index in a
-// private temporary directory, removed by Close. It is safe for concurrent use.
+// private directory of its own inside a root that belongs to one store,
+// removed by Close. It is safe for concurrent use.
 type Index struct {
-	an  *Analyzer
-	dir string
+	an *Analyzer
+	h  *handle
 
 	mu    sync.RWMutex // guards bleve against Close
 	bleve bleve.Index
@@ -71,13 +74,33 @@ type Index struct {
 // ErrClosed is returned by an Index after Close.
 var ErrClosed = errors.New("index is closed")
 
-// New creates an empty index that analyses text with an. dir is where its
-// private temporary directory goes; "" means the system's default.
-func New(an *Analyzer, dir string) (*Index, error) {
-	tmp, err := os.MkdirTemp(dir, "palimpsest-index-")
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+// ErrFault says that reading the index's memory-mapped files faulted: they
+// were truncated or damaged under it. The index is unusable; its owner
+// drops it and builds another.
+var ErrFault = errors.New("index: its files were damaged while in use (a fault reading them)")
+
+// guard turns a fault reading a mapped file, made a panic by
+// debug.SetPanicOnFault, into ErrFault; any other panic is a bug and goes on.
+func guard(err *error) {
+	r := recover()
+	if r == nil {
+		return
 	}
+	if f, ok := r.(interface{ Addr() uintptr }); ok {
+		*err = fmt.Errorf("%w: %v", ErrFault, f)
+		return
+	}
+	panic(r)
+}
+
+// New creates an empty index that analyses text with an, in a private
+// sub-directory of root (made 0700 if missing; see Sweep).
+func New(an *Analyzer, root string) (ix *Index, err error) {
+	h, err := newHandle(root)
+	if err != nil {
+		return nil, err
+	}
+	tmp := h.dir
 	im := bleve.NewIndexMapping()
 	dm := bleve.NewDocumentStaticMapping()
 	for _, f := range []string{fieldUser, fieldWords, fieldRoots, fieldTopics} {
@@ -89,7 +112,7 @@ func New(an *Analyzer, dir string) (*Index, error) {
 	im.DefaultAnalyzer = "keyword"
 	// The index lives only as long as the process and is rebuilt from the
 	// store at open, so it need not survive a crash: skip its fsyncs.
-	b, err := bleve.NewUsing(tmp+"/bleve", im, scorch.Name, scorch.Name, map[string]any{
+	b, err := bleve.NewUsing(filepath.Join(tmp, bleveName), im, scorch.Name, scorch.Name, map[string]any{
 		"unsafe_batch": true,
 		// The persister fsyncs its own bbolt file after every snapshot it
 		// writes; napping between persists lets small updates gather in
@@ -104,17 +127,14 @@ func New(an *Analyzer, dir string) (*Index, error) {
 		"scorchPersisterOptions": map[string]any{"PersisterNapTimeMSec": 200, "PersisterNapUnderNumFiles": 1000},
 	})
 	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("index: %w", err)
+		return nil, errors.Join(fmt.Errorf("index: %w", err), h.remove())
 	}
 	// bleve creates its metadata file 0666 less the umask; every other file
 	// it writes is 0600. Make that one private too.
-	if err := os.Chmod(tmp+"/bleve/index_meta.json", 0o600); err != nil {
-		b.Close()
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("index: %w", err)
+	if err := os.Chmod(filepath.Join(tmp, bleveName, "index_meta.json"), 0o600); err != nil {
+		return nil, errors.Join(fmt.Errorf("index: %w", err), b.Close(), h.remove())
 	}
-	ix := &Index{an: an, dir: tmp, bleve: b, users: map[string]string{}}
+	ix = &Index{an: an, h: h, bleve: b, users: map[string]string{}}
 	if an.Mode() == Semantic {
 		ix.vecs = newVectors()
 	}
@@ -125,18 +145,25 @@ func New(an *Analyzer, dir string) (*Index, error) {
 func (ix *Index) Analyzer() *Analyzer { return ix.an }
 
 // Dir returns the private directory the index lives in.
-func (ix *Index) Dir() string { return ix.dir }
+func (ix *Index) Dir() string { return ix.h.dir }
 
-// Close drops the index and removes its directory.
+// Close drops the index and removes its directory, and the root too if no
+// other index is left in it.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.bleve == nil {
 		return nil
 	}
-	err := ix.bleve.Close()
+	err := ix.closeBleve()
 	ix.bleve = nil
-	return errors.Join(err, os.RemoveAll(ix.dir))
+	return errors.Join(err, ix.h.remove())
+}
+
+func (ix *Index) closeBleve() (err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	return ix.bleve.Close()
 }
 
 func docID(id uint64) string { return strconv.FormatUint(id, 10) }
@@ -286,7 +313,9 @@ func (ix *Index) Delete(ids ...uint64) error {
 	})
 }
 
-func (ix *Index) batch(fill func(*bleve.Batch) error) error {
+func (ix *Index) batch(fill func(*bleve.Batch) error) (err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.bleve == nil {
@@ -300,7 +329,9 @@ func (ix *Index) batch(fill func(*bleve.Batch) error) error {
 }
 
 // Count returns the number of documents.
-func (ix *Index) Count() (uint64, error) {
+func (ix *Index) Count() (n uint64, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.bleve == nil {
@@ -311,7 +342,9 @@ func (ix *Index) Count() (uint64, error) {
 
 // DocIDs returns the id of every document, for checking the index against
 // the store.
-func (ix *Index) DocIDs(ctx context.Context) (map[uint64]bool, error) {
+func (ix *Index) DocIDs(ctx context.Context) (_ map[uint64]bool, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.bleve == nil {
@@ -349,7 +382,10 @@ func (ix *Index) Nearest(user string, v []float32, k int) []Hit {
 }
 
 // Search returns up to k facts of user that share terms with q, best first.
-func (ix *Index) Search(ctx context.Context, user string, q Terms, k int) ([]Hit, error) {
+// A fault reading the index's files on this goroutine gives ErrFault.
+func (ix *Index) Search(ctx context.Context, user string, q Terms, k int) (_ []Hit, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	key, known := ix.userKey(user, false)
 	if !known {
 		return nil, nil // no fact of this user was ever indexed
