@@ -35,7 +35,7 @@ func TestExportImportRoundTripProperty(t *testing.T) {
 		defer os.RemoveAll(dir)
 		c := &modelClock{t: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
 		openIn := func(name string) *memory.Store {
-			s, err := memory.Open(filepath.Join(dir, name), 0, &memory.Options{NoSync: true, Clock: c.Now, IndexDir: dir})
+			s, err := memory.Open(filepath.Join(dir, name), 0, &memory.Options{NoSync: true, Clock: c.Now})
 			if err != nil {
 				t.Fatal(err)
 			}
