@@ -20,7 +20,9 @@ func (a *app) demoCmd() *cobra.Command {
 		Use:   "demo",
 		Short: "Tell the story of a bi-temporal memory, in a temporary store",
 		Long: `demo runs a short story in a temporary store (it ignores --db): a job
-change told late, a correction, an automatic mistake undone. It prints each
+change told late, a correction, an automatic mistake undone, a new fact
+reconciled by the embedded rules with its time from the words, and a hard
+delete that leaves no copy. It prints each
 step and what each query returns, and fails if an answer is not the one the
 story expects.`,
 		Args: exactArgs(),
@@ -256,6 +258,78 @@ func (d *demo) story() error {
 	if len(h) != 2 || h[0].ID != a.ID || h[1].ID != b.ID {
 		return fmt.Errorf("demo: History(#%d) returned %d versions, the story expects #%d then #%d", a.ID, len(h), a.ID, b.ID)
 	}
-	d.printf("\nThe end: nothing was forgotten, and every answer names the time it speaks of.\n")
+	if err := d.remember(b, rex, wed); err != nil {
+		return err
+	}
+	if err := d.forget(tue, wed); err != nil {
+		return err
+	}
+	d.printf("\nThe end: nothing was forgotten unless the user asked, and every answer names the time it speaks of.\n")
+	return nil
+}
+
+// remember lets the embedded rules decider reconcile a new fact with the
+// current ones: it finds the job the fact changes, supersedes it, and takes
+// the event time from the words.
+func (d *demo) remember(job memory.Fact, others ...memory.Fact) error {
+	ctx, s := d.ctx, d.s
+	d.printf("\n7. Remember: the store decides what a new fact does to the old ones\n")
+	said := "From 1 October I now work at company C; I am leaving company B."
+	d.on(date(2026, 9, 20), fmt.Sprintf("The user says: %q", said))
+	out, err := s.Remember(ctx, d.note(said))
+	if err != nil {
+		return err
+	}
+	dec := out.Decision
+	d.printf("    Remember → %s #%d (decider %s: %s)\n", dec.Action, dec.Target, dec.Decider, dec.Reason)
+	if dec.Action != memory.ActionUpdate || dec.Target != job.ID || dec.Fallback != "" {
+		return fmt.Errorf("demo: Remember decided %s of #%d (fallback %q), the story expects an update of #%d", dec.Action, dec.Target, dec.Fallback, job.ID)
+	}
+	c := out.Fact
+	if want := date(2026, 10, 1); !c.EventFrom.Equal(want) || c.EventSource != memory.EventFromWords {
+		return fmt.Errorf("demo: the new fact starts %s (%s), the story expects %s from the words", showTime(c.EventFrom), c.EventSource, showTime(want))
+	}
+	d.printf("    Stored #%d, true from %s (event time from the words); #%d is kept as history.\n", c.ID, showTime(c.EventFrom), job.ID)
+	d.printf("    The decision is logged: memctl undo %d would reverse it.\n", dec.ID)
+	if err := d.ask("Where do I work at the end of September?", date(2026, 9, 25), time.Time{}, append(others, job)...); err != nil {
+		return err
+	}
+	return d.ask("Where will I work on 5 October?", date(2026, 10, 5), time.Time{}, append(others, c)...)
+}
+
+// forget hard-deletes the offsite, both versions, and checks that no copy
+// of its words is left: not in the facts, the export, or the file.
+func (d *demo) forget(facts ...memory.Fact) error {
+	ctx, s := d.ctx, d.s
+	d.printf("\n8. Forgetting for good: a hard delete\n")
+	d.on(date(2026, 9, 21), `The user says: "Forget everything about the offsite."`)
+	for _, f := range facts {
+		ids, err := s.Delete(ctx, "", f.ID, nil)
+		if err != nil {
+			return err
+		}
+		d.printf("    Delete #%d → erased %v\n", f.ID, ids)
+		if _, err := s.Get(ctx, "", f.ID); !errors.Is(err, memory.ErrNotFound) {
+			return fmt.Errorf("demo: Get(#%d) after its delete gave %v, the story expects %v", f.ID, err, memory.ErrNotFound)
+		}
+	}
+	var export strings.Builder
+	if err := s.Export(ctx, &export); err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(s.Path())
+	if err != nil {
+		return err
+	}
+	for _, f := range facts {
+		if strings.Contains(export.String(), f.Text) || strings.Contains(string(raw), f.Text) {
+			return fmt.Errorf("demo: the text of deleted fact #%d is still in the export or the file", f.ID)
+		}
+	}
+	if err := s.Check(ctx); err != nil {
+		return fmt.Errorf("demo: Check after the deletes: %w", err)
+	}
+	d.printf("    Neither the export nor the store's file holds their words; the index was dropped\n")
+	d.printf("    with them, the file compacted, and Check is clean.\n")
 	return nil
 }
