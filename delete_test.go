@@ -129,6 +129,45 @@ func TestDeleteKeepsNeighboursConsistent(t *testing.T) {
 	}
 }
 
+// Deleting the successor of a fact with a long log keeps every step of that
+// log: a log longer than a page used to be rewritten over its own first
+// step, leaving only the restoration, so Check, Export and Import refused
+// the fact ("log does not start with its recording").
+func TestDeleteKeepsTheWholeLogOfTheRestoredFact(t *testing.T) {
+	for _, toggles := range []int{170, 230, 300} {
+		t.Run(strconv.Itoa(toggles), func(t *testing.T) {
+			c := newClock("2026-01-01")
+			s, _ := open(t, c, nil)
+			p := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
+			for i := range toggles {
+				if i%2 == 0 {
+					must[memory.Fact](t)(s.Pin(ctx, "", p.ID))
+				} else {
+					must[memory.Fact](t)(s.Unpin(ctx, "", p.ID))
+				}
+			}
+			d := must[memory.Fact](t)(s.Supersede(ctx, p.ID, memory.Note{Text: "I live in Paris."}))
+			must[[]uint64](t)(s.Delete(ctx, "", d.ID, nil))
+			if err := s.Check(ctx); err != nil {
+				t.Fatal(err)
+			}
+			evs := must[[]memory.Event](t)(s.Events(ctx, "", p.ID))
+			if len(evs) != toggles+3 || evs[0].Kind != memory.EventRecorded ||
+				evs[len(evs)-2].Kind != memory.EventSuperseded || evs[len(evs)-1].Kind != memory.EventRestored {
+				t.Fatalf("log of %d steps, want %d from recorded to restored; first %+v", len(evs), toggles+3, evs[0])
+			}
+			var buf bytes.Buffer
+			if err := s.Export(ctx, &buf); err != nil {
+				t.Fatal(err)
+			}
+			imp, _ := open(t, nil, nil)
+			if _, err := imp.Import(ctx, &buf, nil); err != nil {
+				t.Fatalf("import of the export: %v", err)
+			}
+		})
+	}
+}
+
 func TestDeleteChain(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _ := open(t, c, nil)

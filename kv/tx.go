@@ -232,6 +232,18 @@ func (t *Tx) lastLogEntry(id uint64) (k, v []byte) {
 	} else {
 		k, v = c.Prev()
 	}
+	if k == nil {
+		// bbolt rebalances pages only at commit, so a Delete earlier in
+		// this transaction can leave a leaf empty, and Prev (unlike Seek,
+		// Next and Last) stops on such a leaf as if the bucket began there:
+		// a log whose own page was emptied would seem empty, and the next
+		// step would be written as step 0, over the recording. Walking
+		// forward from the log's start steps over empty leaves.
+		prefix := idKey(id)
+		for fk, fv := c.Seek(eventKey(id, 0)); fk != nil && len(fk) == eventKeyLen && bytes.HasPrefix(fk, prefix); fk, fv = c.Next() {
+			k, v = fk, fv
+		}
+	}
 	if k == nil || len(k) != eventKeyLen || !bytes.HasPrefix(k, idKey(id)) {
 		return nil, nil
 	}
