@@ -3,6 +3,7 @@ package kv
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -292,11 +293,16 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 // ReplaceEvents rewrites the log of fact id. Only hard delete uses it, to cut
 // links to a fact that no longer exists.
 func (t *Tx) ReplaceEvents(id uint64, events []Event) error {
+	if len(events) > math.MaxUint32 {
+		return fmt.Errorf("log of %d steps exceeds %d", len(events), uint64(math.MaxUint32))
+	}
 	if err := t.deleteEvents(id); err != nil {
 		return err
 	}
+	// The log is empty now: its steps are numbered from 0 again, without a
+	// look for the last one each.
 	for i := range events {
-		if err := t.Append(id, &events[i]); err != nil {
+		if err := t.facts.Put(eventKey(id, uint32(i)), AppendEvent(nil, &events[i])); err != nil {
 			return err
 		}
 	}
