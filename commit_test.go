@@ -351,3 +351,57 @@ func TestCommitPanicIsItsWritersAlone(t *testing.T) {
 		})
 	}
 }
+
+// A write that shares its transaction with a hard delete and appends to
+// the log of the fact before the deleted one keeps that log whole: the
+// delete emptied the pages of the long log it removed, and the append used
+// to find no step of its fact across them and write over the recording.
+func TestCommitWriteBatchedAfterADeleteKeepsItsLog(t *testing.T) {
+	ctx := context.Background()
+	s := openCommitStore(t)
+	defer s.Close()
+	q, err := s.Add(ctx, Note{Text: "I keep my bicycle in the hall."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Add(ctx, Note{Text: "I keep my guitar in the attic."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 230 { // pages of r's steps alone
+		if i%2 == 0 {
+			_, err = s.Pin(ctx, "", r.ID)
+		} else {
+			_, err = s.Unpin(ctx, "", r.ID)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := watchBatches(s)
+	release, leaderDone := blockLeader(t, s)
+	deleted, pinned := make(chan error, 1), make(chan error, 1)
+	go func() { _, err := s.Delete(ctx, "", r.ID, nil); deleted <- err }()
+	waitQueued(t, s, 1)
+	go func() { _, err := s.Pin(ctx, "", q.ID); pinned <- err }()
+	waitQueued(t, s, 2)
+	release()
+	for what, c := range map[string]<-chan error{"the leader": leaderDone, "the delete": deleted, "the pin": pinned} {
+		if err := receive(t, c, what); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if log.largest != 2 {
+		t.Fatalf("largest batch %d: the delete and the pin were not committed together", log.largest)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := s.Events(ctx, "", q.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 || evs[0].Kind != EventRecorded || evs[1].Kind != EventPinned {
+		t.Errorf("log of fact %d: %+v, want recorded then pinned", q.ID, evs)
+	}
+}

@@ -129,6 +129,56 @@ func TestDeleteKeepsNeighboursConsistent(t *testing.T) {
 	}
 }
 
+// Deleting a fact's successor keeps every step of the fact's log. The log
+// is rewritten in the delete's transaction, and when its last steps had a
+// page of their own (a log longer than a page, or the few steps an append
+// split off a page the last compaction had filled) every step used to be
+// written over the first, leaving only the restoration: Check, Export and
+// Import refused the fact ("log does not start with its recording").
+func TestDeleteKeepsTheWholeLogOfTheRestoredFact(t *testing.T) {
+	for name, tc := range map[string]struct{ facts, toggles int }{
+		"a log longer than a page": {1, 230},
+		// Each delete compacts the file, filling its pages, for the next fact.
+		"short logs": {20, 6},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := newClock("2026-01-01")
+			s, _ := open(t, c, nil)
+			var fs []memory.Fact
+			for i := range tc.facts {
+				fs = append(fs, must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: fmt.Sprintf("I keep item %d in the attic.", i)})))
+			}
+			for _, p := range fs {
+				for i := range tc.toggles {
+					if i%2 == 0 {
+						must[memory.Fact](t)(s.Pin(ctx, "", p.ID))
+					} else {
+						must[memory.Fact](t)(s.Unpin(ctx, "", p.ID))
+					}
+				}
+				d := must[memory.Fact](t)(s.Supersede(ctx, p.ID, memory.Note{Text: "I keep it in the cellar."}))
+				must[[]uint64](t)(s.Delete(ctx, "", d.ID, nil))
+				if err := s.Check(ctx); err != nil {
+					t.Fatalf("after deleting the successor of fact %d: %v", p.ID, err)
+				}
+				evs := must[[]memory.Event](t)(s.Events(ctx, "", p.ID))
+				if len(evs) != tc.toggles+3 || evs[0].Kind != memory.EventRecorded ||
+					evs[len(evs)-2].Kind != memory.EventSuperseded || evs[len(evs)-1].Kind != memory.EventRestored {
+					t.Fatalf("fact %d: log of %d steps, want %d from recorded to restored; first %+v", p.ID, len(evs), tc.toggles+3, evs[0])
+				}
+			}
+			var buf bytes.Buffer
+			if err := s.Export(ctx, &buf); err != nil {
+				t.Fatal(err)
+			}
+			imp, _ := open(t, nil, nil)
+			if _, err := imp.Import(ctx, &buf, nil); err != nil {
+				t.Fatalf("import of the export: %v", err)
+			}
+		})
+	}
+}
+
 func TestDeleteChain(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _ := open(t, c, nil)

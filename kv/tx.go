@@ -3,6 +3,7 @@ package kv
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -232,6 +233,18 @@ func (t *Tx) lastLogEntry(id uint64) (k, v []byte) {
 	} else {
 		k, v = c.Prev()
 	}
+	if k == nil {
+		// bbolt rebalances pages only at commit, so a Delete earlier in
+		// this transaction can leave a leaf empty, and Prev (unlike Seek,
+		// Next and Last) stops on such a leaf as if the bucket began there:
+		// a log whose own page was emptied would seem empty, and the next
+		// step would be written as step 0, over the recording. Walking
+		// forward from the log's start steps over empty leaves.
+		prefix := idKey(id)
+		for fk, fv := c.Seek(eventKey(id, 0)); fk != nil && len(fk) == eventKeyLen && bytes.HasPrefix(fk, prefix); fk, fv = c.Next() {
+			k, v = fk, fv
+		}
+	}
 	if k == nil || len(k) != eventKeyLen || !bytes.HasPrefix(k, idKey(id)) {
 		return nil, nil
 	}
@@ -280,11 +293,16 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 // ReplaceEvents rewrites the log of fact id. Only hard delete uses it, to cut
 // links to a fact that no longer exists.
 func (t *Tx) ReplaceEvents(id uint64, events []Event) error {
+	if len(events) > math.MaxUint32 {
+		return fmt.Errorf("log of %d steps exceeds %d", len(events), uint64(math.MaxUint32))
+	}
 	if err := t.deleteEvents(id); err != nil {
 		return err
 	}
+	// The log is empty now: its steps are numbered from 0 again, without a
+	// look for the last one each.
 	for i := range events {
-		if err := t.Append(id, &events[i]); err != nil {
+		if err := t.facts.Put(eventKey(id, uint32(i)), AppendEvent(nil, &events[i])); err != nil {
 			return err
 		}
 	}

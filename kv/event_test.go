@@ -1,0 +1,150 @@
+package kv
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// A log rewritten in the transaction that deleted it keeps its steps in
+// order, and a step appended after it goes last, whatever the pages: when
+// the log fills a leaf page of its own, the delete empties that page until
+// the commit, and bbolt's Prev stops on an emptied page as if the bucket
+// began there. Appends then restarted at step 0, over the recording.
+func TestLogRewrittenAcrossPagesKeepsItsSteps(t *testing.T) {
+	for _, compacted := range []bool{false, true} {
+		// Lengths around one and two leaf pages of steps, so that some log
+		// fills a page that holds nothing else.
+		for n := 40; n <= 200; n += 3 {
+			t.Run(fmt.Sprintf("compacted=%v/steps=%d", compacted, n), func(t *testing.T) {
+				db := openTest(t)
+				want := make([]Event, n)
+				err := db.Update(func(tx *Tx) error {
+					for _, text := range []string{"I work at company A.", "I work at company B."} {
+						id, err := tx.NextID()
+						if err != nil {
+							return err
+						}
+						if err := tx.Put(&Record{ID: id, User: "ann", Text: text, RecordedAt: 1}); err != nil {
+							return err
+						}
+					}
+					for i := range want {
+						want[i] = Event{Kind: Pinned + EventKind(i%2), At: int64(i + 1), Cause: "toggled"}
+						if i == 0 {
+							want[i].Kind = Recorded
+						}
+						if err := tx.Append(1, &want[i]); err != nil {
+							return err
+						}
+					}
+					return tx.Append(2, &Event{Kind: Recorded, At: 1})
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if compacted {
+					if err := db.Compact(); err != nil { // full pages, as after a hard delete
+						t.Fatal(err)
+					}
+				}
+				extra := Event{Kind: Restored, At: int64(n + 1), Cause: "successor deleted"}
+				var last int64
+				err = db.Update(func(tx *Tx) error {
+					evs, err := tx.Events(1)
+					if err != nil {
+						return err
+					}
+					if err := tx.ReplaceEvents(1, evs); err != nil {
+						return err
+					}
+					if err := tx.Append(1, &extra); err != nil {
+						return err
+					}
+					last, err = tx.LastEventAt(1)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if last != extra.At {
+					t.Errorf("last step at %d in the rewriting transaction, want %d", last, extra.At)
+				}
+				_ = db.View(func(tx *Tx) error {
+					got, err := tx.Events(1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if w := append(slices.Clone(want), extra); !slices.Equal(got, w) {
+						t.Errorf("log of %d steps after rewrite and append; want %d, first %v", len(got), len(w), got[0])
+					}
+					return nil
+				})
+			})
+		}
+	}
+}
+
+// A step appended to a fact in the transaction that deleted the next fact,
+// whose long log had a page of its own, goes after the fact's own steps.
+func TestAppendAfterDeletingTheNextFactsLog(t *testing.T) {
+	for _, compacted := range []bool{false, true} {
+		for n := 40; n <= 200; n += 3 {
+			t.Run(fmt.Sprintf("compacted=%v/steps=%d", compacted, n), func(t *testing.T) {
+				db := openTest(t)
+				err := db.Update(func(tx *Tx) error {
+					for i := range 3 {
+						id, err := tx.NextID()
+						if err != nil {
+							return err
+						}
+						if err := tx.Put(&Record{ID: id, User: "ann", Text: "I like tea.", RecordedAt: 1}); err != nil {
+							return err
+						}
+						steps := 1
+						if i == 1 {
+							steps = n
+						}
+						for j := range steps {
+							e := Event{Kind: Pinned + EventKind(j%2), At: 1, Cause: "toggled"}
+							if j == 0 {
+								e.Kind = Recorded
+							}
+							if err := tx.Append(id, &e); err != nil {
+								return err
+							}
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if compacted {
+					if err := db.Compact(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				err = db.Update(func(tx *Tx) error {
+					if err := tx.Delete(2); err != nil {
+						return err
+					}
+					return tx.Append(1, &Event{Kind: Pinned, At: 2})
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = db.View(func(tx *Tx) error {
+					got, err := tx.Events(1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(got) != 2 || got[0].Kind != Recorded || got[1].Kind != Pinned {
+						t.Errorf("log of fact 1 after the append: %v", got)
+					}
+					return nil
+				})
+			})
+		}
+	}
+}
