@@ -173,30 +173,35 @@ func version(info *debug.BuildInfo, ok bool) string {
 	if v == "" {
 		v = "(devel)"
 	}
-	var vcs []string
-	var platform [2]string
+	var rev, at, modified, goos, goarch string
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			vcs = append([]string{"commit " + s.Value}, vcs...)
+			rev = "commit " + s.Value
 		case "vcs.time":
-			vcs = append(vcs, s.Value)
+			at = s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
-				vcs = append(vcs, "modified")
+				modified = "modified"
 			}
 		case "GOOS":
-			platform[0] = s.Value
+			goos = s.Value
 		case "GOARCH":
-			platform[1] = s.Value
+			goarch = s.Value
+		}
+	}
+	var vcs []string
+	for _, part := range []string{rev, at, modified} {
+		if part != "" {
+			vcs = append(vcs, part)
 		}
 	}
 	if len(vcs) > 0 {
 		v += " (" + strings.Join(vcs, ", ") + ")"
 	}
 	v += " " + info.GoVersion
-	if platform[0] != "" && platform[1] != "" {
-		v += " " + platform[0] + "/" + platform[1]
+	if goos != "" && goarch != "" {
+		v += " " + goos + "/" + goarch
 	}
 	return v
 }

@@ -27,9 +27,9 @@ func TestVersion(t *testing.T) {
 			Main:      debug.Module{Path: "github.com/palimpsest-mem/memory", Version: "(devel)"},
 			Settings: []debug.BuildSetting{
 				{Key: "vcs", Value: "git"},
+				{Key: "vcs.modified", Value: "true"},
 				{Key: "vcs.time", Value: "2026-12-01T14:00:00Z"},
 				{Key: "vcs.revision", Value: "ab526bd0c0ffee"},
-				{Key: "vcs.modified", Value: "true"},
 				{Key: "GOARCH", Value: "arm64"},
 				{Key: "GOOS", Value: "darwin"},
 			},
