@@ -1,17 +1,3 @@
-// Package memory is a bi-temporal memory of facts about an assistant's user.
-//
-// Every fact carries two time axes. Record time says when the store learned a
-// fact (RecordedAt) and when it stopped believing it (ValidUntil). Event time
-// says when the fact was true in the world (EventFrom, EventUntil). A fact
-// that stops being true is marked, never erased: Supersede and Invalidate set
-// ValidUntil, Restore clears it, and each step is kept in an append-only
-// lifecycle log, so At can answer both "where did I work in May?" and "what
-// did you believe on 1 August?". Only Delete erases, and then every copy.
-//
-// A Store is one bbolt file, safe for concurrent use by many goroutines and
-// locked against other processes. Package memory composes the kv package
-// (storage) with the semantics of states and time; it is the only package
-// users import.
 package memory
 
 import (

@@ -22,7 +22,7 @@ import (
 // The model-based test: rapid draws sequences of writes (Add, Supersede,
 // Invalidate, Restore, Pin, Unpin, hard Delete) over three users while an
 // injected clock moves forward, and replays each against a small in-memory
-// model of the semantics in DESIGN.md. After every write the store must
+// model of the semantics in the README (The two axes). After every write the store must
 // agree with the model on every fact's fields and lifecycle log, the lists,
 // At(now, now) and the prompt; reads drawn at random compare At on both time
 // axes, History and Candidates; each run ends with a grid of At queries and
@@ -100,8 +100,8 @@ func eventStart(f memory.Fact) time.Time {
 	return f.RecordedAt
 }
 
-// interval is fact mf's event interval as known at record time k, read from
-// DESIGN.md: visible when recorded at or before k and not retracted as of
+// interval is fact mf's event interval as known at record time k, as the
+// README's "The two axes" states it: visible when recorded at or before k and not retracted as of
 // k; from EventFrom (or RecordedAt) to EventUntil (or open), ending also at
 // its successor's start if it stood superseded as of k.
 func (mf *mFact) interval(k time.Time) (visible bool, start, end time.Time) {

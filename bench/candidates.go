@@ -63,7 +63,7 @@ type candidateResult struct {
 	misses  []string
 }
 
-// evalCandidates scores the lookup as ../shared/data/README.md says: per
+// evalCandidates scores the lookup as docs/evaluation.md says: per
 // language, one user's memory holds every distractor of that language and
 // every case's old fact, each recorded at its said date; a case is a hit
 // when its old fact is among the k candidates for its new one.

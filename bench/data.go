@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// updateCase is one line of updates.*.jsonl (see ../shared/data/README.md).
+// updateCase is one line of updates.*.jsonl (the format is in docs/evaluation.md).
 type updateCase struct {
 	ID        string  `json:"id"`
 	Lang      string  `json:"lang"`

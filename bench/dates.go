@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// dateCase is one line of dates.*.jsonl (see ../shared/data/README.md).
+// dateCase is one line of dates.*.jsonl (the format is in docs/evaluation.md).
 type dateCase struct {
 	ID    string `json:"id"`
 	Lang  string `json:"lang"`
@@ -118,7 +118,8 @@ func periodEnd(start time.Time, grain string) time.Time {
 	return start.AddDate(0, 0, 1)
 }
 
-// timeRight scores one prediction as ../shared/data/README.md says.
+// timeRight scores one prediction as docs/evaluation.md says: inside the
+// gold period [start, start+grain), or nothing found for a gold null.
 func timeRight(c timeCase, r eventtime.Result) bool {
 	if c.start == nil {
 		return !r.Found

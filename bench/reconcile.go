@@ -54,7 +54,7 @@ type reconcileResult struct {
 	confusion  map[[2]memory.Action]int
 }
 
-// evalReconcile scores Remember as ../shared/data/README.md says: for each
+// evalReconcile scores Remember as docs/evaluation.md says: for each
 // case, a store holding that language's distractors and the old fact
 // receives the new one; the decision is right when its action is the gold
 // action and, for update and invalidate, its target is the old fact.

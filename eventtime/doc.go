@@ -7,11 +7,11 @@
 //
 // It owns the date grammar of both languages (number words and their case
 // forms, weekday, month and season names, relative and deictic
-// expressions, start/middle/end of periods) and the resolution conventions
-// of ../shared/data/README.md: weeks start on Monday; "on Monday" and "next
-// Monday" mean the coming one; seasons start on 1 March, 1 June,
-// 1 September and 1 December; "last spring" is the most recent spring that
-// is over; "early May" and "end of May" give May with month grain.
+// expressions, start/middle/end of periods) and these resolution
+// conventions: weeks start on Monday; "on Monday" and "next Monday" mean
+// the coming one; seasons start on 1 March, 1 June, 1 September and
+// 1 December; "last spring" is the most recent spring that is over; "early
+// May" and "end of May" give May with month grain.
 //
 // The parser is a single left-to-right pass over a bounded number of tokens
 // with a bounded look-around at each, so its time is linear in the input;

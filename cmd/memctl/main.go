@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -72,6 +73,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	completionCmd(root) // after SetOut: cobra's scripts write where it was then
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
@@ -115,10 +117,11 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 (~/.local/share when XDG_DATA_HOME is unset).`,
 		// Args set keeps cobra from doing its own unknown-command handling,
 		// which prints suggestions over several lines; RunE reports it instead.
-		Args:              cobra.ArbitraryArgs,
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// cobra's own "completion bash|zsh|fish|powershell" command stays on.
+		Version: version(debug.ReadBuildInfo()),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef("unknown command %q (see memctl --help)", args[0])
@@ -127,6 +130,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetVersionTemplate("memctl {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.db, "db", "", "store file (default $MEMCTL_DB, else the user's data directory)")
 	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
@@ -137,6 +141,69 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.demoCmd())
 	root.AddCommand(a.reconcileCommands()...)
 	return root
+}
+
+// completionCmd adds cobra's "completion bash|zsh|fish|powershell" now
+// rather than at Execute, so that a shell it does not know is a usage error
+// like any other instead of a help page and exit 0.
+func completionCmd(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("no completion for shell %q: bash, zsh, fish or powershell", args[0])
+			}
+			return usagef("completion takes a shell: bash, zsh, fish or powershell")
+		}
+	}
+}
+
+// version is what --version prints after "memctl": the module version (a
+// tag under go install, "(devel)" or a pseudo-version in a checkout), the
+// commit and its time when the build recorded them, and the Go toolchain.
+func version(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "(unknown: no build information)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at, modified, goos, goarch string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = "commit " + s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "modified"
+			}
+		case "GOOS":
+			goos = s.Value
+		case "GOARCH":
+			goarch = s.Value
+		}
+	}
+	var vcs []string
+	for _, part := range []string{rev, at, modified} {
+		if part != "" {
+			vcs = append(vcs, part)
+		}
+	}
+	if len(vcs) > 0 {
+		v += " (" + strings.Join(vcs, ", ") + ")"
+	}
+	v += " " + info.GoVersion
+	if goos != "" && goarch != "" {
+		v += " " + goos + "/" + goarch
+	}
+	return v
 }
 
 // exactArgs names the positional arguments a command takes, for a clearer

@@ -1,0 +1,51 @@
+// Package memory is a bi-temporal memory of facts about an assistant's user.
+//
+// Every fact carries two time axes. Record time says when the store learned a
+// fact (RecordedAt) and when it stopped believing it (ValidUntil). Event time
+// says when the fact was true in the world (EventFrom, EventUntil). A fact
+// that stops being true is marked, never erased: Supersede and Invalidate set
+// ValidUntil, Restore clears it, and each step is kept in an append-only
+// lifecycle log, so At can answer both "where did I work in May?" and "what
+// did you believe on 1 August?". Only Delete erases, and then every copy.
+//
+// A Store is one bbolt file, safe for concurrent use by many goroutines and
+// locked against other processes. Package memory composes the kv package
+// (storage), the index package (candidate lookup) and the reconcile package
+// (deciders and embeddings) with the semantics of states and time. The
+// README's guide by operation and its "What the store promises" section
+// state that semantics; errors.go lists every sentinel error.
+//
+// # Source map
+//
+// The public API and its semantics:
+//
+//	memory.go      Open, Close, Options, the Store and its time checks
+//	fact.go        Fact, Note, Change, Source, State, Event; input checks
+//	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin
+//	query.go       Get, List, Events, History
+//	timeline.go    At and Prompt: event intervals as known at a record time
+//	remember.go    Remember: candidates, the decider's verdict, its application
+//	decision.go    Decisions, Undo, Conflicts, ResolveConflict
+//	delete.go      Delete: the hard delete, its scrubbing and compaction
+//	export.go      Export: JSON Lines of everything
+//	import.go      Import: the strict reader of an export, into an empty store
+//	check.go       Check: bbolt's page check plus the store's invariants
+//	repair.go      Stale, Repair, Repairs: a store whose newest commit was lost
+//	errors.go      the sentinel errors of the store
+//
+// Machinery beneath it:
+//
+//	commit.go      group commit: writes from many goroutines share transactions
+//	candidates.go  Candidates and the live candidate index beside the store
+//	indexer.go     the goroutine that feeds commits to the index in order
+//	semantic.go    the semantic mode's embeddings, stored per fact
+//	listcache.go   users' decoded lists, kept between writes
+//
+// Packages: kv (bbolt: records, logs, transactions, compaction; the only
+// importer of bbolt), index (text analysis, lexicons, the Bleve index; the
+// only importer of bleve), reconcile (the deciders and the Ollama client;
+// the only importer of that client), eventtime (event time from English
+// and Russian words), internal/ollamatest (a fake Ollama server for tests),
+// bench (go run ./bench: speed, recall, decisions, dates, crashes) and
+// cmd/memctl (the command line, on the public API alone).
+package memory
