@@ -35,7 +35,7 @@ func TestCandidatesFollowState(t *testing.T) {
 		t.Fatalf("candidates %v, want [%d]", got, a.ID)
 	}
 	c.set("2026-02-01")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at Contoso Bank."}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at Contoso Bank."}))
 	if got := candidateIDs(t, s, "", q); !slices.Equal(got, []uint64{b.ID}) {
 		t.Errorf("after supersede %v, want [%d]", got, b.ID)
 	}

@@ -91,3 +91,7 @@ func OllamaEmbedder(model string, opts *OllamaOptions) (Embedder, error) {
 	}
 	return e, nil
 }
+
+// MaxDecisionText bounds, in bytes, the Reason and Raw of a Verdict kept
+// in the decision log; longer ones are cut at a rune boundary.
+const MaxDecisionText = reconcile.MaxRaw

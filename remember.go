@@ -294,10 +294,10 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 // clip bounds a text kept in the decision log, at a rune boundary, so that
 // no decider can make a log line too long to export and import.
 func clip(s string) string {
-	if len(s) <= reconcile.MaxRaw {
+	if len(s) <= MaxDecisionText {
 		return s
 	}
-	cut := reconcile.MaxRaw
+	cut := MaxDecisionText
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
