@@ -43,17 +43,17 @@ func newClient(o *OllamaOptions) (*api.Client, string, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	u, err := ParseHost(opts.Host)
+	u, err := parseHost(opts.Host)
 	if err != nil {
 		return nil, "", err
 	}
 	return api.NewClient(u, &http.Client{Timeout: opts.Timeout}), u.String(), nil
 }
 
-// ParseHost reads an Ollama address as Ollama reads $OLLAMA_HOST: without
+// parseHost reads an Ollama address as Ollama reads $OLLAMA_HOST: without
 // a scheme it is http, and without a port it is 11434 for a bare host,
 // 80 or 443 for an http or https URL. "" is DefaultHost.
-func ParseHost(s string) (*url.URL, error) {
+func parseHost(s string) (*url.URL, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		s = DefaultHost

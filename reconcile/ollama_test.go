@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// ParseHost reads an address as Ollama reads $OLLAMA_HOST, and the
+// parseHost reads an address as Ollama reads $OLLAMA_HOST, and the
 // environment itself not at all.
 func TestParseHost(t *testing.T) {
 	t.Setenv("OLLAMA_HOST", "http://from-env:1")
@@ -21,14 +21,14 @@ func TestParseHost(t *testing.T) {
 		"https://ollama.example/": "https://ollama.example:443",
 		"https://h:1/api/base":    "https://h:1/api/base",
 	} {
-		u, err := ParseHost(in)
+		u, err := parseHost(in)
 		if err != nil || u.String() != want {
-			t.Errorf("ParseHost(%q) = %v, %v; want %s", in, u, err, want)
+			t.Errorf("parseHost(%q) = %v, %v; want %s", in, u, err, want)
 		}
 	}
 	for _, in := range []string{"ftp://h", "h:0", "h:99999", "h:port"} {
-		if u, err := ParseHost(in); err == nil {
-			t.Errorf("ParseHost(%q) = %v, want an error", in, u)
+		if u, err := parseHost(in); err == nil {
+			t.Errorf("parseHost(%q) = %v, want an error", in, u)
 		}
 	}
 	if _, err := NewEmbedder("m", &OllamaOptions{Timeout: -time.Second}); err == nil {
