@@ -26,7 +26,7 @@ func benchStore(b *testing.B, n int, mode memory.LookupMode) *memory.Store {
 		}
 		if i%10 == 0 {
 			c.set("2026-02-01")
-			if _, err := s.Supersede(ctx, f.ID, memory.Note{Text: fmt.Sprintf("Fact %d, revised, about my %s.", i, topics[i%8])}); err != nil {
+			if _, err := s.Supersede(ctx, "", f.ID, memory.Note{Text: fmt.Sprintf("Fact %d, revised, about my %s.", i, topics[i%8])}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -59,7 +59,7 @@ func BenchmarkList(b *testing.B) {
 	s := benchStore(b, 1000, memory.LookupKeywords4)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.List(ctx, "", memory.ListOptions{}); err != nil {
+		if _, err := s.List(ctx, "", nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,13 +16,15 @@ import (
 type LookupMode = index.Mode
 
 const (
-	// LookupKeywords4 matches lowercased words of 4+ letters, unstemmed: the
-	// original behaviour and the default.
+	// LookupKeywords4 matches lowercased words of 4+ letters, unstemmed:
+	// the original behaviour, fast but blind to inflection.
 	LookupKeywords4 = index.Keywords4
 	// LookupStems matches English and Russian stems and stem roots, without
 	// stop words.
 	LookupStems = index.Stems
-	// LookupTopics adds lexicons of everyday personal topics to LookupStems.
+	// LookupTopics adds lexicons of everyday personal topics to
+	// LookupStems. It is the default: of the word lookups it finds the
+	// most of the facts a new one updates.
 	LookupTopics = index.Topics
 )
 

@@ -35,7 +35,7 @@ func TestCandidatesFollowState(t *testing.T) {
 		t.Fatalf("candidates %v, want [%d]", got, a.ID)
 	}
 	c.set("2026-02-01")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at Contoso Bank."}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at Contoso Bank."}))
 	if got := candidateIDs(t, s, "", q); !slices.Equal(got, []uint64{b.ID}) {
 		t.Errorf("after supersede %v, want [%d]", got, b.ID)
 	}
@@ -123,5 +123,22 @@ func TestDeleteScrubsIndex(t *testing.T) {
 	}
 	if got := candidateIDs(t, s, "", "marmalade"); len(got) != 1 {
 		t.Errorf("after delete and rebuild: %v", got)
+	}
+}
+
+// One default lookup, topics, for every caller: a store opened without
+// options finds by topic what keywords4 cannot.
+func TestDefaultLookupIsTopics(t *testing.T) {
+	s, _ := open(t, nil, nil)
+	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I take piano lessons every Saturday."}))
+	l := must[memory.Lookup](t)(s.Candidates(ctx, "", "The pianist retired.", memory.DefaultCandidates))
+	if l.Mode != memory.LookupTopics || len(l.Candidates) != 1 || l.Candidates[0].Fact.ID != f.ID {
+		t.Errorf("default lookup: %+v", l)
+	}
+	k := must[*memory.Store](t)(memory.Open(t.TempDir()+"/k.db", 0, &memory.Options{NoSync: true, Lookup: memory.LookupKeywords4}))
+	defer k.Close()
+	must[memory.Fact](t)(k.Add(ctx, memory.Note{Text: "I take piano lessons every Saturday."}))
+	if l := must[memory.Lookup](t)(k.Candidates(ctx, "", "The pianist retired.", memory.DefaultCandidates)); l.Mode != memory.LookupKeywords4 || len(l.Candidates) != 0 {
+		t.Errorf("keywords4 still selectable: %+v", l)
 	}
 }

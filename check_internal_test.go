@@ -62,7 +62,7 @@ func TestCheckFindsSupersessionCycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Supersede(ctx, a.ID, Note{Text: "I work at B."})
+	b, err := s.Supersede(ctx, "", a.ID, Note{Text: "I work at B."})
 	if err != nil {
 		t.Fatal(err)
 	}

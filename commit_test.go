@@ -125,7 +125,7 @@ func receive(t *testing.T, c <-chan error, what string) error {
 
 func countFacts(t *testing.T, s *Store) int {
 	t.Helper()
-	fs, err := s.List(context.Background(), "", ListOptions{All: true})
+	fs, err := s.List(context.Background(), "", &ListOptions{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}

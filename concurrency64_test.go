@@ -158,7 +158,7 @@ func (st *stress64) step(ctx context.Context, rng *rand.Rand, w, i int, user str
 		}
 	case op == 6:
 		id := st.pick(rng, user)
-		f, err := s.Supersede(ctx, id, memory.Note{User: user, Text: fmt.Sprintf("%s %s drinks %s since spring (w%d/%d)", tag, word, drink, w, i)})
+		f, err := s.Supersede(ctx, user, id, memory.Note{User: user, Text: fmt.Sprintf("%s %s drinks %s since spring (w%d/%d)", tag, word, drink, w, i)})
 		if err == nil {
 			st.ack(user, f.ID)
 		}
@@ -221,7 +221,7 @@ func (st *stress64) step(ctx context.Context, rng *rand.Rand, w, i int, user str
 		}
 		st.count("Candidates", start)
 	case op == 14:
-		facts, err := s.List(ctx, user, memory.ListOptions{All: rng.IntN(2) == 0})
+		facts, err := s.List(ctx, user, &memory.ListOptions{All: rng.IntN(2) == 0})
 		st.count("List", start)
 		return mine("List", user, facts, err)
 	case op == 15:
@@ -343,7 +343,7 @@ func TestConcurrent64Workers(t *testing.T) {
 	}
 	total := 0
 	for _, u := range st.users {
-		all := must[[]memory.Fact](t)(s.List(ctx, u, memory.ListOptions{All: true}))
+		all := must[[]memory.Fact](t)(s.List(ctx, u, &memory.ListOptions{All: true}))
 		total += len(all)
 		linksAgree(t, s, u, all)
 	}

@@ -48,7 +48,7 @@ func TestConcurrentMixedOperations(t *testing.T) {
 					mine = append(mine, f.ID)
 				case op == 3:
 					var f memory.Fact
-					f, err = s.Supersede(ctx, pick(), memory.Note{User: user, Text: fmt.Sprintf("w%d new %d", w, i)})
+					f, err = s.Supersede(ctx, user, pick(), memory.Note{User: user, Text: fmt.Sprintf("w%d new %d", w, i)})
 					if err == nil {
 						mine = append(mine, f.ID)
 					}
@@ -65,7 +65,7 @@ func TestConcurrentMixedOperations(t *testing.T) {
 				case op == 8:
 					_, err = s.Candidates(ctx, user, fmt.Sprintf("w%d fact %d", w, i-1), 12)
 				default:
-					_, err = s.List(ctx, user, memory.ListOptions{All: true})
+					_, err = s.List(ctx, user, &memory.ListOptions{All: true})
 				}
 				if err != nil && !errors.Is(err, memory.ErrNotCurrent) && !errors.Is(err, memory.ErrAlreadyCurrent) &&
 					!errors.Is(err, memory.ErrNotFound) {
@@ -99,7 +99,7 @@ func TestConcurrentMixedOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range users {
-		all := must[[]memory.Fact](t)(s.List(ctx, u, memory.ListOptions{All: true}))
+		all := must[[]memory.Fact](t)(s.List(ctx, u, &memory.ListOptions{All: true}))
 		for _, f := range all {
 			if f.User != u {
 				t.Fatalf("user %q listed a fact of %q", u, f.User)

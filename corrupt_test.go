@@ -26,7 +26,7 @@ func TestRandomByteFlipsNeverCrash(t *testing.T) {
 	for i := range 300 {
 		f := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: fmt.Sprint(i % 4), Text: fmt.Sprintf("fact %d about my piano lessons", i)}))
 		if i%3 == 0 {
-			must[memory.Fact](t)(s.Supersede(ctx, f.ID, memory.Note{User: fmt.Sprint(i % 4), Text: "a newer version"}))
+			must[memory.Fact](t)(s.Supersede(ctx, fmt.Sprint(i%4), f.ID, memory.Note{Text: "a newer version"}))
 		}
 	}
 	want, err := answers(s)
@@ -86,7 +86,7 @@ func answers(s *memory.Store) (string, error) {
 		}
 	}
 	for u := range 4 {
-		cur, err := s.List(ctx, fmt.Sprint(u), memory.ListOptions{})
+		cur, err := s.List(ctx, fmt.Sprint(u), nil)
 		fmt.Fprintf(&b, "%d %v %v\n", u, ids(cur), err)
 	}
 	return b.String(), nil

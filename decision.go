@@ -224,9 +224,16 @@ func changeTx(tx *kv.Tx, r *kv.Record, now int64, e *kv.Event) error {
 	return tx.Append(r.ID, e)
 }
 
-// Conflicts returns user's conflicts, newest first; unresolved ones only
-// unless all.
-func (s *Store) Conflicts(ctx context.Context, user string, all bool) ([]Conflict, error) {
+// ConflictOptions select what Conflicts returns; nil means the unresolved
+// conflicts.
+type ConflictOptions struct {
+	// All includes the resolved conflicts.
+	All bool
+}
+
+// Conflicts returns user's conflicts, newest first.
+func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOptions) ([]Conflict, error) {
+	all := opts != nil && opts.All
 	var out []Conflict
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		return tx.ForEachBlob(kv.BucketConflicts, true, func(id uint64, b []byte) error {

@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // After a hard delete no byte of the text is left in any file in the
@@ -58,7 +57,7 @@ func TestDeleteLeavesNoBytes(t *testing.T) {
 	s.Close()
 	s2 := must[*memory.Store](t)(memory.Open(path, 0, nil))
 	defer s2.Close()
-	if n := len(must[[]memory.Fact](t)(s2.List(ctx, "", memory.ListOptions{All: true}))); n != 201 {
+	if n := len(must[[]memory.Fact](t)(s2.List(ctx, "", &memory.ListOptions{All: true}))); n != 201 {
 		t.Errorf("%d facts after reopen, want 201", n)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
@@ -91,9 +90,9 @@ func TestDeleteKeepsNeighboursConsistent(t *testing.T) {
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
 	c.set("2026-02-01")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I live in Paris."}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I live in Paris."}))
 	c.set("2026-03-01")
-	d := must[memory.Fact](t)(s.Supersede(ctx, b.ID, memory.Note{Text: "I live in Berlin."}))
+	d := must[memory.Fact](t)(s.Supersede(ctx, "", b.ID, memory.Note{Text: "I live in Berlin."}))
 	c.set("2026-04-01")
 
 	// Deleting the middle version links the oldest straight to the newest:
@@ -183,14 +182,14 @@ func TestDeleteChain(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "v1"}))
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "v2"}))
-	d := must[memory.Fact](t)(s.Supersede(ctx, b.ID, memory.Note{Text: "v3"}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "v2"}))
+	d := must[memory.Fact](t)(s.Supersede(ctx, "", b.ID, memory.Note{Text: "v3"}))
 	keep := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "unrelated"}))
 	got := must[[]uint64](t)(s.Delete(ctx, "", b.ID, &memory.DeleteOptions{Chain: true}))
 	if len(got) != 3 || got[0] != a.ID || got[2] != d.ID {
 		t.Errorf("chain delete erased %v", got)
 	}
-	if all := ids(must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))); len(all) != 1 || all[0] != keep.ID {
+	if all := ids(must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))); len(all) != 1 || all[0] != keep.ID {
 		t.Errorf("left %v", all)
 	}
 	if err := s.Check(ctx); err != nil {
@@ -223,21 +222,21 @@ func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
 	ixDir := indexRoot(path)
 	// The judge quotes the new fact in its reason and raw answer, as a
 	// model does; it restates the Kyoto fact and would update the pinned one.
-	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
-		d := reconcile.Decision{Action: reconcile.Add, Decider: "judge",
+	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		d := memory.Verdict{Action: memory.ActionAdd, Decider: "judge",
 			Reason: "judged " + in.Text, Raw: `{"quote":` + strconv.Quote(in.Text) + `}`}
 		for _, c := range in.Candidates {
 			switch {
 			case strings.Contains(in.Text, "again") && strings.Contains(c.Text, "KYOTOMARKER9"):
-				d.Action, d.Target = reconcile.Noop, c.N
+				d.Action, d.Target = memory.ActionNoop, c.N
 			case strings.Contains(in.Text, "BLOODMARKER77") && c.Pinned:
-				d.Action, d.Target = reconcile.Update, c.N
+				d.Action, d.Target = memory.ActionUpdate, c.N
 			}
 		}
 		return d, nil
 	}}
 	c := newClock("2026-01-01")
-	opts := &memory.Options{NoSync: true, Clock: c.Now, Lookup: memory.LookupTopics, CustomDecider: judge}
+	opts := &memory.Options{NoSync: true, Clock: c.Now, Lookup: memory.LookupTopics, Decider: judge}
 	s := must[*memory.Store](t)(memory.Open(path, 0, opts))
 	defer func() { s.Close() }()
 	for i := range 50 {
@@ -254,7 +253,7 @@ func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
 	add(memory.Note{Text: "Мой тайный пароль ЩУКАРЬЁЖИК7731, не говори никому."})
 	old := add(memory.Note{Text: "I drive a VOLVOMARKER1960 to work."})
 	c.set("2026-02-01")
-	heir := must[memory.Fact](t)(s.Supersede(ctx, old.ID, memory.Note{Text: "I cycle to work now."}))
+	heir := must[memory.Fact](t)(s.Supersede(ctx, "", old.ID, memory.Note{Text: "I cycle to work now."}))
 	for _, text := range []string{"I collect ZEBRAFINCHMARKER stamps.", "Я собираю марки ЖИРАФОМАРКЕР с детства."} {
 		out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: text}))
 		if out.Decision.Action != memory.ActionAdd || out.Fact.ID == 0 {
@@ -324,8 +323,8 @@ func TestDeleteLeavesNoTraceAnywhere(t *testing.T) {
 		var logs strings.Builder
 		for _, v := range []any{
 			must[[]memory.Decision](t)(s.Decisions(ctx, "", 0)),
-			must[[]memory.Conflict](t)(s.Conflicts(ctx, "", true)),
-			must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true})),
+			must[[]memory.Conflict](t)(s.Conflicts(ctx, "", &memory.ConflictOptions{All: true})),
+			must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true})),
 		} {
 			b, _ := json.Marshal(v)
 			logs.Write(b)
@@ -372,7 +371,7 @@ func TestDeleteLeavesNoIndexTerms(t *testing.T) {
 				gym := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "The gym locker is blue."}))
 				plain := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My locker pin is zzsecretpin, кодсекрет."}))
 				old := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My safe code is zzsecretsafe."}))
-				head := must[memory.Fact](t)(s.Supersede(ctx, old.ID, memory.Note{Text: "Мой новый кодсекретный сейф."}))
+				head := must[memory.Fact](t)(s.Supersede(ctx, "", old.ID, memory.Note{Text: "Мой новый кодсекретный сейф."}))
 				must[memory.Lookup](t)(s.Candidates(ctx, "", "locker", 5))
 				waitSegment(t, indexRoot(path))
 				needles := []string{"zzsecretpin", "кодсекрет"}

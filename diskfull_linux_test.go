@@ -70,7 +70,7 @@ func (f *filler) fill(t *testing.T) {
 		switch {
 		case i%5 == 3 && len(current) > 0:
 			old := current[len(current)-1]
-			nf, err := f.s.Supersede(ctx, old, memory.Note{Text: text})
+			nf, err := f.s.Supersede(ctx, "", old, memory.Note{Text: text})
 			f.record(text, []uint64{nf.ID}, err)
 			if err == nil {
 				current[len(current)-1] = nf.ID
@@ -119,7 +119,7 @@ func verify(t *testing.T, s *memory.Store, want []memory.Fact, acked map[uint64]
 	if err := s.Check(ctx); err != nil && !errors.Is(err, memory.ErrCompactionPending) {
 		t.Fatalf("Check: %v", err)
 	}
-	got := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))
+	got := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))
 	if want != nil && !reflect.DeepEqual(got, want) {
 		t.Errorf("the store holds %d facts, want the %d it listed before", len(got), len(want))
 	}
@@ -196,7 +196,7 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 	if _, err := s.Get(ctx, "", victim); !errors.Is(err, memory.ErrNotFound) {
 		t.Errorf("get of the deleted fact: %v", err)
 	}
-	want := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))
+	want := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))
 	verify(t, s, want, f.acked, f.failed)
 	if err := s.Check(ctx); !errors.Is(err, memory.ErrCompactionPending) {
 		t.Errorf("Check with the compaction unfinished: %v, want ErrCompactionPending", err)
@@ -287,7 +287,7 @@ func TestWriteFailsAtFileSizeLimit(t *testing.T) {
 	defer func() { s.Close() }()
 	// Facts decoded from JSON lose their time zone pointer; compare them
 	// re-encoded.
-	got := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))
+	got := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))
 	if a, b := must[[]byte](t)(json.Marshal(got)), must[[]byte](t)(json.Marshal(res.Facts)); !bytes.Equal(a, b) {
 		t.Errorf("after reopening, the store holds %d facts, the child listed %d", len(got), len(res.Facts))
 	}
@@ -320,7 +320,7 @@ func runFsizeChild(t *testing.T, dir string) {
 	f := newFiller(s, syscall.EFBIG)
 	f.fill(t)
 	verify(t, s, nil, f.acked, f.failed)
-	res := fsizeResult{Acked: f.acked, Failed: f.failed, Facts: must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))}
+	res := fsizeResult{Acked: f.acked, Failed: f.failed, Facts: must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

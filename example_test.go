@@ -56,7 +56,7 @@ func Example() {
 
 	today = time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC) // on 20 August, news of a change in June
 	june := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	b, err := s.Supersede(ctx, a.ID, memory.Note{
+	b, err := s.Supersede(ctx, "", a.ID, memory.Note{
 		Text:      "I moved to company B back in June.",
 		EventFrom: june,
 		Source:    memory.Source{Kind: "chat", Ref: "msg-812", Quote: "moved to B back in June"},
@@ -75,7 +75,7 @@ func Example() {
 
 	_, _ = s.Restore(ctx, "", a.ID, memory.Change{Reason: "undo"}) // both current again
 	_, _ = s.Delete(ctx, "", b.ID, nil)                            // gone from the file for good
-	left, _ := s.List(ctx, "", memory.ListOptions{})               // the current facts: A alone
+	left, _ := s.List(ctx, "", nil)                                // the current facts: A alone
 	fmt.Println(len(left), left[0].Text)
 	// Output:
 	// I work at company A. | I moved to company B back in June. | true
@@ -110,7 +110,7 @@ func ExampleOpen() {
 		log.Fatal(err)
 	}
 	defer s.Close()
-	facts, _ := s.List(ctx, "", memory.ListOptions{})
+	facts, _ := s.List(ctx, "", nil)
 	fmt.Println(facts[0].ID, facts[0].Text)
 	// Output:
 	// true
@@ -134,7 +134,7 @@ func ExampleStore_Remember() {
 		fmt.Printf("%-25q %-6s target %d, fact %d\n", text, o.Decision.Action, o.Decision.Target, o.Fact.ID)
 		now = now.AddDate(0, 0, 1)
 	}
-	facts, _ := s.List(ctx, "", memory.ListOptions{})
+	facts, _ := s.List(ctx, "", nil)
 	for _, f := range facts {
 		fmt.Println(f.ID, f.Text)
 	}
@@ -156,7 +156,7 @@ func ExampleStore_Export() {
 	defer done()
 	a, _ := s.Add(ctx, memory.Note{Text: "I work at company A."})
 	now = day("2026-08-20")
-	s.Supersede(ctx, a.ID, memory.Note{Text: "I moved to company B.", EventFrom: day("2026-06-01")})
+	s.Supersede(ctx, "", a.ID, memory.Note{Text: "I moved to company B.", EventFrom: day("2026-06-01")})
 
 	var backup bytes.Buffer
 	if err := s.Export(ctx, &backup); err != nil {
@@ -171,7 +171,7 @@ func ExampleStore_Export() {
 		log.Fatal(err)
 	}
 	fmt.Println(n, "facts imported")
-	all, _ := restored.List(ctx, "", memory.ListOptions{All: true})
+	all, _ := restored.List(ctx, "", &memory.ListOptions{All: true})
 	for _, f := range all {
 		fmt.Println(f.ID, f.State(), f.RecordedAt.Format(time.DateOnly), f.Text)
 	}
@@ -194,7 +194,7 @@ func ExampleStore_At() {
 
 	a, _ := s.Add(ctx, memory.Note{Text: "I work at company A."})
 	now = day("2026-08-20")
-	b, _ := s.Supersede(ctx, a.ID, memory.Note{Text: "I moved to company B.", EventFrom: day("2026-06-01")})
+	b, _ := s.Supersede(ctx, "", a.ID, memory.Note{Text: "I moved to company B.", EventFrom: day("2026-06-01")})
 	now = day("2026-09-01")
 
 	show := func(q string, event, known time.Time) {
@@ -247,7 +247,7 @@ func ExampleStore_Pin() {
 
 	f, _ := s.Add(ctx, memory.Note{Text: "My name is Ada."})
 	s.Pin(ctx, "", f.ID)
-	_, err := s.Supersede(ctx, f.ID, memory.Note{Text: "My name is Bob.", Origin: memory.OriginAuto})
+	_, err := s.Supersede(ctx, "", f.ID, memory.Note{Text: "My name is Bob.", Origin: memory.OriginAuto})
 	fmt.Println(err)
 	// Output:
 	// supersede fact 1: fact is pinned

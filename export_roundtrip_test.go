@@ -128,7 +128,7 @@ func TestExportImportRoundTripProperty(t *testing.T) {
 				user, id := target()
 				n := note()
 				n.User = user
-				f, err := s.Supersede(ctx, id, n)
+				f, err := s.Supersede(ctx, user, id, n)
 				try("Supersede", err)
 				if err == nil {
 					ids = append(ids, f.ID)

@@ -17,7 +17,7 @@ func populate(t *testing.T, s *memory.Store, c *clock) {
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at A.", Source: memory.Source{Kind: "chat", Ref: "msg-1", Quote: "I'm at A", SaidAt: date("2025-12-31")}}))
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "bob", Text: "Bob's fact.", Pinned: true, Origin: memory.OriginAuto}))
 	c.set("2026-03-01")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at B.", EventFrom: date("2026-02-01"), EventUntil: date("2027-01-01")}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at B.", EventFrom: date("2026-02-01"), EventUntil: date("2027-01-01")}))
 	x := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "A mistake."}))
 	must[memory.Fact](t)(s.Invalidate(ctx, "", x.ID, memory.Change{Reason: "wrong", Origin: memory.OriginAuto}))
 	c.set("2026-04-01")

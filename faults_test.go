@@ -128,8 +128,8 @@ func faultsBesideWrites(t *testing.T, policy string) {
 		}
 		return reply("add", 0, "", "")
 	}
-	s, _ := open(t, nil, &memory.Options{NoSync: true, Decider: memory.DeciderOllama, Model: "m",
-		OllamaHost: "http://" + sw.addr, DecideTimeout: 300 * time.Millisecond, Fallback: policy})
+	dec := must[memory.Decider](t)(memory.OllamaDecider("m", &memory.OllamaOptions{Host: "http://" + sw.addr, Timeout: 300 * time.Millisecond}))
+	s, _ := open(t, nil, &memory.Options{NoSync: true, Decider: dec, Fallback: policy})
 
 	var mu sync.Mutex
 	acked := map[uint64]bool{}
@@ -155,7 +155,7 @@ func faultsBesideWrites(t *testing.T, policy string) {
 				var err error
 				text := fmt.Sprintf("Writer %d likes green tea, cup %d.", w, i)
 				if last != 0 && i%3 == 0 {
-					f, err = s.Supersede(ctx, last, memory.Note{Text: text})
+					f, err = s.Supersede(ctx, "", last, memory.Note{Text: text})
 				} else {
 					f, err = s.Add(ctx, memory.Note{Text: text})
 				}
@@ -274,7 +274,7 @@ func faultsBesideWrites(t *testing.T, policy string) {
 		}
 	}
 	// No acknowledged fact is lost; no refused one is stored.
-	all := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))
+	all := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))
 	have := map[uint64]bool{}
 	for _, f := range all {
 		have[f.ID] = true

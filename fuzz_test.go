@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // inputErrors are the errors bad input to Add may give.
@@ -58,7 +57,7 @@ func FuzzAdd(f *testing.F) {
 		}
 		same("Add", fact)
 		same("Get", must[memory.Fact](t)(s.Get(ctx, user, fact.ID)))
-		l := must[[]memory.Fact](t)(s.List(ctx, user, memory.ListOptions{}))
+		l := must[[]memory.Fact](t)(s.List(ctx, user, nil))
 		same("List", l[len(l)-1])
 		// Prompt shows each fact on one line, white space folded.
 		if p := must[string](t)(s.Prompt(ctx, user)); !strings.Contains(p, "- "+strings.Join(strings.Fields(want), " ")+"\n") {
@@ -93,22 +92,22 @@ func isOneOf(err error, targets []error) bool {
 // history, a retraction, a pin, provenance, event times, a deleted id, a
 // decision and a conflict.
 func importSeed(t testing.TB) string {
-	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
+	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
 		for _, c := range in.Candidates {
 			if c.Pinned {
-				return reconcile.Decision{Action: reconcile.Update, Target: c.N, Reason: "contradicts", Decider: "judge"}, nil
+				return memory.Verdict{Action: memory.ActionUpdate, Target: c.N, Reason: "contradicts", Decider: "judge"}, nil
 			}
 		}
-		return reconcile.Decision{Action: reconcile.Add, Reason: "new", Decider: "judge"}, nil
+		return memory.Verdict{Action: memory.ActionAdd, Reason: "new", Decider: "judge"}, nil
 	}}
 	c := newClock("2026-01-01")
 	s := must[*memory.Store](t)(memory.Open(filepath.Join(t.TempDir(), "seed.db"), 0,
-		&memory.Options{NoSync: true, Clock: c.Now, CustomDecider: judge}))
+		&memory.Options{NoSync: true, Clock: c.Now, Decider: judge}))
 	defer s.Close()
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at A.", Source: memory.Source{Kind: "chat", Ref: "msg-1", Quote: "I'm at A", SaidAt: date("2025-12-31")}}))
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "bob", Text: "Боб любит чай.", Pinned: true, Origin: memory.OriginAuto}))
 	c.set("2026-03-01")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at B.", EventFrom: date("2026-02-01"), EventUntil: date("2027-01-01")}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at B.", EventFrom: date("2026-02-01"), EventUntil: date("2027-01-01")}))
 	x := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "A mistake."}))
 	must[memory.Fact](t)(s.Invalidate(ctx, "", x.ID, memory.Change{Reason: "wrong", Origin: memory.OriginAuto}))
 	must[memory.Fact](t)(s.Pin(ctx, "", b.ID))

@@ -56,7 +56,7 @@ func wantRefused(t *testing.T, text, line, what string) {
 	if !errors.Is(err, memory.ErrBadImport) || !strings.Contains(err.Error(), line+":") || !strings.Contains(err.Error(), what) {
 		t.Errorf("import: %v, want ErrBadImport naming %s and %q", err, line, what)
 	}
-	if fs := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true})); len(fs) != 0 {
+	if fs := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true})); len(fs) != 0 {
 		t.Errorf("a refused import left %d facts", len(fs))
 	}
 }

@@ -73,7 +73,7 @@ func TestImportOfManyChunks(t *testing.T) {
 			if !errors.Is(err, memory.ErrBadImport) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
-			if all, _ := st.List(ctx, "0", memory.ListOptions{All: true}); len(all) != 0 {
+			if all, _ := st.List(ctx, "0", &memory.ListOptions{All: true}); len(all) != 0 {
 				t.Errorf("a refused import left %d facts", len(all))
 			}
 		})

@@ -133,7 +133,7 @@ func TestKilledProcessLeavesNoIndexTerms(t *testing.T) {
 		must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "The gym locker is blue."}))
 		plain = must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My locker pin is zzsecretpin."})).ID
 		old := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Мой кодсекрет от сейфа: сорок два."}))
-		chainHead = must[memory.Fact](t)(s.Supersede(ctx, old.ID, memory.Note{Text: "Теперь мой кодсекрет другой."})).ID
+		chainHead = must[memory.Fact](t)(s.Supersede(ctx, "", old.ID, memory.Note{Text: "Теперь мой кодсекрет другой."})).ID
 		return path, plain, chainHead
 	}
 
@@ -260,10 +260,11 @@ func (c *indexChild) kill(t *testing.T) {
 }
 
 func runIndexChild(t *testing.T, path, mode string) {
-	opts := &memory.Options{NoSync: true, ReadOnly: mode == "hold"}
+	// keywords4 keeps words whole, so the terms the test looks for are plain.
+	opts := &memory.Options{NoSync: true, ReadOnly: mode == "hold", Lookup: memory.LookupKeywords4}
 	s := must[*memory.Store](t)(memory.Open(path, 0, opts))
 	if mode == "delete" {
-		for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})) {
+		for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", nil)) {
 			if strings.Contains(f.Text, "zzsecretpin") {
 				must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil))
 			}

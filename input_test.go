@@ -46,12 +46,12 @@ func TestBadInput(t *testing.T) {
 		}},
 		{"get unknown id", memory.ErrNotFound, func() error { return second(s.Get(ctx, "", 999)) }},
 		{"invalidate unknown id", memory.ErrNotFound, func() error { return second(s.Invalidate(ctx, "", 999, memory.Change{})) }},
-		{"supersede unknown id", memory.ErrNotFound, func() error { return second(s.Supersede(ctx, 999, memory.Note{Text: "x"})) }},
+		{"supersede unknown id", memory.ErrNotFound, func() error { return second(s.Supersede(ctx, "", 999, memory.Note{Text: "x"})) }},
 		{"delete unknown id", memory.ErrNotFound, func() error { return second(s.Delete(ctx, "", 999, nil)) }},
 		{"restore current", memory.ErrAlreadyCurrent, func() error { return second(s.Restore(ctx, "", cur.ID, memory.Change{})) }},
-		{"supersede retracted", memory.ErrNotCurrent, func() error { return second(s.Supersede(ctx, gone.ID, memory.Note{Text: "x"})) }},
+		{"supersede retracted", memory.ErrNotCurrent, func() error { return second(s.Supersede(ctx, "", gone.ID, memory.Note{Text: "x"})) }},
 		{"invalidate retracted", memory.ErrNotCurrent, func() error { return second(s.Invalidate(ctx, "", gone.ID, memory.Change{})) }},
-		{"supersede with bad text", memory.ErrEmpty, func() error { return second(s.Supersede(ctx, cur.ID, memory.Note{})) }},
+		{"supersede with bad text", memory.ErrEmpty, func() error { return second(s.Supersede(ctx, "", cur.ID, memory.Note{})) }},
 		{"reason with control char", memory.ErrControlChar, func() error {
 			return second(s.Invalidate(ctx, "", cur.ID, memory.Change{Reason: "\x1b[31m"}))
 		}},

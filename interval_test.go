@@ -44,7 +44,7 @@ func TestSupersedeBySuccessorThatStartsEarlier(t *testing.T) {
 		s, _ := open(t, c, nil)
 		a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at Acme."}))
 		c.set("2026-12-10")
-		b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I moved to Globex back in June.", EventFrom: date("2026-06-01")}))
+		b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I moved to Globex back in June.", EventFrom: date("2026-06-01")}))
 		check(t, c, s, a, b)
 	})
 	t.Run("Remember", func(t *testing.T) {
@@ -64,11 +64,11 @@ func TestSupersedeBySuccessorThatStartsEarlier(t *testing.T) {
 // before it begins: every supersede refuses it, changing nothing.
 func TestSupersedeRefusesEndBeforeExplicitStart(t *testing.T) {
 	c := newClock("2026-12-01")
-	s, _ := open(t, c, &memory.Options{NoSync: true, CustomDecider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at Acme.", EventFrom: date("2026-09-01")}))
 	c.set("2026-12-10")
 	before := snapshot(t, s)
-	if _, err := s.Supersede(ctx, a.ID, memory.Note{Text: "I work at Globex.", EventFrom: date("2026-06-01")}); !errors.Is(err, memory.ErrInvalidInterval) {
+	if _, err := s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at Globex.", EventFrom: date("2026-06-01")}); !errors.Is(err, memory.ErrInvalidInterval) {
 		t.Errorf("Supersede: %v, want ErrInvalidInterval", err)
 	}
 	if snapshot(t, s) != before {
@@ -76,7 +76,7 @@ func TestSupersedeRefusesEndBeforeExplicitStart(t *testing.T) {
 	}
 	// The same start is no contradiction: a correction of the plan.
 	same := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I start yoga.", EventFrom: date("2027-01-04")}))
-	must[memory.Fact](t)(s.Supersede(ctx, same.ID, memory.Note{Text: "I start pilates.", EventFrom: date("2027-01-04")}))
+	must[memory.Fact](t)(s.Supersede(ctx, "", same.ID, memory.Note{Text: "I start pilates.", EventFrom: date("2027-01-04")}))
 
 	// Remember's update falls back, and says so.
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I work at Globex.", EventFrom: date("2026-06-01")}))
@@ -89,12 +89,12 @@ func TestSupersedeRefusesEndBeforeExplicitStart(t *testing.T) {
 	}
 	// With the error policy, Remember refuses it and stores nothing.
 	c2 := newClock("2026-12-01")
-	strict, _ := open(t, c2, &memory.Options{NoSync: true, Fallback: memory.FallbackError, CustomDecider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
+	strict, _ := open(t, c2, &memory.Options{NoSync: true, Fallback: memory.FallbackError, Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
 	must[memory.Fact](t)(strict.Add(ctx, memory.Note{Text: "I work at Acme.", EventFrom: date("2026-09-01")}))
 	if _, err := strict.Remember(ctx, memory.Note{Text: "I work at Globex.", EventFrom: date("2026-06-01")}); !errors.Is(err, memory.ErrDecider) {
 		t.Errorf("Remember with the error policy: %v, want ErrDecider", err)
 	}
-	if n := len(must[[]memory.Fact](t)(strict.List(ctx, "", memory.ListOptions{All: true}))); n != 1 {
+	if n := len(must[[]memory.Fact](t)(strict.List(ctx, "", &memory.ListOptions{All: true}))); n != 1 {
 		t.Errorf("%d facts after a refused Remember", n)
 	}
 }
@@ -103,7 +103,7 @@ func TestSupersedeRefusesEndBeforeExplicitStart(t *testing.T) {
 // fact's explicit start is after the new fact's, the conflict left open.
 func TestResolveConflictRefusesEndBeforeExplicitStart(t *testing.T) {
 	c := newClock("2026-01-01")
-	s, _ := open(t, c, &memory.Options{NoSync: true, CustomDecider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon.", Pinned: true, EventFrom: date("2026-03-01")}))
 	c.set("2026-02-01")
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Paris now."}))

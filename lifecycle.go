@@ -76,14 +76,20 @@ func getUser(tx *kv.Tx, id uint64, user string) (kv.Record, error) {
 	return r, nil
 }
 
-// Supersede records n as the successor of fact oldID: the world changed and
-// the old fact is true no longer. The insert and the marking of the old fact
-// happen in one transaction. n.User must be the old fact's user. With
+// Supersede records n as the successor of user's fact oldID: the world
+// changed and the old fact is true no longer. The insert and the marking of
+// the old fact happen in one transaction. n.User may be left empty: the new
+// fact is user's; a different n.User gives ErrInvalidUser. With
 // n.Origin == OriginAuto a pinned old fact gives ErrPinned. The old fact's
 // interval ends where the new one starts (n.EventFrom, else now): before
 // an explicit EventFrom of the old fact that gives ErrInvalidInterval; an
 // old fact without one was true until then, from an unknown start.
-func (s *Store) Supersede(ctx context.Context, oldID uint64, n Note) (Fact, error) {
+func (s *Store) Supersede(ctx context.Context, user string, oldID uint64, n Note) (Fact, error) {
+	if n.User == "" {
+		n.User = user
+	} else if n.User != user {
+		return Fact{}, fmt.Errorf("supersede fact %d of user %q with a note of user %q: %w", oldID, user, n.User, ErrInvalidUser)
+	}
 	rec, err := s.record(n)
 	if err != nil {
 		return Fact{}, err

@@ -10,7 +10,6 @@ import (
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // DefaultMaxTextRunes is the longest fact text, in runes, unless
@@ -38,32 +37,23 @@ type Options struct {
 	// Past it, writing another returns ErrBudgetExceeded. Facts the user stated
 	// are never capped.
 	AutoBudget int
-	// Lookup is how Candidates finds similar facts; "" means LookupKeywords4.
+	// Lookup is how Candidates, and so Remember, find similar facts; ""
+	// means LookupTopics, which finds the most of what a new fact updates.
 	Lookup LookupMode
-	// Embedder computes embeddings for LookupSemantic. nil means Ollama's
-	// embed endpoint at OllamaHost with EmbedModel. When it fails, a
-	// semantic lookup falls back to words and says so.
+	// Embedder computes embeddings for LookupSemantic; nil means
+	// OllamaEmbedder("", nil): Ollama on this machine with
+	// DefaultEmbedModel. When it fails, a semantic lookup falls back to
+	// words and says so. Other lookups do not use it.
 	Embedder Embedder
-	// EmbedModel names the Ollama embedding model; "" means
-	// $MEMCTL_EMBED_MODEL, else reconcile.DefaultEmbedModel.
-	EmbedModel string
-	// OllamaHost is Ollama's URL; "" means $OLLAMA_HOST, else localhost.
-	OllamaHost string
 
-	// Decider decides what Remember does with a new fact: DeciderRules
-	// (the default: no model), DeciderOllama or DeciderAdd.
-	Decider string
-	// Model names the Ollama chat model of DeciderOllama; "" means
-	// $MEMCTL_MODEL.
-	Model string
-	// DecideTimeout bounds one request to the model; 0 means 60 s.
-	DecideTimeout time.Duration
+	// Decider decides what Remember does with a new fact; nil means
+	// RulesDecider() (no model). See AddDecider and OllamaDecider, or
+	// implement one.
+	Decider Decider
 	// Fallback is what Remember does when the decider fails or times out:
 	// FallbackAdd (the default) adds the fact, FallbackError refuses it.
 	// Either way the decision records the fallback and its reason.
 	Fallback string
-	// CustomDecider, when set, replaces Decider: an embedder's own judge.
-	CustomDecider reconcile.Decider
 }
 
 // Store is an open memory file.
@@ -83,7 +73,7 @@ type Store struct {
 	// the store, not in a shared temporary directory.
 	ixRoot   string
 	embedder Embedder // nil unless the lookup is semantic
-	decider  reconcile.Decider
+	decider  Decider
 	fallback string
 
 	// writeMu orders writes with the index updates that follow their
@@ -139,7 +129,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: negative limit in options")
 	}
 	if o.Lookup == "" {
-		o.Lookup = LookupKeywords4
+		o.Lookup = LookupTopics
 	}
 	if _, err := index.ParseMode(string(o.Lookup)); err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
@@ -155,17 +145,21 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	s.indexer.init(s)
-	if s.decider, s.fallback, err = newDecider(&o); err != nil {
+	s.decider = o.Decider
+	if s.decider == nil {
+		s.decider = RulesDecider()
+	}
+	if s.fallback, err = fallbackPolicy(o.Fallback); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	if o.Lookup == LookupSemantic {
 		s.embedder = o.Embedder
 		if s.embedder == nil {
-			e, err := reconcile.NewEmbedder(o.EmbedModel, &reconcile.OllamaOptions{Host: o.OllamaHost})
+			e, err := OllamaEmbedder("", nil)
 			if err != nil {
 				db.Close()
-				return nil, fmt.Errorf("memory: %w", err)
+				return nil, err
 			}
 			s.embedder = e
 		}

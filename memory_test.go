@@ -17,7 +17,7 @@ func TestStoryRetroactive(t *testing.T) {
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at company A."}))
 	c.set("2026-08-20")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I moved to company B.", EventFrom: date("2026-06-01")}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I moved to company B.", EventFrom: date("2026-06-01")}))
 	c.set("2026-09-01")
 
 	wantAt(t, s, "", "2026-05-15", "", a.ID)
@@ -35,8 +35,8 @@ func TestStoryRetroactive(t *testing.T) {
 	if b.Supersedes != a.ID || b.State() != memory.Current {
 		t.Errorf("new fact: %+v", b)
 	}
-	cur := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{}))
-	all := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))
+	cur := must[[]memory.Fact](t)(s.List(ctx, "", nil))
+	all := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))
 	if len(cur) != 1 || cur[0].ID != b.ID || len(all) != 2 {
 		t.Errorf("current %v, all %v", ids(cur), ids(all))
 	}
@@ -48,7 +48,7 @@ func TestStoryInAdvance(t *testing.T) {
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at company A."}))
 	c.set("2026-04-16") // Thursday
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "From Monday I start at company B.", EventFrom: date("2026-04-20")}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "From Monday I start at company B.", EventFrom: date("2026-04-20")}))
 
 	wantAt(t, s, "", "2026-04-17", "", a.ID) // Friday: still A
 	wantAt(t, s, "", "2026-04-21", "", b.ID) // next Tuesday: B
@@ -104,7 +104,7 @@ func TestRestoreSupersededKeepsPastBeliefs(t *testing.T) {
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at company A."}))
 	c.set("2026-08-20")
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at company B.", EventFrom: date("2026-06-01")}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at company B.", EventFrom: date("2026-06-01")}))
 	c.set("2026-09-01")
 	r := must[memory.Fact](t)(s.Restore(ctx, "", a.ID, memory.Change{Reason: "wrong supersede"}))
 	if r.State() != memory.Current || r.SupersededBy != 0 || !r.ValidUntil.IsZero() {
@@ -127,9 +127,9 @@ func TestHistoryChain(t *testing.T) {
 	v1 := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
 	other := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I have a cat."}))
 	c.set("2026-02-01")
-	v2 := must[memory.Fact](t)(s.Supersede(ctx, v1.ID, memory.Note{Text: "I live in Paris."}))
+	v2 := must[memory.Fact](t)(s.Supersede(ctx, "", v1.ID, memory.Note{Text: "I live in Paris."}))
 	c.set("2026-03-01")
-	v3 := must[memory.Fact](t)(s.Supersede(ctx, v2.ID, memory.Note{Text: "I live in Berlin."}))
+	v3 := must[memory.Fact](t)(s.Supersede(ctx, "", v2.ID, memory.Note{Text: "I live in Berlin."}))
 	for _, id := range []uint64{v1.ID, v2.ID, v3.ID} {
 		h := must[[]memory.Fact](t)(s.History(ctx, "", id))
 		if got := ids(h); len(got) != 3 || got[0] != v1.ID || got[1] != v2.ID || got[2] != v3.ID {
@@ -152,10 +152,10 @@ func TestPinnedRefusesAutomation(t *testing.T) {
 	if _, err := s.Invalidate(ctx, "", f.ID, auto); !errors.Is(err, memory.ErrPinned) {
 		t.Errorf("auto invalidate of pinned: %v", err)
 	}
-	if _, err := s.Supersede(ctx, f.ID, memory.Note{Text: "My name is Bob.", Origin: memory.OriginAuto}); !errors.Is(err, memory.ErrPinned) {
+	if _, err := s.Supersede(ctx, "", f.ID, memory.Note{Text: "My name is Bob.", Origin: memory.OriginAuto}); !errors.Is(err, memory.ErrPinned) {
 		t.Errorf("auto supersede of pinned: %v", err)
 	}
-	if all := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true})); len(all) != 1 {
+	if all := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true})); len(all) != 1 {
 		t.Errorf("a refused supersede wrote %d facts", len(all))
 	}
 	must[memory.Fact](t)(s.Invalidate(ctx, "", f.ID, memory.Change{Reason: "the user said so"}))
@@ -177,7 +177,7 @@ func TestPinnedRefusesAutomation(t *testing.T) {
 	}
 	// The user may still change a pinned fact.
 	g := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I am 30.", Pinned: true}))
-	must[memory.Fact](t)(s.Supersede(ctx, g.ID, memory.Note{Text: "I am 31."}))
+	must[memory.Fact](t)(s.Supersede(ctx, "", g.ID, memory.Note{Text: "I am 31."}))
 }
 
 func strs[T ~string](v []T) []string {
@@ -197,12 +197,12 @@ func TestBudget(t *testing.T) {
 	if _, err := s.Add(ctx, auto("three")); !errors.Is(err, memory.ErrBudgetExceeded) {
 		t.Fatalf("third automatic fact: %v", err)
 	}
-	if n := len(must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))); n != 2 {
+	if n := len(must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))); n != 2 {
 		t.Errorf("a refused add wrote something: %d facts", n)
 	}
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "stated by the user"}))                            // not capped
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "bob", Text: "three", Origin: memory.OriginAuto})) // per user
-	must[memory.Fact](t)(s.Supersede(ctx, a.ID, auto("one, revised")))                                   // replaces one of its own
+	must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, auto("one, revised")))                               // replaces one of its own
 	two := a.ID + 1
 	must[memory.Fact](t)(s.Invalidate(ctx, "", two, memory.Change{}))
 	must[memory.Fact](t)(s.Add(ctx, auto("room again")))
@@ -218,7 +218,7 @@ func TestUsersAreIsolated(t *testing.T) {
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alice", Text: "I like tea."}))
 	b := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alicia", Text: "I like coffee."}))
 	d := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Default user's fact."}))
-	if got := ids(must[[]memory.Fact](t)(s.List(ctx, "alice", memory.ListOptions{All: true}))); len(got) != 1 || got[0] != a.ID {
+	if got := ids(must[[]memory.Fact](t)(s.List(ctx, "alice", &memory.ListOptions{All: true}))); len(got) != 1 || got[0] != a.ID {
 		t.Errorf("alice sees %v", got)
 	}
 	wantAt(t, s, "alicia", "", "", b.ID)
@@ -229,7 +229,7 @@ func TestUsersAreIsolated(t *testing.T) {
 	for name, err := range map[string]error{
 		"get":        second(s.Get(ctx, "alice", b.ID)),
 		"invalidate": second(s.Invalidate(ctx, "alice", b.ID, memory.Change{})),
-		"supersede":  second(s.Supersede(ctx, b.ID, memory.Note{User: "alice", Text: "x"})),
+		"supersede":  second(s.Supersede(ctx, "alice", b.ID, memory.Note{User: "alice", Text: "x"})),
 		"history":    second(s.History(ctx, "alice", b.ID)),
 		"delete":     second(s.Delete(ctx, "alice", b.ID, nil)),
 	} {

@@ -457,7 +457,7 @@ func noOtherUser(t *rapid.T, what, user string, facts []memory.Fact) {
 func (m *model) verify(t *rapid.T, s *memory.Store) {
 	t.Helper()
 	for _, u := range modelUsers {
-		all, err := s.List(ctx, u, memory.ListOptions{All: true})
+		all, err := s.List(ctx, u, &memory.ListOptions{All: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -473,7 +473,7 @@ func (m *model) verify(t *rapid.T, s *memory.Store) {
 				t.Fatalf("Events(%d)\n got  %s\n want %s", f.ID, g, w)
 			}
 		}
-		cur, err := s.List(ctx, u, memory.ListOptions{})
+		cur, err := s.List(ctx, u, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -710,7 +710,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			}
 		}
 		now := m.now()
-		got, err := s.Supersede(ctx, old, n)
+		got, err := s.Supersede(ctx, n.User, old, n)
 		if !m.expectErr(t, "Supersede", err, errs...) {
 			return
 		}
@@ -935,7 +935,7 @@ func TestModel(t *testing.T) {
 		t.Cleanup(func() { os.RemoveAll(dir) })
 		c := &modelClock{t: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
 		s, err := memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, Clock: c.Now,
-			AutoBudget: modelBudget})
+			AutoBudget: modelBudget, Lookup: memory.LookupKeywords4}) // the model's terms are keywords4's
 		if err != nil {
 			t.Fatal(err)
 		}

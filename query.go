@@ -21,7 +21,7 @@ func (s *Store) Get(ctx context.Context, user string, id uint64) (Fact, error) {
 	return f, err
 }
 
-// ListOptions select what List returns.
+// ListOptions select what List returns; nil means the current facts.
 type ListOptions struct {
 	// All includes superseded and retracted facts.
 	All bool
@@ -29,15 +29,19 @@ type ListOptions struct {
 
 // List returns user's current facts, or with All every fact they have, in
 // id order.
-func (s *Store) List(ctx context.Context, user string, opts ListOptions) ([]Fact, error) {
-	key := listKey{user, opts.All}
+func (s *Store) List(ctx context.Context, user string, opts *ListOptions) ([]Fact, error) {
+	var o ListOptions
+	if opts != nil {
+		o = *opts
+	}
+	key := listKey{user, o.All}
 	if facts, ok := s.lists.get(key); ok {
 		return facts, nil
 	}
 	gen := s.lists.current()
 	var out []Fact
 	err := s.view(ctx, func(tx *kv.Tx) error {
-		return tx.UserIDs(user, !opts.All, func(id uint64, _ bool) error {
+		return tx.UserIDs(user, !o.All, func(id uint64, _ bool) error {
 			r, err := tx.Get(id)
 			if err != nil {
 				return err

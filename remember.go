@@ -14,42 +14,21 @@ import (
 	"github.com/palimpsest-mem/memory/reconcile"
 )
 
-// Deciders and fallback policies, for Options.
+// Fallback policies, for Options.Fallback.
 const (
-	DeciderRules  = "rules"
-	DeciderOllama = "ollama"
-	DeciderAdd    = "add"
-
 	FallbackAdd   = "add"
 	FallbackError = "error"
 )
 
-func newDecider(o *Options) (reconcile.Decider, string, error) {
-	fallback := o.Fallback
-	switch fallback {
+// fallbackPolicy checks Options.Fallback; "" means FallbackAdd.
+func fallbackPolicy(p string) (string, error) {
+	switch p {
 	case "":
-		fallback = FallbackAdd
+		return FallbackAdd, nil
 	case FallbackAdd, FallbackError:
-	default:
-		return nil, "", fmt.Errorf("unknown fallback policy %q (add or error)", fallback)
+		return p, nil
 	}
-	if o.CustomDecider != nil {
-		return o.CustomDecider, fallback, nil
-	}
-	switch o.Decider {
-	case "", DeciderRules:
-		return reconcile.Rules{}, fallback, nil
-	case DeciderAdd:
-		return reconcile.AddAll{}, fallback, nil
-	case DeciderOllama:
-		timeout := o.DecideTimeout
-		if timeout <= 0 {
-			timeout = 60 * time.Second
-		}
-		d, err := reconcile.NewOllama(o.Model, &reconcile.OllamaOptions{Host: o.OllamaHost, Timeout: timeout})
-		return d, fallback, err
-	}
-	return nil, "", fmt.Errorf("unknown decider %q (rules, ollama or add)", o.Decider)
+	return "", fmt.Errorf("unknown fallback policy %q (add or error)", p)
 }
 
 // Outcome is the result of Remember: the decision, and the fact stored
@@ -315,10 +294,10 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 // clip bounds a text kept in the decision log, at a rune boundary, so that
 // no decider can make a log line too long to export and import.
 func clip(s string) string {
-	if len(s) <= reconcile.MaxRaw {
+	if len(s) <= MaxDecisionText {
 		return s
 	}
-	cut := reconcile.MaxRaw
+	cut := MaxDecisionText
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

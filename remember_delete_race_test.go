@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // A candidate hard-deleted while the decider judges (Remember's lookup and
@@ -22,15 +21,15 @@ func TestRememberCandidateDeletedWhileDeciding(t *testing.T) {
 	cases := []struct {
 		name     string
 		deleteOn []int // which calls of the decider delete the first candidate
-		action   reconcile.Action
+		action   memory.Action
 		calls    int // decider calls expected: a deletion seen once is judged again
 	}{
-		{"add, deleted once", []int{1}, reconcile.Add, 2},
-		{"update, deleted once", []int{1}, reconcile.Update, 2},
-		{"update, deleted on both tries", []int{1, 2}, reconcile.Update, 2},
-		{"invalidate, deleted on both tries", []int{1, 2}, reconcile.Invalidate, 2},
-		{"noop, deleted on both tries", []int{1, 2}, reconcile.Noop, 2},
-		{"add, deleted on both tries", []int{1, 2}, reconcile.Add, 2},
+		{"add, deleted once", []int{1}, memory.ActionAdd, 2},
+		{"update, deleted once", []int{1}, memory.ActionUpdate, 2},
+		{"update, deleted on both tries", []int{1, 2}, memory.ActionUpdate, 2},
+		{"invalidate, deleted on both tries", []int{1, 2}, memory.ActionInvalidate, 2},
+		{"noop, deleted on both tries", []int{1, 2}, memory.ActionNoop, 2},
+		{"add, deleted on both tries", []int{1, 2}, memory.ActionAdd, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,20 +37,20 @@ func TestRememberCandidateDeletedWhileDeciding(t *testing.T) {
 			var s *memory.Store
 			var deleted []string // texts of the facts the decider deleted
 			calls := 0
-			dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+			dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 				calls++
 				if len(in.Candidates) == 0 {
-					return reconcile.Decision{Action: reconcile.Add, Decider: "custom", Reason: "nothing similar"}, nil
+					return memory.Verdict{Action: memory.ActionAdd, Decider: "custom", Reason: "nothing similar"}, nil
 				}
 				first := in.Candidates[0].Text
 				// The model's answer quotes the candidate, as models do.
-				d := reconcile.Decision{Action: tc.action, Target: 1, Decider: "custom",
+				d := memory.Verdict{Action: tc.action, Target: 1, Decider: "custom",
 					Reason: "it replaces " + first, Raw: fmt.Sprintf(`{"reasoning":%q}`, "it replaces "+first)}
-				if tc.action == reconcile.Add {
+				if tc.action == memory.ActionAdd {
 					d.Target = 0
 				}
 				if slices.Contains(tc.deleteOn, calls) {
-					for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})) {
+					for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", nil)) {
 						if f.Text == first {
 							must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil))
 							deleted = append(deleted, first)
@@ -60,7 +59,7 @@ func TestRememberCandidateDeletedWhileDeciding(t *testing.T) {
 				}
 				return d, nil
 			}}
-			s, _ = open(t, c, &memory.Options{NoSync: true, CustomDecider: dec})
+			s, _ = open(t, c, &memory.Options{NoSync: true, Decider: dec})
 			for _, text := range []string{"I live in Lyon, rue SECRET-ONE.", "I live in Lyon, rue SECRET-TWO."} {
 				must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: text}))
 			}
@@ -73,7 +72,7 @@ func TestRememberCandidateDeletedWhileDeciding(t *testing.T) {
 				t.Fatalf("test is void: %d decider calls, deleted %q", calls, deleted)
 			}
 			live := map[uint64]bool{}
-			for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true})) {
+			for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true})) {
 				live[f.ID] = true
 			}
 			d := out.Decision
@@ -88,12 +87,12 @@ func TestRememberCandidateDeletedWhileDeciding(t *testing.T) {
 					t.Errorf("the decision quotes the deleted %q: %s", secret, b)
 				}
 			}
-			for _, cf := range must[[]memory.Conflict](t)(s.Conflicts(ctx, "", true)) {
+			for _, cf := range must[[]memory.Conflict](t)(s.Conflicts(ctx, "", &memory.ConflictOptions{All: true})) {
 				if !live[cf.New] || !live[cf.Existing] {
 					t.Errorf("conflict %+v names a deleted fact", cf)
 				}
 			}
-			if tc.action != reconcile.Noop && (out.Fact.ID == 0 || out.Fact.Text != "I live in Lyon now, rue Neuve.") {
+			if tc.action != memory.ActionNoop && (out.Fact.ID == 0 || out.Fact.Text != "I live in Lyon now, rue Neuve.") {
 				t.Errorf("the new fact was not stored: %+v", out)
 			}
 			checkClean(t, s)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // Check beside a stream of writes never reports false corruption or
@@ -38,10 +37,10 @@ func TestCheckBesideWrites(t *testing.T) {
 // A decider's event time outside the years 1900 to 2199 is an invalid answer, not a
 // silently wrapped date.
 func TestDeciderEventTimeOutOfRange(t *testing.T) {
-	far := &funcDecider{name: "custom", fn: func(context.Context, reconcile.Input) (reconcile.Decision, error) {
-		return reconcile.Decision{Action: reconcile.Add, EventFrom: time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC), Decider: "custom"}, nil
+	far := &funcDecider{name: "custom", fn: func(context.Context, memory.DecideInput) (memory.Verdict, error) {
+		return memory.Verdict{Action: memory.ActionAdd, EventFrom: time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC), Decider: "custom"}, nil
 	}}
-	s, _ := open(t, newClock("2026-01-01"), &memory.Options{NoSync: true, CustomDecider: far})
+	s, _ := open(t, newClock("2026-01-01"), &memory.Options{NoSync: true, Decider: far})
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I started a pottery class."}))
 	if out.Decision.Fallback == "" || !out.Fact.EventFrom.IsZero() {
 		t.Errorf("decision %+v, fact %+v", out.Decision, out.Fact)
@@ -52,16 +51,16 @@ func TestDeciderEventTimeOutOfRange(t *testing.T) {
 // again since.
 func TestUndoInvalidateStale(t *testing.T) {
 	c := newClock("2026-01-01")
-	inv := &funcDecider{name: "custom", fn: func(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
-		return reconcile.Decision{Action: reconcile.Invalidate, Target: 1, Decider: "custom"}, nil
+	inv := &funcDecider{name: "custom", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		return memory.Verdict{Action: memory.ActionInvalidate, Target: 1, Decider: "custom"}, nil
 	}}
-	s, _ := open(t, c, &memory.Options{NoSync: true, CustomDecider: inv, Lookup: memory.LookupStems})
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: inv, Lookup: memory.LookupStems})
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My sister lives in Rome."}))
 	c.set("2026-02-01")
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My sister lives in Milan."}))
 	c.set("2026-03-01")
 	must[memory.Fact](t)(s.Restore(ctx, "", a.ID, memory.Change{}))
-	must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "My sister lives in Turin."}))
+	must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "My sister lives in Turin."}))
 	before := snapshot(t, s)
 	if _, err := s.Undo(ctx, "", out.Decision.ID); !errors.Is(err, memory.ErrUndoStale) {
 		t.Errorf("undo after the target changed again: %v", err)
@@ -74,7 +73,7 @@ func TestUndoInvalidateStale(t *testing.T) {
 // An export whose decision names another user's facts is refused at import.
 func TestImportRefusesDecisionAcrossUsers(t *testing.T) {
 	c := newClock("2026-01-01")
-	s, _ := open(t, c, &memory.Options{NoSync: true, CustomDecider: &funcDecider{name: "custom", fn: alwaysUpdate1}, Lookup: memory.LookupStems})
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}, Lookup: memory.LookupStems})
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alice", Text: "I live in Lyon."}))
 	c.set("2026-02-01")
 	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{User: "alice", Text: "I live in Paris now, not Lyon."}))
@@ -92,12 +91,12 @@ func TestImportRefusesDecisionAcrossUsers(t *testing.T) {
 // Whatever a decider says, the log keeps it bounded, so every export
 // imports again.
 func TestHugeDeciderTextIsBounded(t *testing.T) {
-	huge := &funcDecider{name: "custom", fn: func(context.Context, reconcile.Input) (reconcile.Decision, error) {
-		return reconcile.Decision{Action: reconcile.Add, Reason: strings.Repeat("я", 3<<20), Raw: strings.Repeat("x", 5<<20), Decider: "custom"}, nil
+	huge := &funcDecider{name: "custom", fn: func(context.Context, memory.DecideInput) (memory.Verdict, error) {
+		return memory.Verdict{Action: memory.ActionAdd, Reason: strings.Repeat("я", 3<<20), Raw: strings.Repeat("x", 5<<20), Decider: "custom"}, nil
 	}}
-	s, _ := open(t, newClock("2026-01-01"), &memory.Options{NoSync: true, CustomDecider: huge})
+	s, _ := open(t, newClock("2026-01-01"), &memory.Options{NoSync: true, Decider: huge})
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I like tea."}))
-	if len(out.Decision.Raw) > reconcile.MaxRaw || len(out.Decision.Reason) > reconcile.MaxRaw || !strings.HasPrefix(out.Decision.Reason, "я") {
+	if len(out.Decision.Raw) > memory.MaxDecisionText || len(out.Decision.Reason) > memory.MaxDecisionText || !strings.HasPrefix(out.Decision.Reason, "я") {
 		t.Errorf("raw %d bytes, reason %d bytes", len(out.Decision.Raw), len(out.Decision.Reason))
 	}
 	dst, _ := open(t, nil, nil)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // ---- helpers ----
@@ -38,7 +37,7 @@ func getFact(t *testing.T, s *memory.Store, user string, id uint64) memory.Fact 
 
 func allFacts(t *testing.T, s *memory.Store, user string) []memory.Fact {
 	t.Helper()
-	return must[[]memory.Fact](t)(s.List(ctx, user, memory.ListOptions{All: true}))
+	return must[[]memory.Fact](t)(s.List(ctx, user, &memory.ListOptions{All: true}))
 }
 
 func checkClean(t *testing.T, s *memory.Store) {
@@ -71,23 +70,23 @@ func successorsOK(t *testing.T, s *memory.Store, user string) {
 	}
 }
 
-// funcDecider is a reconcile.Decider made of a function.
+// funcDecider is a memory.Decider made of a function.
 type funcDecider struct {
 	name string
-	fn   func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error)
+	fn   func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error)
 }
 
 func (d *funcDecider) Name() string { return d.name }
-func (d *funcDecider) Decide(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+func (d *funcDecider) Decide(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 	return d.fn(ctx, in)
 }
 
 // alwaysUpdate1 answers update 1 when there is a candidate, else add.
-func alwaysUpdate1(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
+func alwaysUpdate1(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
 	if len(in.Candidates) == 0 {
-		return reconcile.Decision{Action: reconcile.Add, Reason: "no candidates", Decider: "custom"}, nil
+		return memory.Verdict{Action: memory.ActionAdd, Reason: "no candidates", Decider: "custom"}, nil
 	}
-	return reconcile.Decision{Action: reconcile.Update, Target: 1, Reason: "always update 1", Decider: "custom"}, nil
+	return memory.Verdict{Action: memory.ActionUpdate, Target: 1, Reason: "always update 1", Decider: "custom"}, nil
 }
 
 // ---- 1. rules decider ----
@@ -188,7 +187,7 @@ func TestRememberRulesCorrectionOfANumber(t *testing.T) {
 	if g := getFact(t, s, "", cat.ID); g.State() != memory.Retracted {
 		t.Errorf("the wrong fact is still %v", g.State())
 	}
-	if cur := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})); len(cur) != 1 || cur[0].Text != "Sorry, I was wrong: my cat is 5." {
+	if cur := must[[]memory.Fact](t)(s.List(ctx, "", nil)); len(cur) != 1 || cur[0].Text != "Sorry, I was wrong: my cat is 5." {
 		t.Errorf("current facts %+v", cur)
 	}
 	checkClean(t, s)
@@ -224,8 +223,8 @@ func TestRememberRulesPinnedBestCandidate(t *testing.T) {
 
 func ollamaStore(t *testing.T, c *clock, srv *ollamatest.Server, fallback string) *memory.Store {
 	t.Helper()
-	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: memory.DeciderOllama, Model: "m", OllamaHost: srv.URL,
-		DecideTimeout: 300 * time.Millisecond, Lookup: memory.LookupTopics, Fallback: fallback})
+	dec := must[memory.Decider](t)(memory.OllamaDecider("m", &memory.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond}))
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: dec, Lookup: memory.LookupTopics, Fallback: fallback})
 	return s
 }
 
@@ -531,7 +530,7 @@ func TestRememberConcurrentSameTarget(t *testing.T) {
 			var calls atomic.Int32
 			both := make(chan struct{})
 			var once sync.Once
-			dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+			dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 				if n := calls.Add(1); n <= 2 {
 					if n == 2 {
 						once.Do(func() { close(both) })
@@ -539,13 +538,13 @@ func TestRememberConcurrentSameTarget(t *testing.T) {
 					select {
 					case <-both:
 					case <-time.After(10 * time.Second):
-						return reconcile.Decision{}, errors.New("barrier timed out")
+						return memory.Verdict{}, errors.New("barrier timed out")
 					}
 				}
 				return alwaysUpdate1(ctx, in)
 			}}
 			c := newClock("2026-01-01")
-			s, _ := open(t, c, &memory.Options{NoSync: true, CustomDecider: dec})
+			s, _ := open(t, c, &memory.Options{NoSync: true, Decider: dec})
 			old := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
 			c.set("2026-02-01")
 			texts := []string{"I live in Paris now.", "I live in Berlin now."}
@@ -619,17 +618,17 @@ func TestRememberTargetMovesTwiceMakesConflict(t *testing.T) {
 	c := newClock("2026-01-01")
 	var s *memory.Store
 	var calls atomic.Int32
-	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 		calls.Add(1)
 		// Someone retracts the candidate about to be targeted, meanwhile.
-		for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})) {
+		for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", nil)) {
 			if len(in.Candidates) > 0 && f.Text == in.Candidates[0].Text {
 				must[memory.Fact](t)(s.Invalidate(ctx, "", f.ID, memory.Change{Reason: "by hand"}))
 			}
 		}
 		return alwaysUpdate1(ctx, in)
 	}}
-	s, _ = open(t, c, &memory.Options{NoSync: true, CustomDecider: dec})
+	s, _ = open(t, c, &memory.Options{NoSync: true, Decider: dec})
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
 	b := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in a flat."}))
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Paris now."}))
@@ -641,7 +640,7 @@ func TestRememberTargetMovesTwiceMakesConflict(t *testing.T) {
 		(d.Target != a.ID && d.Target != b.ID) {
 		t.Fatalf("decision %+v", d)
 	}
-	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", false))
+	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil))
 	if len(cs) != 1 || cs[0].ID != d.Conflict || cs[0].New != out.Fact.ID || cs[0].Existing != d.Target || cs[0].Decision != d.ID {
 		t.Errorf("conflicts %+v", cs)
 	}
@@ -656,12 +655,12 @@ func TestRememberNoopRechecksTarget(t *testing.T) {
 			c := newClock("2026-01-01")
 			var s *memory.Store
 			var calls atomic.Int32
-			dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+			dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 				if len(in.Candidates) == 0 {
-					return reconcile.Decision{Action: reconcile.Add, Decider: "custom"}, nil
+					return memory.Verdict{Action: memory.ActionAdd, Decider: "custom"}, nil
 				}
 				if calls.Add(1) == 1 {
-					for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})) {
+					for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", nil)) {
 						if how == "retracted" {
 							must[memory.Fact](t)(s.Invalidate(ctx, "", f.ID, memory.Change{}))
 						} else {
@@ -669,12 +668,12 @@ func TestRememberNoopRechecksTarget(t *testing.T) {
 						}
 					}
 				}
-				return reconcile.Decision{Action: reconcile.Noop, Target: 1, Decider: "custom"}, nil
+				return memory.Verdict{Action: memory.ActionNoop, Target: 1, Decider: "custom"}, nil
 			}}
-			s, _ = open(t, c, &memory.Options{NoSync: true, CustomDecider: dec})
+			s, _ = open(t, c, &memory.Options{NoSync: true, Decider: dec})
 			must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
 			out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Lyon!"}))
-			if cur := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})); len(cur) != 1 || cur[0].Text != "I live in Lyon!" {
+			if cur := must[[]memory.Fact](t)(s.List(ctx, "", nil)); len(cur) != 1 || cur[0].Text != "I live in Lyon!" {
 				t.Errorf("after a noop on a fact that was %s meanwhile, current facts are %v (decision %+v, outcome fact %+v)",
 					how, cur, out.Decision, out.Fact)
 			}
@@ -749,7 +748,7 @@ func TestUndoStale(t *testing.T) {
 			case "added fact retracted":
 				must[memory.Fact](t)(s.Invalidate(ctx, "", out.Fact.ID, memory.Change{}))
 			case "added fact superseded":
-				must[memory.Fact](t)(s.Supersede(ctx, out.Fact.ID, memory.Note{Text: "I live in Berlin."}))
+				must[memory.Fact](t)(s.Supersede(ctx, "", out.Fact.ID, memory.Note{Text: "I live in Berlin."}))
 			case "target restored":
 				must[memory.Fact](t)(s.Restore(ctx, "", old.ID, memory.Change{}))
 			}
@@ -800,7 +799,7 @@ func TestUndoInvalidateAndNoop(t *testing.T) {
 // records a conflict linking the two.
 func TestRememberPinnedTargetMakesConflict(t *testing.T) {
 	c := newClock("2026-01-01")
-	s, _ := open(t, c, &memory.Options{NoSync: true, CustomDecider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
 	old := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon.", Pinned: true}))
 	c.set("2026-02-01")
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Paris now."}))
@@ -811,7 +810,7 @@ func TestRememberPinnedTargetMakesConflict(t *testing.T) {
 	if out.Fact.ID == 0 || d.Action != memory.ActionAdd || d.Proposed != memory.ActionUpdate || d.Target != old.ID || d.Conflict == 0 {
 		t.Errorf("a custom decider's update of a pinned fact gave decision %+v, want an add with a conflict", d)
 	}
-	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", false))
+	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil))
 	if len(cs) != 1 || cs[0].New != out.Fact.ID || cs[0].Existing != old.ID {
 		t.Errorf("conflicts %+v", cs)
 	}
@@ -822,9 +821,9 @@ func TestRememberPinnedTargetMakesConflict(t *testing.T) {
 // thinks, so the update it answers meets a pinned target at apply time.
 func conflictStore(t *testing.T, c *clock) (s *memory.Store, existing memory.Fact, out memory.Outcome) {
 	t.Helper()
-	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 		if len(in.Candidates) > 0 {
-			for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{})) {
+			for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", nil)) {
 				if f.Text == in.Candidates[0].Text {
 					must[memory.Fact](t)(s.Pin(ctx, "", f.ID))
 				}
@@ -832,7 +831,7 @@ func conflictStore(t *testing.T, c *clock) (s *memory.Store, existing memory.Fac
 		}
 		return alwaysUpdate1(ctx, in)
 	}}
-	s, _ = open(t, c, &memory.Options{NoSync: true, CustomDecider: dec})
+	s, _ = open(t, c, &memory.Options{NoSync: true, Decider: dec})
 	existing = must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
 	c.set("2026-02-01")
 	out = must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Paris now."}))
@@ -844,12 +843,12 @@ func conflictStore(t *testing.T, c *clock) (s *memory.Store, existing memory.Fac
 	if g := getFact(t, s, "", existing.ID); g.State() != memory.Current || !g.Pinned {
 		t.Fatalf("pinned fact %+v", g)
 	}
-	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", false))
+	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil))
 	if len(cs) != 1 || cs[0].ID != d.Conflict || cs[0].New != out.Fact.ID || cs[0].Existing != existing.ID ||
 		cs[0].Decision != d.ID || cs[0].ResolvedAt != nil || cs[0].Reason == "" {
 		t.Fatalf("conflicts %+v", cs)
 	}
-	if n := len(must[[]memory.Conflict](t)(s.Conflicts(ctx, "bob", true))); n != 0 {
+	if n := len(must[[]memory.Conflict](t)(s.Conflicts(ctx, "bob", &memory.ConflictOptions{All: true}))); n != 0 {
 		t.Errorf("bob sees %d conflicts", n)
 	}
 	checkClean(t, s)
@@ -888,10 +887,10 @@ func TestResolveConflict(t *testing.T) {
 				}
 				wantAt(t, s, "", "", "", e.ID, n.ID)
 			}
-			if cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", false)); len(cs) != 0 {
+			if cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil)); len(cs) != 0 {
 				t.Errorf("unresolved after resolve: %+v", cs)
 			}
-			if cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", true)); len(cs) != 1 || cs[0].ResolvedAt == nil {
+			if cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", &memory.ConflictOptions{All: true})); len(cs) != 1 || cs[0].ResolvedAt == nil {
 				t.Errorf("all conflicts: %+v", cs)
 			}
 			checkClean(t, s)
@@ -932,7 +931,7 @@ func TestResolveConflictKeepNewOfRetractedFact(t *testing.T) {
 	_, err := s.ResolveConflict(ctx, "", out.Decision.Conflict, memory.KeepNew)
 	if g := getFact(t, s, "", existing.ID); g.State() != memory.Current {
 		t.Errorf("keep new of a retracted new fact (err %v) retired the existing fact too: %+v; current facts %v",
-			err, g, ids(must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{}))))
+			err, g, ids(must[[]memory.Fact](t)(s.List(ctx, "", nil))))
 	}
 	checkClean(t, s)
 }
@@ -986,14 +985,14 @@ func TestRememberDeleteScrubsDecisions(t *testing.T) {
 func TestRememberDeleteScrubsCandidateQuotes(t *testing.T) {
 	dir := t.TempDir()
 	c := newClock("2026-01-01")
-	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in reconcile.Input) (reconcile.Decision, error) {
+	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
 		quoted := in.Text
 		for _, c := range in.Candidates {
 			quoted += " | " + c.Text
 		}
-		return reconcile.Decision{Action: reconcile.Add, Decider: "custom", Reason: "compared " + quoted, Raw: strconv.Quote(quoted)}, nil
+		return memory.Verdict{Action: memory.ActionAdd, Decider: "custom", Reason: "compared " + quoted, Raw: strconv.Quote(quoted)}, nil
 	}}
-	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, Clock: c.Now, CustomDecider: dec}))
+	s := must[*memory.Store](t)(memory.Open(filepath.Join(dir, "memory.db"), 0, &memory.Options{NoSync: true, Clock: c.Now, Decider: dec}))
 	t.Cleanup(func() { s.Close() })
 	secret := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My locker code is SECRET-LOCKER-7731."}))
 	later := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My locker is on the second floor."}))
@@ -1020,7 +1019,7 @@ func TestRememberDeleteDropsConflict(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _, out := conflictStore(t, c)
 	must[[]uint64](t)(s.Delete(ctx, "", out.Fact.ID, nil))
-	if cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", true)); len(cs) != 0 {
+	if cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", &memory.ConflictOptions{All: true})); len(cs) != 0 {
 		t.Errorf("conflicts after delete: %+v", cs)
 	}
 	checkClean(t, s)
@@ -1030,7 +1029,7 @@ func TestRememberDeleteDropsConflict(t *testing.T) {
 
 func TestRememberBudget(t *testing.T) {
 	c := newClock("2026-01-01")
-	s, _ := open(t, c, &memory.Options{NoSync: true, AutoBudget: 2})
+	s, _ := open(t, c, &memory.Options{NoSync: true, AutoBudget: 2, Lookup: memory.LookupKeywords4})
 	auto := func(text string) memory.Note { return memory.Note{Text: text, Origin: memory.OriginAuto} }
 	must[memory.Outcome](t)(s.Remember(ctx, auto("I live in Lyon.")))
 	must[memory.Outcome](t)(s.Remember(ctx, auto("I play the violin.")))

@@ -62,7 +62,7 @@ func TestALostNewestCommitIsNeverSilent(t *testing.T) {
 	if !errors.Is(stale, memory.ErrStale) || !strings.Contains(stale.Error(), "commit") {
 		t.Fatalf("Stale: %v, want ErrStale naming the commit", stale)
 	}
-	facts := must[[]memory.Fact](t)(s.List(ctx, "", memory.ListOptions{All: true}))
+	facts := must[[]memory.Fact](t)(s.List(ctx, "", &memory.ListOptions{All: true}))
 	if len(facts) != int(lost.ID)-1 {
 		t.Fatalf("the stale store lists %d facts, want the %d before the lost one", len(facts), lost.ID-1)
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // modesUnder maps every path below dir (dir itself excluded) to its
@@ -81,7 +80,7 @@ func TestFilesArePrivate(t *testing.T) {
 	s := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true, Clock: c.Now, Lookup: memory.LookupTopics}))
 	defer s.Close()
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at Northwind Bank."}))
-	must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "I work at Contoso Bank now."}))
+	must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at Contoso Bank now."}))
 	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play the cello on Sundays."}))
 	must[memory.Lookup](t)(s.Candidates(ctx, "", "Which bank do I work at?", 5))
 	// The index persists its segments in the background; wait until one is
@@ -182,18 +181,18 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 	const shared, moved = "I work at Northwind Bank.", "I work at Northwind Bank in Oslo."
 	// The judge would update the pinned fact, so each user gets a decision
 	// and a conflict of their own.
-	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in reconcile.Input) (reconcile.Decision, error) {
+	judge := &funcDecider{name: "judge", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
 		for _, c := range in.Candidates {
 			if c.Pinned {
-				return reconcile.Decision{Action: reconcile.Update, Target: c.N, Reason: "contradicts", Decider: "judge"}, nil
+				return memory.Verdict{Action: memory.ActionUpdate, Target: c.N, Reason: "contradicts", Decider: "judge"}, nil
 			}
 		}
-		return reconcile.Decision{Action: reconcile.Add, Reason: "new", Decider: "judge"}, nil
+		return memory.Verdict{Action: memory.ActionAdd, Reason: "new", Decider: "judge"}, nil
 	}}
 	for _, mode := range []memory.LookupMode{memory.LookupKeywords4, memory.LookupStems, memory.LookupTopics, memory.LookupSemantic} {
 		t.Run(string(mode), func(t *testing.T) {
 			c := newClock("2026-01-01")
-			s, _ := open(t, c, &memory.Options{NoSync: true, Lookup: mode, Embedder: hashEmbedder{}, CustomDecider: judge})
+			s, _ := open(t, c, &memory.Options{NoSync: true, Lookup: mode, Embedder: hashEmbedder{}, Decider: judge})
 			own := map[string][]uint64{}
 			decision, conflict := map[string]uint64{}, map[string]uint64{}
 			for i, u := range users {
@@ -202,7 +201,7 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 				note := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: u, Text: fmt.Sprintf("Locker note number %d.", 100+i)}))
 				pin := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: u, Text: "My blood type is AB.", Pinned: true}))
 				c.set("2026-02-01")
-				b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{User: u, Text: moved}))
+				b := must[memory.Fact](t)(s.Supersede(ctx, u, a.ID, memory.Note{User: u, Text: moved}))
 				out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{User: u, Text: "My blood type is O."}))
 				if out.Decision.Conflict == 0 {
 					t.Fatalf("test is void: no conflict for user %q: %+v", u, out.Decision)
@@ -229,7 +228,7 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 					t.Fatalf("test is void: user %q's lookup found nothing (fallback %q)", u, l.Fallback)
 				}
 				mine("Candidates", cands)
-				all := must[[]memory.Fact](t)(s.List(ctx, u, memory.ListOptions{All: true}))
+				all := must[[]memory.Fact](t)(s.List(ctx, u, &memory.ListOptions{All: true}))
 				if got := ids(all); !slices.Equal(got, own[u]) {
 					t.Errorf("user %q: List = %v, want %v", u, got, own[u])
 				}
@@ -256,7 +255,7 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 						}
 					}
 				}
-				for _, cf := range must[[]memory.Conflict](t)(s.Conflicts(ctx, u, true)) {
+				for _, cf := range must[[]memory.Conflict](t)(s.Conflicts(ctx, u, &memory.ConflictOptions{All: true})) {
 					if cf.User != u || cf.ID != conflict[u] {
 						t.Errorf("user %q sees conflict %d of user %q", u, cf.ID, cf.User)
 					}
@@ -277,7 +276,7 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 							"Restore":    second(s.Restore(ctx, u, id, memory.Change{})),
 							"Pin":        second(s.Pin(ctx, u, id)),
 							"Unpin":      second(s.Unpin(ctx, u, id)),
-							"Supersede":  second(s.Supersede(ctx, id, memory.Note{User: u, Text: shared})),
+							"Supersede":  second(s.Supersede(ctx, u, id, memory.Note{User: u, Text: shared})),
 							"Delete":     second(s.Delete(ctx, u, id, &memory.DeleteOptions{Chain: true})),
 						} {
 							if !errors.Is(err, memory.ErrNotFound) {

@@ -13,7 +13,7 @@ import (
 const LookupSemantic = index.Semantic
 
 // Embedder turns texts into vectors, one per text, in order.
-// reconcile.Embedder implements it with Ollama's embed endpoint.
+// OllamaEmbedder returns one that asks Ollama.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }

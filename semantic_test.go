@@ -11,7 +11,6 @@ import (
 
 	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
-	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // conceptEmbed is the fake model's notion of meaning: made-up words that
@@ -37,7 +36,7 @@ func conceptEmbed(text string) []float32 {
 
 func semanticStore(t *testing.T, srv *ollamatest.Server) *memory.Store {
 	t.Helper()
-	e, err := reconcile.NewEmbedder("fake-embed", &reconcile.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond})
+	e, err := memory.OllamaEmbedder("fake-embed", &memory.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +92,8 @@ func TestSemanticFallsBackToWords(t *testing.T) {
 	}
 }
 
-// With no embedder given, the store asks Ollama at OllamaHost; where nothing
-// listens, the lookup falls back to words and says so.
+// An Ollama embedder where nothing listens: the lookup falls back to words
+// and says so.
 func TestSemanticWithoutOllama(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,7 +101,8 @@ func TestSemanticWithoutOllama(t *testing.T) {
 	}
 	closed := l.Addr().String()
 	l.Close()
-	s, _ := open(t, nil, &memory.Options{NoSync: true, Lookup: memory.LookupSemantic, OllamaHost: closed})
+	e := must[memory.Embedder](t)(memory.OllamaEmbedder("", &memory.OllamaOptions{Host: closed}))
+	s, _ := open(t, nil, &memory.Options{NoSync: true, Lookup: memory.LookupSemantic, Embedder: e})
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I drink green tea."}))
 	got := must[memory.Lookup](t)(s.Candidates(ctx, "", "green tea", 12))
 	if !strings.Contains(got.Fallback, "semantic lookup failed") || !strings.Contains(got.Fallback, closed) || len(got.Candidates) != 1 {

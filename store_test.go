@@ -118,7 +118,7 @@ func TestCheckCleanStore(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "a", Pinned: true}))
-	b := must[memory.Fact](t)(s.Supersede(ctx, a.ID, memory.Note{Text: "b"}))
+	b := must[memory.Fact](t)(s.Supersede(ctx, "", a.ID, memory.Note{Text: "b"}))
 	must[memory.Fact](t)(s.Invalidate(ctx, "", b.ID, memory.Change{}))
 	must[memory.Fact](t)(s.Restore(ctx, "", a.ID, memory.Change{}))
 	if err := s.Check(ctx); err != nil {
@@ -172,7 +172,7 @@ func TestRecordTimeNeverGoesBack(t *testing.T) {
 	if _, err := s.Invalidate(ctx, "", f.ID, memory.Change{}); !errors.Is(err, memory.ErrTimeOrder) {
 		t.Errorf("invalidate with the clock set back: %v", err)
 	}
-	if _, err := s.Supersede(ctx, f.ID, memory.Note{Text: "I work at B."}); !errors.Is(err, memory.ErrTimeOrder) {
+	if _, err := s.Supersede(ctx, "", f.ID, memory.Note{Text: "I work at B."}); !errors.Is(err, memory.ErrTimeOrder) {
 		t.Errorf("supersede with the clock set back: %v", err)
 	}
 	if snapshot(t, s) != before {

@@ -44,7 +44,7 @@ func TestDeleteThroughASymlinkKeepsOneStore(t *testing.T) {
 	r := must[*memory.Store](t)(memory.Open(real, 0, &memory.Options{ReadOnly: true}))
 	defer r.Close()
 	var texts []string
-	for _, f := range must[[]memory.Fact](t)(r.List(ctx, "", memory.ListOptions{})) {
+	for _, f := range must[[]memory.Fact](t)(r.List(ctx, "", nil)) {
 		texts = append(texts, f.Text)
 	}
 	if strings.Join(texts, "|") != "I like tea.|written through the link after the delete" {

@@ -28,7 +28,7 @@ func TestSupersedeFailureLeavesNothingChanged(t *testing.T) {
 	boom := errors.New("injected failure")
 	ran := false
 	s.hookAfterInsert = func() error { ran = true; return boom }
-	if _, err := s.Supersede(ctx, old.ID, Note{Text: "I work at company B."}); !errors.Is(err, boom) {
+	if _, err := s.Supersede(ctx, "", old.ID, Note{Text: "I work at company B."}); !errors.Is(err, boom) {
 		t.Fatalf("supersede: %v", err)
 	}
 	if !ran {
@@ -43,7 +43,7 @@ func TestSupersedeFailureLeavesNothingChanged(t *testing.T) {
 	}
 	s.hookAfterInsert = nil
 	// The id the failed transaction allocated was rolled back with it.
-	f, err := s.Supersede(ctx, old.ID, Note{Text: "I work at company B."})
+	f, err := s.Supersede(ctx, "", old.ID, Note{Text: "I work at company B."})
 	if err != nil || f.ID != old.ID+1 {
 		t.Fatalf("supersede after failure: %+v, %v", f, err)
 	}

@@ -390,11 +390,11 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	}
 	store := map[uint64]memory.Fact{}
 	for _, u := range crashUsers {
-		all, err := s.List(ctx, u, memory.ListOptions{All: true})
+		all, err := s.List(ctx, u, &memory.ListOptions{All: true})
 		if err != nil {
 			return append(problems, fmt.Sprintf("List: %v", err))
 		}
-		cur, err := s.List(ctx, u, memory.ListOptions{})
+		cur, err := s.List(ctx, u, nil)
 		if err != nil {
 			return append(problems, fmt.Sprintf("List: %v", err))
 		}
@@ -811,7 +811,7 @@ func (h *crashHarness) checkImport(ctx context.Context) []string {
 	}
 	n := 0
 	for _, u := range crashUsers {
-		fs, err := d.List(ctx, u, memory.ListOptions{All: true})
+		fs, err := d.List(ctx, u, &memory.ListOptions{All: true})
 		if err != nil {
 			return append(problems, fmt.Sprintf("the import's copy: List: %v", err))
 		}

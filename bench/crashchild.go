@@ -98,7 +98,7 @@ func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Wr
 	w := newWorld()
 	w.dir = filepath.Dir(path)
 	for _, u := range crashUsers {
-		fs, err := s.List(ctx, u, memory.ListOptions{All: true})
+		fs, err := s.List(ctx, u, &memory.ListOptions{All: true})
 		if err != nil {
 			return err
 		}
@@ -331,7 +331,7 @@ func (w *world) perform(ctx context.Context, s *memory.Store, in crashLine) (cra
 	case "add":
 		f, err = s.Add(ctx, memory.Note{User: in.User, Text: in.Text, Pinned: in.Pinned})
 	case "supersede":
-		if f, err = s.Supersede(ctx, in.ID, memory.Note{User: in.User, Text: in.Text}); err == nil {
+		if f, err = s.Supersede(ctx, in.User, in.ID, memory.Note{User: in.User, Text: in.Text}); err == nil {
 			old := *w.facts[in.ID]
 			old.State, old.By = "superseded", f.ID
 			ack.Facts = append(ack.Facts, old)
@@ -400,7 +400,7 @@ func (w *world) delete(ctx context.Context, s *memory.Store, in crashLine, ack c
 			ack.Texts = append(ack.Texts, f.Text)
 		}
 	}
-	fs, err := s.List(ctx, in.User, memory.ListOptions{All: true})
+	fs, err := s.List(ctx, in.User, &memory.ListOptions{All: true})
 	if err != nil {
 		return ack, err
 	}

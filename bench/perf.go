@@ -307,7 +307,7 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 // durable writes, each write kind interleaved with a raw bbolt Update of a
 // record of the same size in a file as large, so both meet the same disk.
 func readWriteRows(ctx context.Context, s *memory.Store, raw *kv.Raw, texts []string, cfg perfConfig, sq sqliteScale) ([]row, error) {
-	list := timeN(cfg.reads, func(int) error { _, err := s.List(ctx, "user-0", memory.ListOptions{}); return err })
+	list := timeN(cfg.reads, func(int) error { _, err := s.List(ctx, "user-0", nil); return err })
 	at := timeN(cfg.reads, func(int) error { _, err := s.At(ctx, "user-0", time.Time{}, time.Time{}); return err })
 	c := newCorpus(texts, 3)
 	ids := make([]uint64, cfg.writes)
@@ -317,7 +317,7 @@ func readWriteRows(ctx context.Context, s *memory.Store, raw *kv.Raw, texts []st
 		return err
 	}, rawUpdate(raw, c.next()))
 	sups, base2 := timePair(cfg.writes, func(i int) error {
-		_, err := s.Supersede(ctx, ids[i], memory.Note{User: "user-0", Text: c.next()})
+		_, err := s.Supersede(ctx, "user-0", ids[i], memory.Note{User: "user-0", Text: c.next()})
 		return err
 	}, rawUpdate(raw, c.next()))
 	return []row{

@@ -27,7 +27,11 @@ func reconcileCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: decider, Model: model, Lookup: m})
+			d, err := deciderNamed(decider, model)
+			if err != nil {
+				return err
+			}
+			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m})
 			if err != nil {
 				return err
 			}
@@ -37,10 +41,28 @@ func reconcileCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	dataFlags(f, &data, &distractors)
-	f.StringVar(&decider, "decider", memory.DeciderRules, "rules, add or ollama")
-	f.StringVar(&model, "model", "", "Ollama model for --decider ollama (default $MEMCTL_MODEL)")
+	f.StringVar(&decider, "decider", "rules", "rules, add or ollama")
+	f.StringVar(&model, "model", "", "Ollama model for --decider ollama (default $MEMCTL_MODEL; Ollama at $OLLAMA_HOST)")
 	f.StringVar(&mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
 	return c
+}
+
+// deciderNamed builds the decider --decider names; the ollama decider
+// takes its model from model, else $MEMCTL_MODEL, and Ollama's address
+// from $OLLAMA_HOST, as memctl does.
+func deciderNamed(name, model string) (memory.Decider, error) {
+	switch name {
+	case "rules":
+		return memory.RulesDecider(), nil
+	case "add":
+		return memory.AddDecider(), nil
+	case "ollama":
+		if model == "" {
+			model = os.Getenv("MEMCTL_MODEL")
+		}
+		return memory.OllamaDecider(model, &memory.OllamaOptions{Host: os.Getenv("OLLAMA_HOST")})
+	}
+	return nil, fmt.Errorf("unknown decider %q (rules, add or ollama)", name)
 }
 
 // reconcileResult counts decisions per gold action.
@@ -61,8 +83,11 @@ type reconcileResult struct {
 // Collateral is a case where a fact that should have stayed current was
 // superseded or retracted.
 func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options) (*reconcileResult, error) {
-	res := &reconcileResult{decider: opts.Decider, gold: map[memory.Action]int{}, got: map[memory.Action]int{},
+	res := &reconcileResult{decider: memory.RulesDecider().Name(), gold: map[memory.Action]int{}, got: map[memory.Action]int{},
 		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}}
+	if opts.Decider != nil {
+		res.decider = opts.Decider.Name()
+	}
 	bases := map[string][]byte{}
 	for _, c := range cases {
 		if bases[c.Lang] == nil {

@@ -1,14 +1,14 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
 	"github.com/ollama/ollama/api"
 )
 
-// DefaultEmbedModel is the embedding model used unless one is named or
-// $MEMCTL_EMBED_MODEL sets one.
+// DefaultEmbedModel is the embedding model used unless one is named.
 const DefaultEmbedModel = "nomic-embed-text"
 
 // Embedder turns texts into vectors with Ollama's /api/embed.
@@ -18,14 +18,14 @@ type Embedder struct {
 	model  string
 }
 
-// NewEmbedder returns an Embedder for model ("" means $MEMCTL_EMBED_MODEL,
-// else DefaultEmbedModel). It does not contact Ollama until Embed.
+// NewEmbedder returns an Embedder for model ("" means DefaultEmbedModel).
+// It does not contact Ollama until Embed.
 func NewEmbedder(model string, opts *OllamaOptions) (*Embedder, error) {
 	c, host, err := newClient(opts)
 	if err != nil {
 		return nil, fmt.Errorf("ollama: %w", err)
 	}
-	return &Embedder{client: c, host: host, model: modelFrom(model, "MEMCTL_EMBED_MODEL", DefaultEmbedModel)}, nil
+	return &Embedder{client: c, host: host, model: cmp.Or(model, DefaultEmbedModel)}, nil
 }
 
 // Model names the embedding model.

@@ -55,10 +55,12 @@ func TestEmbedFaults(t *testing.T) {
 	}
 }
 
-func TestModelFromEnvironment(t *testing.T) {
+// The embedding model is the one named, else DefaultEmbedModel; the
+// environment is not read (memctl maps $MEMCTL_EMBED_MODEL itself).
+func TestEmbedderModel(t *testing.T) {
 	t.Setenv("MEMCTL_EMBED_MODEL", "from-env")
 	e, _ := NewEmbedder("", nil)
-	if e.Model() != "from-env" {
+	if e.Model() != DefaultEmbedModel {
 		t.Errorf("model %q", e.Model())
 	}
 	e, _ = NewEmbedder("given", nil)

@@ -1,25 +1,32 @@
 package reconcile
 
 import (
+	"fmt"
+	"net"
 	"net/http"
 	"net/url"
-	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ollama/ollama/api"
-	"github.com/ollama/ollama/envconfig"
 )
 
-// DefaultTimeout bounds one request to Ollama. The client from
-// api.ClientFromEnvironment has none, which turns a hung server into a
-// hung caller.
-const DefaultTimeout = 30 * time.Second
+// DefaultTimeout bounds one request to a model unless the options say
+// otherwise. A chat model on a CPU can take tens of seconds to answer; a
+// client without any bound turns a hung server into a hung caller.
+const DefaultTimeout = 60 * time.Second
 
-// OllamaOptions say where Ollama is and how long to wait for it.
+// DefaultHost is where Ollama listens unless the options say otherwise.
+const DefaultHost = "http://127.0.0.1:11434"
+
+// OllamaOptions say where Ollama is and how long to wait for it. The
+// package reads no environment variable: a command maps $OLLAMA_HOST onto
+// Host itself.
 type OllamaOptions struct {
-	// Host is Ollama's base URL; "" means $OLLAMA_HOST, else
-	// http://127.0.0.1:11434.
+	// Host is Ollama's address, in the forms $OLLAMA_HOST takes: a URL, or
+	// host[:port] meaning http on Ollama's port 11434 unless one is given;
+	// "" means DefaultHost.
 	Host string
 	// Timeout bounds each request; 0 means DefaultTimeout.
 	Timeout time.Duration
@@ -30,32 +37,55 @@ func newClient(o *OllamaOptions) (*api.Client, string, error) {
 	if o != nil {
 		opts = *o
 	}
-	if opts.Timeout <= 0 {
+	if opts.Timeout < 0 {
+		return nil, "", fmt.Errorf("negative timeout %s", opts.Timeout)
+	}
+	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	var u *url.URL
-	if opts.Host == "" {
-		u = envconfig.Host()
-	} else {
-		host := opts.Host
-		if !strings.Contains(host, "://") {
-			host = "http://" + host
-		}
-		var err error
-		if u, err = url.Parse(host); err != nil {
-			return nil, "", err
-		}
+	u, err := parseHost(opts.Host)
+	if err != nil {
+		return nil, "", err
 	}
 	return api.NewClient(u, &http.Client{Timeout: opts.Timeout}), u.String(), nil
 }
 
-// modelFrom returns name, else $envVar, else def.
-func modelFrom(name, envVar, def string) string {
-	if name != "" {
-		return name
+// parseHost reads an Ollama address as Ollama reads $OLLAMA_HOST: without
+// a scheme it is http, and without a port it is 11434 for a bare host,
+// 80 or 443 for an http or https URL. "" is DefaultHost.
+func parseHost(s string) (*url.URL, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		s = DefaultHost
 	}
-	if m := os.Getenv(envVar); m != "" {
-		return m
+	port := "11434"
+	scheme, hostport, ok := strings.Cut(s, "://")
+	switch {
+	case !ok:
+		scheme, hostport = "http", s
+	case scheme == "http":
+		port = "80"
+	case scheme == "https":
+		port = "443"
+	default:
+		return nil, fmt.Errorf("ollama host %q: scheme %q, want http or https", s, scheme)
 	}
-	return def
+	hostport, path, _ := strings.Cut(hostport, "/")
+	host, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = strings.Trim(hostport, "[]")
+	} else {
+		port = p
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return nil, fmt.Errorf("ollama host %q: bad port %q", s, port)
+	}
+	u := &url.URL{Scheme: scheme, Host: net.JoinHostPort(host, port)}
+	if path != "" {
+		u.Path = "/" + path
+	}
+	return u, nil
 }

@@ -15,9 +15,8 @@ import (
 	"github.com/palimpsest-mem/memory/eventtime"
 )
 
-// ErrNoModel means no chat model was named: neither an argument nor
-// $MEMCTL_MODEL.
-var ErrNoModel = errors.New("no model: name one or set MEMCTL_MODEL")
+// ErrNoModel means no chat model was named.
+var ErrNoModel = errors.New("no model named")
 
 // Ollama decides with a local chat model through Ollama's structured
 // output: one /api/chat call with a JSON schema, validated, retried once
@@ -28,12 +27,11 @@ type Ollama struct {
 	model  string
 }
 
-// NewOllama returns an Ollama decider for model ("" means $MEMCTL_MODEL; if
-// that is empty too the error wraps ErrNoModel). It does not contact Ollama
-// until Decide.
+// NewOllama returns an Ollama decider for model ("" gives an error that
+// wraps ErrNoModel). It does not contact Ollama until Decide.
 func NewOllama(model string, opts *OllamaOptions) (*Ollama, error) {
-	m := modelFrom(model, "MEMCTL_MODEL", "")
-	if m == "" {
+	m := model
+	if strings.TrimSpace(m) == "" {
 		return nil, fmt.Errorf("ollama decider: %w", ErrNoModel)
 	}
 	c, host, err := newClient(opts)

@@ -415,18 +415,18 @@ func TestOllamaRawBounded(t *testing.T) {
 	}
 }
 
+// The model is the one named, never one from the environment: a library
+// reads no environment variable (memctl maps $MEMCTL_MODEL itself).
 func TestNewOllamaModel(t *testing.T) {
-	t.Setenv("MEMCTL_MODEL", "")
-	if _, err := NewOllama("", nil); !errors.Is(err, ErrNoModel) {
-		t.Errorf("no model: %v", err)
-	}
 	t.Setenv("MEMCTL_MODEL", "from-env")
-	d, err := NewOllama("", nil)
-	if err != nil || d.Model() != "from-env" || d.Name() != "ollama" {
-		t.Errorf("%v %v", d, err)
+	for _, m := range []string{"", "  "} {
+		if _, err := NewOllama(m, nil); !errors.Is(err, ErrNoModel) {
+			t.Errorf("model %q: %v", m, err)
+		}
 	}
-	if d, _ = NewOllama("given", nil); d.Model() != "given" {
-		t.Errorf("model %q", d.Model())
+	d, err := NewOllama("given", nil)
+	if err != nil || d.Model() != "given" || d.Name() != "ollama" {
+		t.Errorf("%v %v", d, err)
 	}
 	var _ Decider = d
 }

@@ -16,13 +16,19 @@ func (a *app) lookupMode() (memory.LookupMode, error) {
 		name = a.getenv("MEMCTL_LOOKUP")
 	}
 	if name == "" {
-		return memory.LookupKeywords4, nil
+		return "", nil // the library's default
 	}
 	m, err := memory.ParseLookupMode(name)
 	if err != nil {
 		return "", usageError{err}
 	}
 	return m, nil
+}
+
+// ollamaOptions say where Ollama is: $OLLAMA_HOST, else the library's
+// default.
+func (a *app) ollamaOptions() *memory.OllamaOptions {
+	return &memory.OllamaOptions{Host: a.getenv("OLLAMA_HOST")}
 }
 
 type candidateJSON struct {

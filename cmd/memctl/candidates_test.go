@@ -30,9 +30,13 @@ func TestCandidates(t *testing.T) {
 		strings.Join(got.Candidates[0].Terms, ",") != "pian…" || got.Candidates[0].Score <= 0 {
 		t.Errorf("candidates: %s", out)
 	}
-	// keywords4, the default, needs a shared word of four letters.
-	if out := ok(t, "--db", db, "candidates", "The pianist retired."); !strings.Contains(out, "no candidates (lookup keywords4)") {
+	// keywords4 needs a shared word of four letters.
+	if out := ok(t, "--db", db, "--lookup", "keywords4", "candidates", "The pianist retired."); !strings.Contains(out, "no candidates (lookup keywords4)") {
 		t.Errorf("keywords4: %q", out)
+	}
+	// topics, the default of every command as of the library, finds it.
+	if out := ok(t, "--db", db, "candidates", "The pianist retired."); !strings.Contains(out, "topic #piano") || !strings.Contains(out, "I take piano lessons every Saturday.") {
+		t.Errorf("default lookup: %q", out)
 	}
 	if out := ok(t, "--db", db, "candidates", "piano on saturday"); !strings.Contains(out, "piano,saturday") {
 		t.Errorf("table: %q", out)

@@ -117,7 +117,7 @@ func (d *demo) ask(question string, event, known time.Time, want ...memory.Fact)
 
 func (d *demo) list(want ...memory.Fact) error {
 	d.printf("    Current facts (List):\n")
-	got, err := d.s.List(d.ctx, "", memory.ListOptions{})
+	got, err := d.s.List(d.ctx, "", nil)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (d *demo) story() error {
 	d.on(date(2026, 8, 20), `The user says: "I moved to company B back in June."`)
 	n := d.note("I work at company B.")
 	n.EventFrom = date(2026, 6, 1)
-	b, err := s.Supersede(ctx, a.ID, n)
+	b, err := s.Supersede(ctx, n.User, a.ID, n)
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ func (a *app) supersedeCmd() *cobra.Command {
 				return err
 			}
 			return a.withStore(false, func(s *memory.Store) error {
-				f, err := s.Supersede(cmd.Context(), id, nf.note(a.user, args[1]))
+				f, err := s.Supersede(cmd.Context(), a.user, id, nf.note(a.user, args[1]))
 				if err != nil {
 					return err
 				}
@@ -218,7 +218,7 @@ func (a *app) listCmd() *cobra.Command {
 		Args:  exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withStore(true, func(s *memory.Store) error {
-				facts, err := s.List(cmd.Context(), a.user, memory.ListOptions{All: all})
+				facts, err := s.List(cmd.Context(), a.user, &memory.ListOptions{All: all})
 				if err != nil {
 					return err
 				}

@@ -136,7 +136,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
 	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
-	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else keywords4)")
+	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else topics)")
 	root.AddCommand(a.factCommands()...)
 	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.demoCmd())
 	root.AddCommand(a.reconcileCommands()...)
@@ -275,6 +275,11 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (s *memory.Stor
 	opts := &memory.Options{ReadOnly: readOnly}
 	if opts.Lookup, err = a.lookupMode(); err != nil {
 		return nil, nil, err
+	}
+	if opts.Lookup == memory.LookupSemantic {
+		if opts.Embedder, err = memory.OllamaEmbedder(a.getenv("MEMCTL_EMBED_MODEL"), a.ollamaOptions()); err != nil {
+			return nil, nil, usageError{err}
+		}
 	}
 	if now := a.now; !now.IsZero() {
 		opts.Clock = func() time.Time { return now }

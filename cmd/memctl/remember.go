@@ -38,39 +38,38 @@ type rememberFlags struct {
 // rememberOptions resolves the flags and the environment into the store options
 // remember needs; a bad value is a usage error.
 func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) {
-	decider := rf.decider
-	if decider == "" {
-		decider = a.getenv("MEMCTL_DECIDER")
-	}
-	if decider == "" {
-		decider = memory.DeciderRules
-	}
-	switch decider {
-	case memory.DeciderRules, memory.DeciderOllama, memory.DeciderAdd:
-	default:
-		return nil, usagef("unknown decider %q (rules, ollama or add)", decider)
+	name := rf.decider
+	if name == "" {
+		name = a.getenv("MEMCTL_DECIDER")
 	}
 	switch rf.fallback {
 	case memory.FallbackAdd, memory.FallbackError:
 	default:
 		return nil, usagef("unknown fallback policy %q (add or error)", rf.fallback)
 	}
-	model := rf.model
-	if model == "" {
-		model = a.getenv("MEMCTL_MODEL")
-	}
-	if decider == memory.DeciderOllama && model == "" {
-		return nil, usagef("the ollama decider needs a model: --model NAME or $MEMCTL_MODEL")
-	}
-	// topics finds far more of the facts a new one updates than keywords4.
-	topics := a.lookup == "" && a.getenv("MEMCTL_LOOKUP") == ""
-	host := a.getenv("OLLAMA_HOST")
-	return func(o *memory.Options) {
-		o.Decider, o.Model, o.Fallback, o.OllamaHost = decider, model, rf.fallback, host
-		if topics {
-			o.Lookup = memory.LookupTopics
+	var decider memory.Decider
+	switch name {
+	case "", "rules":
+		decider = memory.RulesDecider()
+	case "add":
+		decider = memory.AddDecider()
+	case "ollama":
+		model := rf.model
+		if model == "" {
+			model = a.getenv("MEMCTL_MODEL")
 		}
-	}, nil
+		if model == "" {
+			return nil, usagef("the ollama decider needs a model: --model NAME or $MEMCTL_MODEL")
+		}
+		d, err := memory.OllamaDecider(model, a.ollamaOptions())
+		if err != nil {
+			return nil, usageError{err}
+		}
+		decider = d
+	default:
+		return nil, usagef("unknown decider %q (rules, ollama or add)", name)
+	}
+	return func(o *memory.Options) { o.Decider, o.Fallback = decider, rf.fallback }, nil
 }
 
 func (a *app) rememberCmd() *cobra.Command {
@@ -95,11 +94,7 @@ When the decider fails (Ollama unreachable, a timeout, an invalid answer twice),
 exits 1; either way the decision says "fallback:" and why.
 
 A pinned fact is never changed: the new fact is added and a conflict links the
-two (see conflicts and resolve).
-
-Unlike other commands, remember looks candidates up with the topics mode when
-neither --lookup nor $MEMCTL_LOOKUP is set: it finds far more of what a fact
-updates than keywords4.`,
+two (see conflicts and resolve).`,
 		Args: exactArgs("TEXT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tune, err := a.rememberOptions(&rf)
@@ -307,7 +302,7 @@ func (a *app) conflictsCmd() *cobra.Command {
 		Args:  exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withStore(true, func(s *memory.Store) error {
-				cs, err := s.Conflicts(cmd.Context(), a.user, all)
+				cs, err := s.Conflicts(cmd.Context(), a.user, &memory.ConflictOptions{All: all})
 				if err != nil {
 					return err
 				}

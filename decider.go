@@ -1,0 +1,97 @@
+package memory
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/palimpsest-mem/memory/reconcile"
+)
+
+// Decider decides what Remember does with a new fact: add it beside the
+// candidates, update or invalidate one, or nothing (noop). Build one with
+// RulesDecider, AddDecider or OllamaDecider, or implement it: Decide gets
+// the new fact and its candidates, numbered 1..n, and answers a Verdict
+// naming one by its number.
+type Decider = reconcile.Decider
+
+// DecideInput is what a Decider decides on: the new fact, when it was said,
+// and its candidates.
+type DecideInput = reconcile.Input
+
+// DecideCandidate is a stored fact as a Decider sees it, with the lookup's
+// evidence.
+type DecideCandidate = reconcile.Candidate
+
+// Verdict is a Decider's answer. Remember validates it against the input
+// and logs it as a Decision.
+type Verdict = reconcile.Decision
+
+// DefaultModelTimeout bounds one request to a model unless OllamaOptions
+// say otherwise: a chat model on a CPU can take tens of seconds.
+const DefaultModelTimeout = reconcile.DefaultTimeout
+
+// DefaultEmbedModel is the embedding model of OllamaEmbedder unless one is
+// named.
+const DefaultEmbedModel = reconcile.DefaultEmbedModel
+
+// DefaultOllamaHost is where Ollama is unless OllamaOptions say otherwise.
+const DefaultOllamaHost = reconcile.DefaultHost
+
+// ErrNoModel: OllamaDecider without a model name.
+var ErrNoModel = reconcile.ErrNoModel
+
+// OllamaOptions say where Ollama is and how long to wait for it. A nil
+// *OllamaOptions means all defaults.
+type OllamaOptions struct {
+	// Host is Ollama's address in the forms $OLLAMA_HOST takes (a URL, or
+	// host[:port] meaning http on port 11434 unless one is given); ""
+	// means DefaultOllamaHost. The library does not read $OLLAMA_HOST:
+	// memctl does, and passes it here.
+	Host string
+	// Timeout bounds each request to the model; 0 means
+	// DefaultModelTimeout.
+	Timeout time.Duration
+}
+
+func (o *OllamaOptions) reconcile() *reconcile.OllamaOptions {
+	if o == nil {
+		return nil
+	}
+	return &reconcile.OllamaOptions{Host: o.Host, Timeout: o.Timeout}
+}
+
+// RulesDecider decides without a model: it acts only on explicit markers
+// ("now", "moved", "I was wrong") and otherwise adds. It is the decider of
+// a store whose Options.Decider is nil.
+func RulesDecider() Decider { return reconcile.Rules{} }
+
+// AddDecider always adds, as the system this project grew from did; it is
+// kept for comparison.
+func AddDecider() Decider { return reconcile.AddAll{} }
+
+// OllamaDecider asks a local chat model through Ollama's structured output,
+// and once more with the error fed back if the answer is invalid. model
+// must be named (else the error wraps ErrNoModel). It does not contact
+// Ollama until Remember asks it.
+func OllamaDecider(model string, opts *OllamaOptions) (Decider, error) {
+	d, err := reconcile.NewOllama(model, opts.reconcile())
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return d, nil
+}
+
+// OllamaEmbedder embeds texts with Ollama's embed endpoint, for
+// LookupSemantic; model "" means DefaultEmbedModel. It does not contact
+// Ollama until the first embedding.
+func OllamaEmbedder(model string, opts *OllamaOptions) (Embedder, error) {
+	e, err := reconcile.NewEmbedder(model, opts.reconcile())
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return e, nil
+}
+
+// MaxDecisionText bounds, in bytes, the Reason and Raw of a Verdict kept
+// in the decision log; longer ones are cut at a rune boundary.
+const MaxDecisionText = reconcile.MaxRaw
