@@ -155,7 +155,7 @@ func TestDeleteKeepsTheWholeLogOfTheRestoredFact(t *testing.T) {
 						must[memory.Fact](t)(s.Unpin(ctx, "", p.ID))
 					}
 				}
-				d := must[memory.Fact](t)(s.Supersede(ctx, p.ID, memory.Note{Text: "I keep it in the cellar."}))
+				d := must[memory.Fact](t)(s.Supersede(ctx, "", p.ID, memory.Note{Text: "I keep it in the cellar."}))
 				must[[]uint64](t)(s.Delete(ctx, "", d.ID, nil))
 				if err := s.Check(ctx); err != nil {
 					t.Fatalf("after deleting the successor of fact %d: %v", p.ID, err)
