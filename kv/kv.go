@@ -39,6 +39,11 @@ var (
 	// was a commit earlier and the newest commit may be lost. Reads go on;
 	// writes are refused until Repair.
 	ErrStale = errors.New("store is answering from an older commit")
+	// ErrLinked: the store file has more than one name (hard link). A
+	// hard delete compacts the file into a new one under the store's
+	// name; every other name would keep the old file, deleted text and
+	// all, and the store would be split in two.
+	ErrLinked = errors.New("store file has more than one name (hard link)")
 )
 
 // formatVersion is written to the meta bucket of every new file; Open refuses
@@ -119,7 +124,9 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	}
 	// A stale file keeps its pending compaction for Repair: the rewrite
 	// would drop the pages that show which ids the lost commit handed out.
-	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() {
+	// A file with other names keeps it pending too: the rewrite would
+	// leave the deleted bytes under them, and Check says so.
+	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() && d.SoleName() == nil {
 		if err := d.Compact(); err != nil {
 			_ = d.Close()
 			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
@@ -326,8 +333,29 @@ func (d *DB) Compact() (err error) {
 	return d.compactLocked()
 }
 
-// compactLocked is Compact with d.mu held.
+// SoleName returns nil, or an error wrapping ErrLinked that names the
+// count when the store file has more than one name (a hard link): a
+// compaction replaces the file at the store's path by a new one, so
+// every other name would keep the old file with the bytes a hard delete
+// was to erase, and writes through the two names would go to two files.
+func (d *DB) SoleName() error {
+	st, err := os.Stat(d.path)
+	if err != nil {
+		return err
+	}
+	if n := linkCount(st); n > 1 {
+		return fmt.Errorf("%w: %s has %d names, and a hard delete would leave the deleted text under the other %d and split the store in two; remove the other names first",
+			ErrLinked, d.path, n, n-1)
+	}
+	return nil
+}
+
+// compactLocked is Compact with d.mu held. It refuses a file with other
+// names (see SoleName) before it changes anything.
 func (d *DB) compactLocked() error {
+	if err := d.SoleName(); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
 	tmp := d.path + ".compact"
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
