@@ -113,6 +113,9 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	if d.created != nil {
 		return d, nil // made whole by create: nothing to verify or finish
 	}
+	if !d.opts.ReadOnly {
+		d.removeStrayNames()
+	}
 	if metaPageLost(real) {
 		var answered uint64
 		_ = b.View(func(tx *bolt.Tx) error { answered = uint64(tx.ID()); return nil })
