@@ -23,8 +23,8 @@ var (
 	// FIFO, socket, device, empty file or dangling symlink). Open refuses
 	// it at once and changes nothing.
 	ErrNotStore = kv.ErrNotStore
-	// ErrStale: the file's newest commit failed its checksum, so the
-	// store answers as it was a commit earlier (see Store.Stale). Writes
+	// ErrStale: a meta page of the file failed its checksum, so the
+	// store may answer as it was a commit earlier (see Store.Stale). Writes
 	// return it until Repair.
 	ErrStale = kv.ErrStale
 	// ErrCompactionPending: Check of a store whose hard delete has not

@@ -35,8 +35,10 @@ var (
 	// symlink. Unlike ErrCorrupt it says nothing about damage: nothing
 	// at the path was ever a store of this package.
 	ErrNotStore = errors.New("not a memory store")
-	// ErrStale: a meta page failed its checksum, so the file answers as it
-	// was a commit earlier and the newest commit may be lost. Reads go on;
+	// ErrStale: a meta page failed its checksum, so the file may answer as
+	// it was a commit earlier and the newest commit may have been lost
+	// (which page was the newer cannot be told once one is damaged: if it
+	// was the older, nothing was lost). Reads go on;
 	// writes are refused until Repair.
 	ErrStale = errors.New("store is answering from an older commit")
 	// ErrLinked: the store file has more than one name (hard link). A
@@ -467,7 +469,7 @@ func (d *DB) Check() (err error) {
 }
 
 // Stale returns nil, or an error wrapping ErrStale that names the commit
-// the store answers from and the one that may be lost. It lasts until
+// the store answers from and the one that may have been lost. It lasts until
 // Repair.
 func (d *DB) Stale() error {
 	d.mu.RLock()
@@ -479,7 +481,7 @@ func (d *DB) staleLocked() error {
 	if d.stale == nil {
 		return nil
 	}
-	return fmt.Errorf("%w: commit %d; the newest commit (%d) failed its checksum and may be lost",
+	return fmt.Errorf("%w: commit %d; a meta page failed its checksum, so commit %d may have been lost",
 		ErrStale, d.stale.answered, d.stale.lost)
 }
 
