@@ -90,7 +90,8 @@ type staleState struct{ answered, lost uint64 }
 // is created; 0 means 0600, since the file holds personal data. A symlink
 // is followed: the store is its target. Anything at path that cannot be a
 // store (a directory, FIFO, socket, device, empty file or dangling
-// symlink) gives ErrNotStore at once.
+// symlink) gives ErrNotStore at once. A writable Open removes a second
+// name of the file that an interrupted create left beside it.
 func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	if mode == 0 {
 		mode = 0o600
@@ -349,8 +350,8 @@ func (d *DB) SoleName() error {
 		return err
 	}
 	if n := linkCount(st); n > 1 {
-		return fmt.Errorf("%w: %s has %d names, and a hard delete would leave the deleted text under the other %d and split the store in two; remove the other names first",
-			ErrLinked, d.path, n, n-1)
+		return fmt.Errorf("%w: %s has %d names; a hard delete would leave the deleted text in the file under the others and split the store in two; remove the other names first",
+			ErrLinked, d.path, n)
 	}
 	return nil
 }
