@@ -23,8 +23,9 @@ import (
 // facts that exist. It returns nil when all hold, else an
 // error wrapping ErrCorrupt that lists every problem. A store without
 // damage gives ErrStale while it answers from an older commit (until
-// Repair), and then ErrCompactionPending while a hard delete's bytes may
-// still be in the file: neither is ok.
+// Repair), then ErrLinked while the file has other names (a hard delete
+// would leave its bytes under them), and then ErrCompactionPending while
+// a hard delete's bytes may still be in the file: none is ok.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -58,6 +59,10 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	if stale != nil {
 		return stale
+	}
+	// Before a pending compaction, which cannot finish while it holds.
+	if err := s.db.SoleName(); err != nil {
+		return fmt.Errorf("no hard delete can be promised: %w", err)
 	}
 	if s.db.CompactionPending() {
 		return ErrCompactionPending

@@ -24,10 +24,15 @@ type DeleteOptions struct {
 // longer names it. Ids are never reused.
 //
 // Compaction rewrites the whole file, so a Delete costs time in proportion
-// to the store's size.
+// to the store's size. A store file with other names (hard links) is
+// refused with ErrLinked before anything changes: the rewrite would leave
+// the text under them.
 func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *DeleteOptions) ([]uint64, error) {
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
+	if err := s.db.SoleName(); err != nil {
+		return nil, fmt.Errorf("delete refused: %w", err)
+	}
 	var ids []uint64
 	err := s.update(ctx, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)

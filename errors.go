@@ -23,14 +23,20 @@ var (
 	// FIFO, socket, device, empty file or dangling symlink). Open refuses
 	// it at once and changes nothing.
 	ErrNotStore = kv.ErrNotStore
-	// ErrStale: the file's newest commit failed its checksum, so the
-	// store answers as it was a commit earlier (see Store.Stale). Writes
+	// ErrStale: a meta page of the file failed its checksum, so the
+	// store may answer as it was a commit earlier (see Store.Stale). Writes
 	// return it until Repair.
 	ErrStale = kv.ErrStale
 	// ErrCompactionPending: Check of a store whose hard delete has not
 	// finished compacting the file: the deleted bytes may still be in its
 	// free pages. A read-write Open (or Repair) finishes it.
 	ErrCompactionPending = errors.New("a hard delete's compaction is pending: deleted text may remain in the file's free pages")
+	// ErrLinked: the store file has other names (hard links). Delete
+	// refuses it, since the compaction that erases the bytes would leave
+	// them under every other name and split the store in two; Check
+	// reports it, since no deletion can be promised. Remove the other
+	// names (or copy the store) first.
+	ErrLinked = kv.ErrLinked
 
 	ErrEmpty           = errors.New("text is empty")
 	ErrTooLong         = errors.New("text is too long")

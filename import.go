@@ -99,6 +99,10 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		if err := tx.SetNextID(hdr.NextID); err != nil {
 			return err
 		}
+		// A successful import leaves a store, of no fact too.
+		if err := tx.MarkImported(); err != nil {
+			return err
+		}
 		// checkTx below refuses a log line that names a missing fact.
 		for _, l := range logs {
 			var err error

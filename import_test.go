@@ -79,3 +79,29 @@ func TestImportOfManyChunks(t *testing.T) {
 		})
 	}
 }
+
+// A successful import leaves a store, even of an export that holds no
+// fact: the new file is not taken for one nothing was written to.
+func TestImportOfAnEmptyExportLeavesAStore(t *testing.T) {
+	src, _ := open(t, nil, nil)
+	var b strings.Builder
+	if err := src.Export(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "new.db")
+	s := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true}))
+	if n, err := s.Import(ctx, strings.NewReader(b.String()), nil); err != nil || n != 0 {
+		t.Fatalf("import of an empty export: %d, %v", n, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the imported store is gone: %v", err)
+	}
+	defer r.Close()
+	if fs, err := r.List(ctx, "", memory.ListOptions{}); err != nil || len(fs) != 0 {
+		t.Errorf("list of the imported store: %v, %v", fs, err)
+	}
+}

@@ -118,8 +118,9 @@ type Store struct {
 // socket, device, empty file or dangling symlink gives ErrNotStore at once.
 // A symlink is followed: the store is its target, and stays one file.
 // A new store is created whole, and removed again at Close if nothing was
-// ever written to it. A store whose newest commit failed its checksum
-// opens, but is stale (see Stale and Repair).
+// ever written to it (a successful Import is a write, even of no fact).
+// A store one of whose meta pages failed its checksum opens, but is
+// stale (see Stale and Repair).
 func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {

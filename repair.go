@@ -8,12 +8,14 @@ import (
 )
 
 // Repair is the record Store.Repair keeps of a commit it could not read
-// back: the file's newest meta page had failed its checksum.
+// back: one of the file's two meta pages had failed its checksum. Lost
+// may have been lost, not was: if the damaged page was the older one, no
+// commit was lost, and the damaged page cannot say which it was.
 type Repair struct {
 	// At is the record time of the repair.
 	At time.Time `json:"at"`
-	// Lost is the commit (bbolt transaction id) whose meta page failed
-	// its checksum; Answered is the one the store answered from instead.
+	// Lost is the commit (bbolt transaction id) that may have been lost;
+	// Answered is the one the store answered from.
 	Lost     uint64 `json:"lost_commit"`
 	Answered uint64 `json:"answered_from_commit"`
 	// FirstID..LastID are the fact ids the lost commit may have handed
@@ -25,8 +27,9 @@ type Repair struct {
 	NextID uint64 `json:"next_id"`
 }
 
-// Stale returns nil, or an error wrapping ErrStale when the file's newest
-// commit failed its checksum at Open: every read then answers as the
+// Stale returns nil, or an error wrapping ErrStale when a meta page of
+// the file failed its checksum at Open, so its newest commit may have
+// been lost: every read then answers as the
 // store was a commit earlier, and every write returns ErrStale until
 // Repair. The error names the commit the store answers from.
 func (s *Store) Stale() error { return s.db.Stale() }

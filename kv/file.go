@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -83,9 +84,9 @@ var errRetry = errors.New("retry")
 
 // create makes a new store at d.path whole: bbolt writes its first pages
 // and the schema into a file of a temporary name beside it, which is then
-// hard-linked into place, so that no process ever sees a store half
-// made, and a crash leaves none. The handle keeps its lock, which is on
-// the file now at the path. If another process created the store
+// put into place (placeNew) without replacing anything, so that no
+// process ever sees a store half made, and a crash leaves none. The
+// handle keeps its lock, which is on the file now at the path. If another process created the store
 // meanwhile, errRetry sends the caller to open that one.
 func (d *DB) create() (*bolt.DB, error) {
 	dir := filepath.Dir(d.path)
@@ -113,15 +114,14 @@ func (d *DB) create() (*bolt.DB, error) {
 	if err != nil {
 		return fail(err)
 	}
-	err = os.Link(tmp, d.path)
-	_ = os.Remove(tmp)
-	if err != nil {
+	if err := placeNew(tmp, d.path); err != nil {
 		_ = b.Close()
+		_ = os.Remove(tmp)
 		if errors.Is(err, fs.ErrExist) {
 			return nil, errRetry
 		}
-		// A file system without hard links: create in place, as bbolt
-		// does, which a crash can leave half made.
+		// A file system without hard links (or renameat2): create in
+		// place, as bbolt does, which a crash can leave half made.
 		return d.createInPlace()
 	}
 	if !d.opts.NoSync {
@@ -160,4 +160,46 @@ func (d *DB) createInPlace() (*bolt.DB, error) {
 	}
 	d.created = st
 	return b, nil
+}
+
+// linkNew is placeNew by a hard link and the removal of the temporary
+// name. A crash between the two leaves that name on the live store,
+// where a compaction would keep deleted bytes: removeStrayNames, at the
+// next writable Open, takes it away.
+func linkNew(tmp, path string) error {
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	_ = os.Remove(tmp)
+	return nil
+}
+
+// removeStrayNames removes the temporary names of an interrupted create
+// (see linkNew) that still name the store file. Only a hard link to this
+// very file is removed: any other file of such a name may be another
+// process's create under way. Called holding the write lock.
+func (d *DB) removeStrayNames() {
+	st, err := os.Stat(d.path)
+	if err != nil || linkCount(st) < 2 {
+		return // the common case costs one stat, not a directory read
+	}
+	dir := filepath.Dir(d.path)
+	prefix := "." + filepath.Base(d.path) + ".new-"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	removed := false
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		if other, err := os.Lstat(name); err == nil && os.SameFile(st, other) && os.Remove(name) == nil {
+			removed = true
+		}
+	}
+	if removed && !d.opts.NoSync {
+		_ = syncDir(dir)
+	}
 }

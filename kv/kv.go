@@ -35,10 +35,17 @@ var (
 	// symlink. Unlike ErrCorrupt it says nothing about damage: nothing
 	// at the path was ever a store of this package.
 	ErrNotStore = errors.New("not a memory store")
-	// ErrStale: a meta page failed its checksum, so the file answers as it
-	// was a commit earlier and the newest commit may be lost. Reads go on;
+	// ErrStale: a meta page failed its checksum, so the file may answer as
+	// it was a commit earlier and the newest commit may have been lost
+	// (which page was the newer cannot be told once one is damaged: if it
+	// was the older, nothing was lost). Reads go on;
 	// writes are refused until Repair.
 	ErrStale = errors.New("store is answering from an older commit")
+	// ErrLinked: the store file has more than one name (hard link). A
+	// hard delete compacts the file into a new one under the store's
+	// name; every other name would keep the old file, deleted text and
+	// all, and the store would be split in two.
+	ErrLinked = errors.New("store file has more than one name (hard link)")
 )
 
 // formatVersion is written to the meta bucket of every new file; Open refuses
@@ -83,7 +90,8 @@ type staleState struct{ answered, lost uint64 }
 // is created; 0 means 0600, since the file holds personal data. A symlink
 // is followed: the store is its target. Anything at path that cannot be a
 // store (a directory, FIFO, socket, device, empty file or dangling
-// symlink) gives ErrNotStore at once.
+// symlink) gives ErrNotStore at once. A writable Open removes a second
+// name of the file that an interrupted create left beside it.
 func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	if mode == 0 {
 		mode = 0o600
@@ -108,6 +116,9 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	if d.created != nil {
 		return d, nil // made whole by create: nothing to verify or finish
 	}
+	if !d.opts.ReadOnly {
+		d.removeStrayNames()
+	}
 	if metaPageLost(real) {
 		var answered uint64
 		_ = b.View(func(tx *bolt.Tx) error { answered = uint64(tx.ID()); return nil })
@@ -119,7 +130,9 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	}
 	// A stale file keeps its pending compaction for Repair: the rewrite
 	// would drop the pages that show which ids the lost commit handed out.
-	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() {
+	// A file with other names keeps it pending too: the rewrite would
+	// leave the deleted bytes under them, and Check says so.
+	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() && d.SoleName() == nil {
 		if err := d.Compact(); err != nil {
 			_ = d.Close()
 			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
@@ -326,8 +339,29 @@ func (d *DB) Compact() (err error) {
 	return d.compactLocked()
 }
 
-// compactLocked is Compact with d.mu held.
+// SoleName returns nil, or an error wrapping ErrLinked that names the
+// count when the store file has more than one name (a hard link): a
+// compaction replaces the file at the store's path by a new one, so
+// every other name would keep the old file with the bytes a hard delete
+// was to erase, and writes through the two names would go to two files.
+func (d *DB) SoleName() error {
+	st, err := os.Stat(d.path)
+	if err != nil {
+		return err
+	}
+	if n := linkCount(st); n > 1 {
+		return fmt.Errorf("%w: %s has %d names; a hard delete would leave the deleted text in the file under the others and split the store in two; remove the other names first",
+			ErrLinked, d.path, n)
+	}
+	return nil
+}
+
+// compactLocked is Compact with d.mu held. It refuses a file with other
+// names (see SoleName) before it changes anything.
 func (d *DB) compactLocked() error {
+	if err := d.SoleName(); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
 	tmp := d.path + ".compact"
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -436,7 +470,7 @@ func (d *DB) Check() (err error) {
 }
 
 // Stale returns nil, or an error wrapping ErrStale that names the commit
-// the store answers from and the one that may be lost. It lasts until
+// the store answers from and the one that may have been lost. It lasts until
 // Repair.
 func (d *DB) Stale() error {
 	d.mu.RLock()
@@ -448,7 +482,7 @@ func (d *DB) staleLocked() error {
 	if d.stale == nil {
 		return nil
 	}
-	return fmt.Errorf("%w: commit %d; the newest commit (%d) failed its checksum and may be lost",
+	return fmt.Errorf("%w: commit %d; a meta page failed its checksum, so commit %d may have been lost",
 		ErrStale, d.stale.answered, d.stale.lost)
 }
 

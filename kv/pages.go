@@ -43,7 +43,7 @@ func walkPages(data []byte, stale bool) error {
 	// After a clean run both are valid; a torn write at a power cut, or
 	// damage, leaves one invalid until the next commit rewrites it.
 	if valid < 2 && !stale {
-		return errors.New("a meta page fails its checksum: the file reads as it was before its newest commit, which may be lost")
+		return errors.New("a meta page fails its checksum: the file reads as it was before its newest commit, which may have been lost")
 	}
 	hwm := le.Uint64(meta[40:])
 	root := le.Uint64(meta[16:])

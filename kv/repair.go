@@ -15,7 +15,8 @@ import (
 type RepairRecord struct {
 	At int64
 	// Answered is the commit the file read as; Lost the one after it,
-	// whose meta page failed its checksum.
+	// which may have been lost: a meta page failed its checksum, and if
+	// it was the older page, commit Lost never happened.
 	Answered, Lost uint64
 	// FirstID..LastID are the fact ids the lost commit may have handed
 	// out, as far as the file's pages show; both 0 when they show none.
@@ -29,8 +30,8 @@ var keyRepair = []byte("repair")
 
 const repairVersion = 1
 
-// Repair ends the stale state of a file whose newest meta page failed its
-// checksum, and returns what it recorded; nil when the file was not stale.
+// Repair ends the stale state of a file one of whose meta pages failed
+// its checksum, and returns what it recorded; nil when the file was not stale.
 //
 // The lost commit's pages are usually still in the file, free from the
 // older commit's point of view: every page is scanned for fact records

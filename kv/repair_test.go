@@ -149,3 +149,32 @@ func TestALostCommitIsReportedUntilRepaired(t *testing.T) {
 		t.Errorf("Stale after reopening: %v", err)
 	}
 }
+
+// When the damaged meta page is the older one, no commit was lost, and
+// nothing in the file can tell which page was the newer: the store and
+// its repair record say the commit after the one answered from may have
+// been lost, never that it was.
+func TestADamagedOlderMetaPageStatesNoLoss(t *testing.T) {
+	db := openTest(t)
+	for putText(t, db, "a fact"); newestMetaPage(t, db.Path()) != 1; {
+		putText(t, db, "a fact")
+	}
+	path := db.Path()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zeroFirstPage(t, path) // the older meta page
+	db, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Stale()
+	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "may have been lost") ||
+		strings.Contains(err.Error(), "newest commit") {
+		t.Errorf("Stale: %v, want a loss that may have happened", err)
+	}
+	if err := db.Check(); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "may have been lost") {
+		t.Errorf("Check: %v", err)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // one bucket holding every fact with its state, and the last id allocated
 // is the facts bucket's sequence, kept in a page every commit writes anyway.
 var (
-	bucketMeta  = []byte("meta")  // format version, pending compaction
+	bucketMeta  = []byte("meta")  // format version, pending compaction, import mark, repairs
 	bucketFacts = []byte("facts") // id -> Record; id ‖ seq -> Event, the append-only log of the fact
 	bucketUsers = []byte("users") // user key ‖ id -> state flags: every fact of a user
 	allBuckets  = [][]byte{bucketMeta, bucketFacts, bucketUsers}
@@ -22,6 +22,8 @@ var (
 	keyVersion = []byte("version")
 	// keyCompact marks a hard delete whose compaction has not finished yet.
 	keyCompact = []byte("compact_pending")
+	// keyImported marks a file an Import committed to.
+	keyImported = []byte("imported")
 )
 
 // State flags of a fact in the users bucket.
@@ -274,6 +276,11 @@ func (t *Tx) LastEventAt(id uint64) (int64, error) {
 // MarkCompactionPending records, in the transaction that deletes, that the
 // file must be compacted; Open finishes the job if the process dies first.
 func (t *Tx) MarkCompactionPending() error { return t.meta.Put(keyCompact, []byte{1}) }
+
+// MarkImported records that an import committed to the file. An import
+// of no fact writes nothing else, and a new file with nothing written
+// is removed at Close: this keeps the store the import made.
+func (t *Tx) MarkImported() error { return t.meta.Put(keyImported, []byte{1}) }
 
 // Events returns the lifecycle log of fact id, oldest first.
 func (t *Tx) Events(id uint64) ([]Event, error) {

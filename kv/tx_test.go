@@ -258,7 +258,7 @@ func TestCurrentPagesCoverEveryCurrentRecord(t *testing.T) {
 
 // A meta page that fails its checksum makes bbolt read the file as it was a
 // commit earlier; Open still succeeds, but the store is stale and Check
-// says the newest commit may be lost rather than answering from the older
+// says the newest commit may have been lost rather than answering from the older
 // state in silence.
 func TestDamagedMetaPageIsReported(t *testing.T) {
 	db := openTest(t)
@@ -290,7 +290,7 @@ func TestDamagedMetaPageIsReported(t *testing.T) {
 		t.Fatalf("bbolt falls back to the other meta page: %v", err)
 	}
 	defer db.Close()
-	if err := db.Check(); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "may be lost") {
+	if err := db.Check(); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "may have been lost") {
 		t.Errorf("Check: %v", err)
 	}
 }

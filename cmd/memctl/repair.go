@@ -14,12 +14,13 @@ import (
 func (a *app) repairCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "repair",
-		Short: "Make a store whose newest commit was lost writable again, recording the loss",
-		Long: `repair ends the state in which a store answers from an older commit: its
-newest meta page failed its checksum (a power cut while committing, or damage),
-so every command warns and every write is refused. What the lost commit wrote
-is not brought back; repair records in the store which commit was lost and
-which fact ids it may have handed out (found in the file's pages), and moves
+		Short: "Make a store whose newest commit may have been lost writable again, recording it",
+		Long: `repair ends the state in which a store may answer from an older commit: one of
+its two meta pages failed its checksum (a power cut while committing, or
+damage), so its newest commit may have been lost, every command warns and every
+write is refused. What a lost commit wrote is not brought back; repair records
+in the store which commit may have been lost and which fact ids it may have
+handed out (found in the file's pages), and moves
 the next id past them so that none is given twice. memctl check lists the
 record. It also finishes a hard delete's pending compaction. On a sound store
 it does nothing.`,
@@ -67,6 +68,6 @@ func repairLine(r memory.Repair) string {
 	if r.LastID != 0 {
 		ids = fmt.Sprintf("ids %d..%d may have been handed out by it and are never reused", r.FirstID, r.LastID)
 	}
-	return fmt.Sprintf("repaired %s: commit %d failed its checksum and was lost (answers came from commit %d); %s; next id %d",
+	return fmt.Sprintf("repaired %s: a meta page failed its checksum and commit %d may have been lost (answers came from commit %d); %s; next id %d",
 		r.At.UTC().Format(time.DateTime), r.Lost, r.Answered, ids, r.NextID)
 }

@@ -52,7 +52,7 @@ func TestStaleStoreWarnsUntilRepaired(t *testing.T) {
 	}
 	f.Close()
 
-	warning := regexp.MustCompile(`^memctl: warning: store is answering from an older commit: commit \d+; the newest commit \(\d+\) failed its checksum and may be lost; run memctl repair\n`)
+	warning := regexp.MustCompile(`^memctl: warning: store is answering from an older commit: commit \d+; a meta page failed its checksum, so commit \d+ may have been lost; run memctl repair\n`)
 	r := memctl(t, "", "--db", db, "list", "--all")
 	if r.code != 0 || !warning.MatchString(r.stderr) || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("list of a stale store: exit %d, stderr %q", r.code, r.stderr)
@@ -69,7 +69,7 @@ func TestStaleStoreWarnsUntilRepaired(t *testing.T) {
 	}
 
 	out := ok(t, "--db", db, "repair")
-	want := "commit \\d+ failed its checksum and was lost \\(answers came from commit \\d+\\); ids " +
+	want := "a meta page failed its checksum and commit \\d+ may have been lost \\(answers came from commit \\d+\\); ids " +
 		strconv.Itoa(lost) + "\\.\\." + strconv.Itoa(lost) + " may have been handed out by it and are never reused; next id " + strconv.Itoa(lost+1) + "\n$"
 	if !regexp.MustCompile("^repaired .*: " + want).MatchString(out) {
 		t.Errorf("repair printed %q", out)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -29,5 +30,26 @@ func TestFIFOIsRefusedAtOnce(t *testing.T) {
 		case <-time.After(10 * time.Second): // a guard against the hang, not a measurement
 			t.Fatalf("memctl %v hangs on a FIFO", args)
 		}
+	}
+}
+
+// delete of a store with a second name (hard link) is refused, saying
+// how many names and why, and the fact stays.
+func TestDeleteOfAHardLinkedStoreIsRefused(t *testing.T) {
+	t.Parallel()
+	db := tempDB(t)
+	ok(t, "--db", db, "add", "my pin is zzsecretpin")
+	if err := os.Link(db, db+".other"); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	msg := fails(t, 1, "--db", db, "delete", "1")
+	if !strings.Contains(msg, "has 2 names") || !strings.Contains(msg, "split the store in two") {
+		t.Errorf("delete of a linked store: %q", msg)
+	}
+	if out := ok(t, "--db", db, "get", "1"); !strings.Contains(out, "zzsecretpin") {
+		t.Errorf("the refused delete removed the fact: %q", out)
+	}
+	if msg := fails(t, 1, "--db", db, "check"); !strings.Contains(msg, "has 2 names") {
+		t.Errorf("check of a linked store: %q", msg)
 	}
 }
