@@ -101,7 +101,7 @@ func TestImportOfAnEmptyExportLeavesAStore(t *testing.T) {
 		t.Fatalf("the imported store is gone: %v", err)
 	}
 	defer r.Close()
-	if fs, err := r.List(ctx, "", memory.ListOptions{}); err != nil || len(fs) != 0 {
+	if fs, err := r.List(ctx, "", nil); err != nil || len(fs) != 0 {
 		t.Errorf("list of the imported store: %v, %v", fs, err)
 	}
 }
