@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"unicode"
@@ -66,10 +67,17 @@ type Analyzer struct {
 	stopRU   analysis.TokenMap
 	topics   map[string][]string // stem -> tags
 	synonyms map[string][]string // stem -> synonym-set terms ("≈name")
+	prefixes []string            // Russian verbal prefixes, longest first
 }
 
-// NewAnalyzer builds the analyzer of a mode.
+// NewAnalyzer builds the analyzer of a mode from the built-in lexicons. A
+// malformed line in one of them is an error naming its file and line.
 func NewAnalyzer(mode Mode) (*Analyzer, error) {
+	return newAnalyzer(mode, lexiconFiles)
+}
+
+// newAnalyzer builds the analyzer of a mode from the lexicons in fsys.
+func newAnalyzer(mode Mode, fsys fs.FS) (*Analyzer, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
@@ -80,38 +88,34 @@ func NewAnalyzer(mode Mode) (*Analyzer, error) {
 	if err := a.stopRU.LoadBytes(ru.RussianStopWords); err != nil {
 		return nil, err
 	}
-	for _, w := range strings.Fields(chatStopEN) {
-		a.stopEN.AddToken(w)
-	}
-	for _, w := range strings.Fields(chatStopRU) {
-		a.stopRU.AddToken(w)
-	}
-	if mode == Topics || mode == Semantic {
-		var err error
-		if a.topics, err = a.loadLexicons(); err != nil {
+	// The Snowball stop lists, extended with the filler of chat and bare
+	// units of time (lexicons/stop.*.txt says why).
+	for i, stop := range [...]analysis.TokenMap{a.stopEN, a.stopRU} {
+		words, err := readList(fsys, lexiconFile("stop", lexiconLangs[i]))
+		if err != nil {
 			return nil, err
 		}
-		a.synonyms = a.loadSynonyms()
+		for _, w := range words[0].words {
+			stop.AddToken(strings.Clone(w))
+		}
+	}
+	prefixes, err := readList(fsys, lexiconFile("prefixes", "ru"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range prefixes[0].words {
+		a.prefixes = append(a.prefixes, strings.Clone(p))
+	}
+	if mode == Topics || mode == Semantic {
+		if a.topics, err = a.loadLexicons(fsys); err != nil {
+			return nil, err
+		}
+		if a.synonyms, err = a.loadSynonyms(fsys); err != nil {
+			return nil, err
+		}
 	}
 	return a, nil
 }
-
-// chatStopEN and chatStopRU extend the Snowball stop lists with the filler
-// of chat ("sorry, actually, these days ...") and with bare units of time,
-// which a statement of change almost always holds and which would
-// otherwise make it resemble every other dated fact. Weekdays, months and
-// seasons stay: they say what a schedule is about.
-const (
-	chatStopEN = `sorry oops actually really thanks thank please just also still now currently recently lately
-anymore already yesterday today tomorrow ago since day days week weeks month months year years time times
-last next thing things lot bit got get gets getting go goes going went gone make makes made take takes took
-taken want wants think know say said tell told well oh ok okay yes yeah correction wrong mistake instead
-ll ve re`
-	chatStopRU = `извини извините простите кстати вообще теперь сейчас уже еще тоже также недавно вчера сегодня
-завтра назад день дня дней неделя недели неделю месяц месяца месяцев год года году лет раз вот ну просто
-очень правда точно ошиблась ошибся ошибка поправка напутала напутал перепутала перепутал вместо буду будет
-стал стала стало`
-)
 
 // Mode returns the analyzer's mode.
 func (a *Analyzer) Mode() Mode { return a.mode }
@@ -182,7 +186,7 @@ func (a *Analyzer) Analyze(text string) Terms {
 		}
 		s := a.stem(tok)
 		t.Words = append(t.Words, s)
-		t.Roots = append(t.Roots, roots(tok, s)...)
+		t.Roots = append(t.Roots, a.roots(tok, s)...)
 		if a.topics != nil {
 			t.Topics = append(t.Topics, a.topics[s]...)
 			t.Words = append(t.Words, a.synonyms[s]...)
@@ -232,14 +236,10 @@ func (a *Analyzer) stem(t token) string {
 // and cost a fifth more build time.)
 var rootLens = []int{4, 5}
 
-// ruPrefixes are Russian verbal prefixes, longest first. Stripping one
-// lets переехать meet ехать and накопительный meet копить. One-letter
-// prefixes (в, с, у, о) are left alone: too many stems begin with them.
-var ruPrefixes = []string{"пере", "недо", "пред", "разо", "рас", "раз", "при", "про", "под", "над", "без", "вос", "воз",
-	"обо", "об", "от", "вы", "за", "на", "до", "по", "из", "ис", "со"}
-
-// roots returns the root terms of a token whose stem is s.
-func roots(t token, s string) []string {
+// roots returns the root terms of a token whose stem is s. Stripping a
+// Russian verbal prefix lets переехать meet ехать and накопительный meet
+// копить.
+func (a *Analyzer) roots(t token, s string) []string {
 	var out []string
 	add := func(stem string) {
 		for _, n := range rootLens {
@@ -250,7 +250,7 @@ func roots(t token, s string) []string {
 	}
 	add(s)
 	if t.cyrillic {
-		for _, p := range ruPrefixes {
+		for _, p := range a.prefixes {
 			if rest := strings.TrimPrefix(s, p); rest != s && utf8.RuneCountInString(rest) >= 4 {
 				add(rest)
 				break

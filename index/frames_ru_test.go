@@ -3,60 +3,10 @@ package index
 import (
 	"strings"
 	"testing"
-	"unicode"
 )
 
-// testParseFramesRU parses framesRU, reporting every malformed line, and
-// returns the frames by name.
-func testParseFramesRU(t *testing.T) map[string][]string {
-	t.Helper()
-	frames := map[string][]string{}
-	for i, line := range strings.Split(framesRU, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		n := i + 1
-		name, rest, ok := strings.Cut(line, ":")
-		if !ok {
-			t.Errorf("line %d: no colon: %q", n, line)
-			continue
-		}
-		if name == "" || name != strings.TrimSpace(name) || strings.ToLower(name) != name ||
-			strings.Trim(name, "-") != name || strings.Contains(name, "--") ||
-			strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
-			t.Errorf("line %d: bad frame name %q", n, name)
-		}
-		if _, dup := frames[name]; dup {
-			t.Errorf("line %d: frame %q defined twice", n, name)
-		}
-		words := strings.Fields(rest)
-		if len(words) < 6 || len(words) > 25 {
-			t.Errorf("line %d: frame %q has %d words, want 6-25", n, name, len(words))
-		}
-		seen := map[string]bool{}
-		for _, w := range words {
-			if strings.ToLower(w) != w || strings.ContainsRune(w, 'ё') {
-				t.Errorf("line %d: frame %q: word %q is not lowercase with е for ё", n, name, w)
-			}
-			if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
-				t.Errorf("line %d: frame %q: word %q has characters other than letters and hyphens", n, name, w)
-			}
-			if seen[w] {
-				t.Errorf("line %d: frame %q: word %q repeated", n, name, w)
-			}
-			seen[w] = true
-		}
-		frames[name] = words
-	}
-	return frames
-}
-
 func TestFramesRU(t *testing.T) {
-	frames := testParseFramesRU(t)
-	if len(frames) < 700 {
-		t.Errorf("framesRU has %d frames, want at least 700", len(frames))
-	}
+	testFramesWellFormed(t, "ru")
 }
 
 // TestFramesRUStems checks that every frame keeps at least six distinct
@@ -66,7 +16,8 @@ func TestFramesRUStems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, words := range testParseFramesRU(t) {
+	for _, f := range testList(t, "frames", "ru") {
+		name, words := f.name, f.words
 		stems := map[string]bool{}
 		for _, w := range words {
 			for _, s := range a.Analyze(w).Words {
