@@ -14,6 +14,8 @@ import (
 	"github.com/blevesearch/snowballstem"
 	"github.com/blevesearch/snowballstem/english"
 	"github.com/blevesearch/snowballstem/russian"
+
+	"github.com/palimpsest-mem/memory/internal/fold"
 )
 
 // Mode names a way of finding candidates.
@@ -147,10 +149,7 @@ func tokenize(text string, lettersOnly bool) []token {
 		}
 		switch {
 		case unicode.IsLetter(r):
-			r = unicode.ToLower(r)
-			if r == 'ё' {
-				r = 'е'
-			}
+			r = fold.Rune(r)
 			cyr = cyr || unicode.Is(unicode.Cyrillic, r)
 			b.WriteRune(r)
 		case !lettersOnly && unicode.IsDigit(r):
@@ -243,7 +242,7 @@ func (a *Analyzer) roots(t token, s string) []string {
 	var out []string
 	add := func(stem string) {
 		for _, n := range rootLens {
-			if p := prefixRunes(stem, n); utf8.RuneCountInString(p) == n {
+			if p := fold.Prefix(stem, n); utf8.RuneCountInString(p) == n {
 				out = append(out, p)
 			}
 		}
@@ -258,17 +257,6 @@ func (a *Analyzer) roots(t token, s string) []string {
 		}
 	}
 	return out
-}
-
-func prefixRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
 }
 
 func dedupe(s []string) []string {
