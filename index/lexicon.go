@@ -68,7 +68,8 @@ func readText(fsys fs.FS, file string) (string, error) {
 	if st, err := f.Stat(); err == nil {
 		b.Grow(int(st.Size()))
 	}
-	if _, err := io.Copy(&b, f); err != nil {
+	// A small buffer: the builder already holds room for the whole file.
+	if _, err := io.CopyBuffer(&b, f, make([]byte, 4096)); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -78,9 +79,14 @@ func readText(fsys fs.FS, file string) (string, error) {
 // is not blank, a comment or a well-formed entry of the file's kind is an
 // error naming the file and line. Words and names are substrings of text.
 func parseList(file, text string, kind listKind) ([]entry, error) {
-	var out []entry
-	names := map[string]int{}   // entry name -> line
-	inEntry := map[string]int{} // word -> line, within the current entry
+	// Sized from the text, so that neither grows while it is read.
+	entries := strings.Count(text, "\n")
+	if kind == topicList {
+		entries = strings.Count(text, "\n[") + 1
+	}
+	out := make([]entry, 0, entries)
+	names := make(map[string]int, entries) // entry name -> line
+	inEntry := map[string]int{}            // word -> line, within the current entry
 	n := 0
 	var one [1]string // the word of a one-word line
 	fail := func(format string, args ...any) ([]entry, error) {

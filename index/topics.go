@@ -2,6 +2,7 @@ package index
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -50,9 +51,14 @@ func (a *Analyzer) loadLexicons(fsys fs.FS) (map[string][]string, error) {
 func (a *Analyzer) tagWords(out map[string][]string, words []string, tags ...string) {
 	for _, w := range words {
 		for _, tok := range tokenize(w, false) {
-			if !a.stop(tok) {
-				s := a.stem(tok)
-				out[s] = append(out[s], tags...)
+			if a.stop(tok) {
+				continue
+			}
+			// Forms of one word often stand together and share a stem:
+			// tag it once.
+			s := a.stem(tok)
+			if have := out[s]; len(have) < len(tags) || !slices.Equal(have[len(have)-len(tags):], tags) {
+				out[s] = append(have, tags...)
 			}
 		}
 	}
