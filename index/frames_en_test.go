@@ -39,13 +39,7 @@ func testFramesWellFormed(t *testing.T, lang string) []entry {
 
 func TestFramesENWellFormed(t *testing.T) {
 	frames := testFramesWellFormed(t, "en")
-	distinct := map[string]bool{}
-	for _, f := range frames {
-		for _, w := range f.words {
-			distinct[w] = true
-		}
-	}
-	t.Logf("en: %d frames, %d distinct words", len(frames), len(distinct))
+	t.Logf("en: %d frames, %d distinct words", len(frames), distinctWords(frames))
 }
 
 // TestFramesENExamples checks that the frames join the examples that

@@ -19,36 +19,42 @@ func lexiconFile(kind, lang string) string { return "lexicons/" + kind + "." + l
 // through the same analysis as text, so any form of a word finds them.
 func (a *Analyzer) loadLexicons(fsys fs.FS) (map[string][]string, error) {
 	out := map[string][]string{}
-	for _, lang := range lexiconLangs {
-		entries, err := readList(fsys, lexiconFile("frames", lang))
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			tag := "#" + e.name
-			a.tagWords(out, e.words, tag)
-		}
+	if err := a.tagLists(fsys, out, "frames", func(e entry) []string { return []string{"#" + e.name} }); err != nil {
+		return nil, err
 	}
+	err := a.tagLists(fsys, out, "topics", func(e entry) []string {
+		// A copy, so the tags do not keep the file's text alive.
+		sub := strings.Clone(e.name)
+		topic, _, _ := strings.Cut(sub, "/")
+		return []string{topic, sub}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// tagLists reads the lists of a kind in every language and adds to out,
+// for the stem of every word of an entry, the tags tagsOf gives the entry.
+// The tags of each stem end sorted and once each.
+func (a *Analyzer) tagLists(fsys fs.FS, out map[string][]string, kind string, tagsOf func(entry) []string) error {
 	for _, lang := range lexiconLangs {
-		entries, err := readList(fsys, lexiconFile("topics", lang))
+		entries, err := readList(fsys, lexiconFile(kind, lang))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range entries {
-			// A copy, so the tags do not keep the file's text alive.
-			sub := strings.Clone(e.name)
-			topic, _, _ := strings.Cut(sub, "/")
-			a.tagWords(out, e.words, topic, sub)
+			a.tagWords(out, e.words, tagsOf(e))
 		}
 	}
 	for s, tags := range out {
 		out[s] = dedupe(tags)
 	}
-	return out, nil
+	return nil
 }
 
 // tagWords adds tags to the stem of every word that is not a stop word.
-func (a *Analyzer) tagWords(out map[string][]string, words []string, tags ...string) {
+func (a *Analyzer) tagWords(out map[string][]string, words []string, tags []string) {
 	for _, w := range words {
 		for _, tok := range tokenize(w, false) {
 			if a.stop(tok) {
@@ -73,17 +79,8 @@ const synonymMark = "≈"
 // "≈mother", and so meet as directly as a shared word.
 func (a *Analyzer) loadSynonyms(fsys fs.FS) (map[string][]string, error) {
 	out := map[string][]string{}
-	for _, lang := range lexiconLangs {
-		entries, err := readList(fsys, lexiconFile("synonyms", lang))
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			a.tagWords(out, e.words, synonymMark+e.name)
-		}
-	}
-	for s, names := range out {
-		out[s] = dedupe(names)
+	if err := a.tagLists(fsys, out, "synonyms", func(e entry) []string { return []string{synonymMark + e.name} }); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
