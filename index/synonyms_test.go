@@ -5,24 +5,6 @@ import (
 	"testing"
 )
 
-func TestSynonymsWellFormed(t *testing.T) {
-	for _, lang := range lexiconLangs {
-		t.Run(lang, func(t *testing.T) {
-			// The parser rejects repeated set names and words, sets of one
-			// word, and words that are not lowercase with е for ё.
-			sets := testList(t, "synonyms", lang)
-			if len(sets) < 900 {
-				t.Errorf("%d sets, want at least 900", len(sets))
-			}
-			distinct := distinctWords(sets)
-			if distinct < 3000 {
-				t.Errorf("%d distinct words, want at least 3000", distinct)
-			}
-			t.Logf("%s: %d sets, %d distinct words", lang, len(sets), distinct)
-		})
-	}
-}
-
 func TestSynonymsKnownPairs(t *testing.T) {
 	for _, c := range []struct {
 		lang string
