@@ -176,6 +176,9 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 		}
 	}
 	for _, e := range out {
+		if len(e.words) == 0 && e.name == "" {
+			return nil, fmt.Errorf("%w: %s: the list has no words", errLexicon, file)
+		}
 		if len(e.words) == 0 {
 			return nil, fmt.Errorf("%w: %s:%d: %q has no words", errLexicon, file, e.line, e.name)
 		}
@@ -187,6 +190,9 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 // nothing is: it must be lowercase letters and digits, with ё written as е,
 // in parts joined by single hyphens, and hold a letter.
 func badWord(w string) string {
+	if w == "" {
+		return "is empty (two spaces in a row?)"
+	}
 	letter := false
 	for i, r := range w {
 		switch {

@@ -101,7 +101,7 @@ func TestParseListRejects(t *testing.T) {
 	for _, c := range []struct {
 		kind listKind
 		text string
-		line string // "file:line" the error must name
+		line string // "file:line" (or "file" alone) the error must name
 	}{
 		{topicList, "cello\n", "t.txt:1"},
 		{topicList, "[music]\ncello\n", "t.txt:1"},
@@ -132,7 +132,8 @@ func TestParseListRejects(t *testing.T) {
 		{synonymList, "mother\tmum\n", "t.txt:1"},
 		{wordList, "ll\nll\n", "t.txt:2"},
 		{wordList, "ll ve\n", "t.txt:1"},
-		{wordList, "# only a comment\n", "t.txt:1"},
+		{wordList, "# only a comment\n", "t.txt"},
+		{synonymList, "mother \xffmum\n", "t.txt:1"},
 	} {
 		_, err := parseList("t.txt", c.text, c.kind)
 		if !errors.Is(err, errLexicon) || !strings.Contains(err.Error(), c.line+":") {
