@@ -32,8 +32,19 @@ const (
 	synonymList                 // synonyms.*: "word word ...", the first naming the set
 )
 
-var listKinds = map[string]listKind{
-	"stop": wordList, "prefixes": wordList, "topics": topicList, "frames": frameList, "synonyms": synonymList,
+// kindOf gives the kind of a list from its file's name, KIND.LANG.txt.
+func kindOf(file string) (listKind, bool) {
+	switch kind, _, _ := strings.Cut(path.Base(file), "."); kind {
+	case "stop", "prefixes":
+		return wordList, true
+	case "topics":
+		return topicList, true
+	case "frames":
+		return frameList, true
+	case "synonyms":
+		return synonymList, true
+	}
+	return 0, false
 }
 
 // entry is a class of a topic list, a frame, a synonym set, or the whole of
@@ -46,7 +57,7 @@ type entry struct {
 
 // readList reads and parses one lexicon file of fsys.
 func readList(fsys fs.FS, file string) ([]entry, error) {
-	kind, ok := listKinds[strings.SplitN(path.Base(file), ".", 2)[0]]
+	kind, ok := kindOf(file)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s: unknown kind of list (want stop, prefixes, topics, frames or synonyms)", errLexicon, file)
 	}

@@ -133,6 +133,7 @@ func TestParseListRejects(t *testing.T) {
 		{wordList, "ll\nll\n", "t.txt:2"},
 		{wordList, "ll ve\n", "t.txt:1"},
 		{wordList, "# only a comment\n", "t.txt"},
+		{wordList, "", "t.txt"},
 		{synonymList, "mother \xffmum\n", "t.txt:1"},
 	} {
 		_, err := parseList("t.txt", c.text, c.kind)
@@ -223,5 +224,17 @@ func TestLexiconSharedSubtopics(t *testing.T) {
 		if !found {
 			t.Errorf("%v do not share a subtopic", c.words)
 		}
+	}
+}
+
+// TestReadListUnknownKind checks that a file whose name gives no known
+// layout is refused rather than read as some other kind.
+func TestReadListUnknownKind(t *testing.T) {
+	fsys := fstest.MapFS{"lexicons/words.en.txt": {Data: []byte("cello\n")}}
+	if _, err := readList(fsys, "lexicons/words.en.txt"); !errors.Is(err, errLexicon) || !strings.Contains(err.Error(), "words.en.txt") {
+		t.Errorf("got %v", err)
+	}
+	if _, err := readList(fsys, "lexicons/stop.en.txt"); err == nil || errors.Is(err, errLexicon) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: got %v", err)
 	}
 }
