@@ -150,7 +150,7 @@ func tokenize(text string, lettersOnly bool) []token {
 		switch {
 		case unicode.IsLetter(r):
 			r = fold.Rune(r)
-			cyr = cyr || unicode.Is(unicode.Cyrillic, r)
+			cyr = cyr || isCyrillic(r)
 			b.WriteRune(r)
 		case !lettersOnly && unicode.IsDigit(r):
 			b.WriteRune(r)
@@ -161,6 +161,8 @@ func tokenize(text string, lettersOnly bool) []token {
 	flush(0)
 	return out
 }
+
+func isCyrillic(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }
 
 // Analyze returns the terms of text in the analyzer's mode, each once.
 func (a *Analyzer) Analyze(text string) Terms {

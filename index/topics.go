@@ -31,12 +31,12 @@ func (a *Analyzer) loadLexicons(fsys fs.FS) (map[string][]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	dedupeTags(out)
 	return out, nil
 }
 
 // tagLists reads the lists of a kind in every language and adds to out,
 // for the stem of every word of an entry, the tags tagsOf gives the entry.
-// The tags of each stem end sorted and once each.
 func (a *Analyzer) tagLists(fsys fs.FS, out map[string][]string, kind string, tagsOf func(entry) []string) error {
 	for _, lang := range lexiconLangs {
 		entries, err := readList(fsys, lexiconFile(kind, lang))
@@ -47,24 +47,35 @@ func (a *Analyzer) tagLists(fsys fs.FS, out map[string][]string, kind string, ta
 			a.tagWords(out, e.words, tagsOf(e))
 		}
 	}
+	return nil
+}
+
+// dedupeTags sorts the tags of every stem and keeps each once.
+func dedupeTags(out map[string][]string) {
 	for s, tags := range out {
 		out[s] = dedupe(tags)
 	}
-	return nil
 }
 
 // tagWords adds tags to the stem of every word that is not a stop word.
 func (a *Analyzer) tagWords(out map[string][]string, words []string, tags []string) {
 	for _, w := range words {
-		for _, tok := range tokenize(w, false) {
+		// The parser let through only lowercase letters and digits, with е
+		// for ё, in parts joined by hyphens: the tokens tokenize would make,
+		// without building each again.
+		for part := range strings.SplitSeq(w, "-") {
+			tok := token{text: part, cyrillic: strings.ContainsFunc(part, isCyrillic)}
 			if a.stop(tok) {
 				continue
 			}
+			s := a.stem(tok)
 			// Forms of one word often stand together and share a stem:
 			// tag it once.
-			s := a.stem(tok)
 			if have := out[s]; len(have) < len(tags) || !slices.Equal(have[len(have)-len(tags):], tags) {
-				out[s] = append(have, tags...)
+				// The stem may be a substring of the file's text, and a
+				// map assignment stores the key given even when it is
+				// there already: a copy, so the map does not keep the text.
+				out[strings.Clone(s)] = append(have, tags...)
 			}
 		}
 	}
@@ -82,5 +93,6 @@ func (a *Analyzer) loadSynonyms(fsys fs.FS) (map[string][]string, error) {
 	if err := a.tagLists(fsys, out, "synonyms", func(e entry) []string { return []string{synonymMark + e.name} }); err != nil {
 		return nil, err
 	}
+	dedupeTags(out)
 	return out, nil
 }
