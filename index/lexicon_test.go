@@ -227,6 +227,33 @@ func TestLexiconSharedSubtopics(t *testing.T) {
 	}
 }
 
+// TestWordTokens checks that every word of every lexicon gives the tokens
+// tokenize would give it, so loading may skip tokenize.
+func TestWordTokens(t *testing.T) {
+	files, _ := fs.Glob(lexiconFiles, "lexicons/*")
+	for _, f := range files {
+		entries, err := readList(lexiconFiles, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			for _, w := range e.words {
+				var got []token
+				for tok := range wordTokens(w) {
+					got = append(got, tok)
+				}
+				want := tokenize(w, false)
+				for i := range want {
+					want[i].joined = false // not used in loading
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: %q: got %+v, tokenize gives %+v", f, w, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestReadListUnknownKind checks that a file whose name gives no known
 // layout is refused rather than read as some other kind.
 func TestReadListUnknownKind(t *testing.T) {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"io/fs"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -60,11 +61,7 @@ func dedupeTags(out map[string][]string) {
 // tagWords adds tags to the stem of every word that is not a stop word.
 func (a *Analyzer) tagWords(out map[string][]string, words []string, tags []string) {
 	for _, w := range words {
-		// The parser let through only lowercase letters and digits, with е
-		// for ё, in parts joined by hyphens: the tokens tokenize would make,
-		// without building each again.
-		for part := range strings.SplitSeq(w, "-") {
-			tok := token{text: part, cyrillic: strings.ContainsFunc(part, isCyrillic)}
+		for tok := range wordTokens(w) {
 			if a.stop(tok) {
 				continue
 			}
@@ -76,6 +73,20 @@ func (a *Analyzer) tagWords(out map[string][]string, words []string, tags []stri
 				// map assignment stores the key given even when it is
 				// there already: a copy, so the map does not keep the text.
 				out[strings.Clone(s)] = append(have, tags...)
+			}
+		}
+	}
+}
+
+// wordTokens yields the tokens of a word of a lexicon: the ones tokenize
+// would make, without building each again, since the parser let through
+// only lowercase letters and digits, with е for ё, in parts joined by
+// hyphens.
+func wordTokens(w string) iter.Seq[token] {
+	return func(yield func(token) bool) {
+		for part := range strings.SplitSeq(w, "-") {
+			if !yield(token{text: part, cyrillic: strings.ContainsFunc(part, isCyrillic)}) {
+				return
 			}
 		}
 	}
