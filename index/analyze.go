@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"unicode"
@@ -13,6 +14,8 @@ import (
 	"github.com/blevesearch/snowballstem"
 	"github.com/blevesearch/snowballstem/english"
 	"github.com/blevesearch/snowballstem/russian"
+
+	"github.com/palimpsest-mem/memory/internal/fold"
 )
 
 // Mode names a way of finding candidates.
@@ -66,10 +69,17 @@ type Analyzer struct {
 	stopRU   analysis.TokenMap
 	topics   map[string][]string // stem -> tags
 	synonyms map[string][]string // stem -> synonym-set terms ("≈name")
+	prefixes []string            // Russian verbal prefixes, longest first
 }
 
-// NewAnalyzer builds the analyzer of a mode.
+// NewAnalyzer builds the analyzer of a mode from the built-in lexicons. A
+// malformed line in one of them is an error naming its file and line.
 func NewAnalyzer(mode Mode) (*Analyzer, error) {
+	return newAnalyzer(mode, lexiconFiles)
+}
+
+// newAnalyzer builds the analyzer of a mode from the lexicons in fsys.
+func newAnalyzer(mode Mode, fsys fs.FS) (*Analyzer, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
@@ -80,38 +90,34 @@ func NewAnalyzer(mode Mode) (*Analyzer, error) {
 	if err := a.stopRU.LoadBytes(ru.RussianStopWords); err != nil {
 		return nil, err
 	}
-	for _, w := range strings.Fields(chatStopEN) {
-		a.stopEN.AddToken(w)
-	}
-	for _, w := range strings.Fields(chatStopRU) {
-		a.stopRU.AddToken(w)
-	}
-	if mode == Topics || mode == Semantic {
-		var err error
-		if a.topics, err = a.loadLexicons(); err != nil {
+	// The Snowball stop lists, extended with the filler of chat and bare
+	// units of time (lexicons/stop.*.txt says why).
+	for i, stop := range [...]analysis.TokenMap{a.stopEN, a.stopRU} {
+		words, err := readList(fsys, lexiconFile("stop", lexiconLangs[i]))
+		if err != nil {
 			return nil, err
 		}
-		a.synonyms = a.loadSynonyms()
+		for _, w := range words[0].words {
+			stop.AddToken(strings.Clone(w))
+		}
+	}
+	prefixes, err := readList(fsys, lexiconFile("prefixes", "ru"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range prefixes[0].words {
+		a.prefixes = append(a.prefixes, strings.Clone(p))
+	}
+	if mode == Topics || mode == Semantic {
+		if a.topics, err = a.loadLexicons(fsys); err != nil {
+			return nil, err
+		}
+		if a.synonyms, err = a.loadSynonyms(fsys); err != nil {
+			return nil, err
+		}
 	}
 	return a, nil
 }
-
-// chatStopEN and chatStopRU extend the Snowball stop lists with the filler
-// of chat ("sorry, actually, these days ...") and with bare units of time,
-// which a statement of change almost always holds and which would
-// otherwise make it resemble every other dated fact. Weekdays, months and
-// seasons stay: they say what a schedule is about.
-const (
-	chatStopEN = `sorry oops actually really thanks thank please just also still now currently recently lately
-anymore already yesterday today tomorrow ago since day days week weeks month months year years time times
-last next thing things lot bit got get gets getting go goes going went gone make makes made take takes took
-taken want wants think know say said tell told well oh ok okay yes yeah correction wrong mistake instead
-ll ve re`
-	chatStopRU = `извини извините простите кстати вообще теперь сейчас уже еще тоже также недавно вчера сегодня
-завтра назад день дня дней неделя недели неделю месяц месяца месяцев год года году лет раз вот ну просто
-очень правда точно ошиблась ошибся ошибка поправка напутала напутал перепутала перепутал вместо буду будет
-стал стала стало`
-)
 
 // Mode returns the analyzer's mode.
 func (a *Analyzer) Mode() Mode { return a.mode }
@@ -143,11 +149,8 @@ func tokenize(text string, lettersOnly bool) []token {
 		}
 		switch {
 		case unicode.IsLetter(r):
-			r = unicode.ToLower(r)
-			if r == 'ё' {
-				r = 'е'
-			}
-			cyr = cyr || unicode.Is(unicode.Cyrillic, r)
+			r = fold.Rune(r)
+			cyr = cyr || isCyrillic(r)
 			b.WriteRune(r)
 		case !lettersOnly && unicode.IsDigit(r):
 			b.WriteRune(r)
@@ -158,6 +161,8 @@ func tokenize(text string, lettersOnly bool) []token {
 	flush(0)
 	return out
 }
+
+func isCyrillic(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }
 
 // Analyze returns the terms of text in the analyzer's mode, each once.
 func (a *Analyzer) Analyze(text string) Terms {
@@ -182,7 +187,7 @@ func (a *Analyzer) Analyze(text string) Terms {
 		}
 		s := a.stem(tok)
 		t.Words = append(t.Words, s)
-		t.Roots = append(t.Roots, roots(tok, s)...)
+		t.Roots = append(t.Roots, a.roots(tok, s)...)
 		if a.topics != nil {
 			t.Topics = append(t.Topics, a.topics[s]...)
 			t.Words = append(t.Words, a.synonyms[s]...)
@@ -232,25 +237,21 @@ func (a *Analyzer) stem(t token) string {
 // and cost a fifth more build time.)
 var rootLens = []int{4, 5}
 
-// ruPrefixes are Russian verbal prefixes, longest first. Stripping one
-// lets переехать meet ехать and накопительный meet копить. One-letter
-// prefixes (в, с, у, о) are left alone: too many stems begin with them.
-var ruPrefixes = []string{"пере", "недо", "пред", "разо", "рас", "раз", "при", "про", "под", "над", "без", "вос", "воз",
-	"обо", "об", "от", "вы", "за", "на", "до", "по", "из", "ис", "со"}
-
-// roots returns the root terms of a token whose stem is s.
-func roots(t token, s string) []string {
+// roots returns the root terms of a token whose stem is s. Stripping a
+// Russian verbal prefix lets переехать meet ехать and накопительный meet
+// копить.
+func (a *Analyzer) roots(t token, s string) []string {
 	var out []string
 	add := func(stem string) {
 		for _, n := range rootLens {
-			if p := prefixRunes(stem, n); utf8.RuneCountInString(p) == n {
+			if p := fold.Prefix(stem, n); utf8.RuneCountInString(p) == n {
 				out = append(out, p)
 			}
 		}
 	}
 	add(s)
 	if t.cyrillic {
-		for _, p := range ruPrefixes {
+		for _, p := range a.prefixes {
 			if rest := strings.TrimPrefix(s, p); rest != s && utf8.RuneCountInString(rest) >= 4 {
 				add(rest)
 				break
@@ -258,17 +259,6 @@ func roots(t token, s string) []string {
 		}
 	}
 	return out
-}
-
-func prefixRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
 }
 
 func dedupe(s []string) []string {

@@ -55,18 +55,6 @@ func TestStopWordsAndNoise(t *testing.T) {
 	}
 }
 
-func TestParseLexicon(t *testing.T) {
-	m, err := parseLexicon("# c\nmusic/instruments: cello violin\nmusic/instruments: harp\n")
-	if err != nil || !slices.Equal(m["music/instruments"], []string{"cello", "violin", "harp"}) {
-		t.Errorf("got %v, %v", m, err)
-	}
-	for _, bad := range []string{"music: cello", "music/x cello", "/x: a", "a b/c: d"} {
-		if _, err := parseLexicon(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
-	}
-}
-
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"I work at A.", "Я переехала в Москву", "e-mail: x@y.z", "\xff\xfe", "ёЁ-ё"} {
 		f.Add(s)

@@ -1,78 +1,95 @@
 package index
 
 import (
-	"bufio"
-	"fmt"
+	"io/fs"
+	"iter"
+	"slices"
 	"strings"
 )
+
+// lexiconLangs are the languages of the lexicons, read in this order.
+var lexiconLangs = [...]string{"en", "ru"}
+
+// lexiconFile names the file of a kind of list in a language.
+func lexiconFile(kind, lang string) string { return "lexicons/" + kind + "." + lang + ".txt" }
 
 // loadLexicons parses the English and Russian lexicons into a map from
 // stem to the tags of every topic and subtopic the word belongs to, and of
 // every frame: a specific recurring thing of a life ("coffee-order",
 // "broken-bone") narrower than a subtopic, tagged "#name". Words pass
 // through the same analysis as text, so any form of a word finds them.
-func (a *Analyzer) loadLexicons() (map[string][]string, error) {
+func (a *Analyzer) loadLexicons(fsys fs.FS) (map[string][]string, error) {
 	out := map[string][]string{}
-	for _, frames := range []string{framesEN, framesRU} {
-		for _, line := range strings.Split(frames, "\n") {
-			name, words, ok := strings.Cut(line, ":")
-			if name = strings.TrimSpace(name); !ok || name == "" || strings.HasPrefix(name, "#") {
-				continue
-			}
-			for _, w := range strings.Fields(words) {
-				for _, tok := range tokenize(w, false) {
-					if !a.stop(tok) {
-						s := a.stem(tok)
-						out[s] = append(out[s], "#"+name)
-					}
-				}
-			}
-		}
+	if err := a.tagLists(fsys, out, "frames", func(e entry) []string { return []string{"#" + e.name} }); err != nil {
+		return nil, err
 	}
-	for _, lex := range []string{lexiconEN, lexiconRU} {
-		entries, err := parseLexicon(lex)
-		if err != nil {
-			return nil, err
-		}
-		for sub, words := range entries {
-			topic, _, _ := strings.Cut(sub, "/")
-			for _, w := range words {
-				for _, tok := range tokenize(w, false) {
-					if a.stop(tok) {
-						continue
-					}
-					s := a.stem(tok)
-					out[s] = append(out[s], topic, sub)
-				}
-			}
-		}
+	err := a.tagLists(fsys, out, "topics", func(e entry) []string {
+		// A copy, so the tags do not keep the file's text alive.
+		sub := strings.Clone(e.name)
+		topic, _, _ := strings.Cut(sub, "/")
+		return []string{topic, sub}
+	})
+	if err != nil {
+		return nil, err
 	}
-	for s, tags := range out {
-		out[s] = dedupe(tags)
-	}
+	dedupeTags(out)
 	return out, nil
 }
 
-// parseLexicon reads lines of the form "topic/subtopic: word word ...";
-// # starts a comment. A subtopic may continue over several lines.
-func parseLexicon(text string) (map[string][]string, error) {
-	out := map[string][]string{}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+// tagLists reads the lists of a kind in every language and adds to out,
+// for the stem of every word of an entry, the tags tagsOf gives the entry.
+func (a *Analyzer) tagLists(fsys fs.FS, out map[string][]string, kind string, tagsOf func(entry) []string) error {
+	for _, lang := range lexiconLangs {
+		entries, err := readList(fsys, lexiconFile(kind, lang))
+		if err != nil {
+			return err
 		}
-		head, words, ok := strings.Cut(line, ":")
-		topic, sub, ok2 := strings.Cut(strings.TrimSpace(head), "/")
-		if !ok || !ok2 || topic == "" || sub == "" || strings.ContainsAny(head, " \t") {
-			return nil, fmt.Errorf("lexicon line %d: want \"topic/subtopic: words\"", n)
+		for _, e := range entries {
+			a.tagWords(out, e.words, tagsOf(e))
 		}
-		key := topic + "/" + sub
-		out[key] = append(out[key], strings.Fields(words)...)
 	}
-	return out, sc.Err()
+	return nil
+}
+
+// dedupeTags sorts the tags of every stem and keeps each once.
+func dedupeTags(out map[string][]string) {
+	for s, tags := range out {
+		out[s] = dedupe(tags)
+	}
+}
+
+// tagWords adds tags to the stem of every word that is not a stop word.
+func (a *Analyzer) tagWords(out map[string][]string, words []string, tags []string) {
+	for _, w := range words {
+		for tok := range wordTokens(w) {
+			if a.stop(tok) {
+				continue
+			}
+			s := a.stem(tok)
+			// Forms of one word often stand together and share a stem:
+			// tag it once.
+			if have := out[s]; len(have) < len(tags) || !slices.Equal(have[len(have)-len(tags):], tags) {
+				// The stem may be a substring of the file's text, and a
+				// map assignment stores the key given even when it is
+				// there already: a copy, so the map does not keep the text.
+				out[strings.Clone(s)] = append(have, tags...)
+			}
+		}
+	}
+}
+
+// wordTokens yields the tokens of a word of a lexicon: the ones tokenize
+// would make, without building each again, since the parser let through
+// only lowercase letters and digits, with е for ё, in parts joined by
+// hyphens.
+func wordTokens(w string) iter.Seq[token] {
+	return func(yield func(token) bool) {
+		for part := range strings.SplitSeq(w, "-") {
+			if !yield(token{text: part, cyrillic: strings.ContainsFunc(part, isCyrillic)}) {
+				return
+			}
+		}
+	}
 }
 
 // synonymMark begins the term of a synonym set, so that it never equals a
@@ -82,27 +99,11 @@ const synonymMark = "≈"
 // loadSynonyms maps the stem of every word in the English and Russian
 // synonym sets to a term naming its set: "mum" and "mother" both index
 // "≈mother", and so meet as directly as a shared word.
-func (a *Analyzer) loadSynonyms() map[string][]string {
+func (a *Analyzer) loadSynonyms(fsys fs.FS) (map[string][]string, error) {
 	out := map[string][]string{}
-	for _, text := range []string{synonymsEN, synonymsRU} {
-		for _, line := range strings.Split(text, "\n") {
-			words := strings.Fields(line)
-			if len(words) < 2 || strings.HasPrefix(words[0], "#") {
-				continue
-			}
-			name := synonymMark + words[0]
-			for _, w := range words {
-				for _, tok := range tokenize(w, false) {
-					if !a.stop(tok) {
-						s := a.stem(tok)
-						out[s] = append(out[s], name)
-					}
-				}
-			}
-		}
+	if err := a.tagLists(fsys, out, "synonyms", func(e entry) []string { return []string{synonymMark + e.name} }); err != nil {
+		return nil, err
 	}
-	for s, names := range out {
-		out[s] = dedupe(names)
-	}
-	return out
+	dedupeTags(out)
+	return out, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/palimpsest-mem/memory/internal/fold"
 )
 
 // Rules is the embedded decider: no model, a few explicit signals, and
@@ -109,7 +111,7 @@ func contentTerms(terms []string, marker string) []string {
 		stem := strings.TrimSuffix(t, "…")
 		fromMarker := false
 		for _, w := range strings.Fields(marker) {
-			if n := min(4, len([]rune(stem)), len([]rune(w))); n > 0 && prefixRunes(stem, n) == prefixRunes(w, n) {
+			if n := min(4, len([]rune(stem)), len([]rune(w))); n > 0 && fold.Prefix(stem, n) == fold.Prefix(w, n) {
 				fromMarker = true
 			}
 		}
@@ -118,14 +120,6 @@ func contentTerms(terms []string, marker string) []string {
 		}
 	}
 	return out
-}
-
-func prefixRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		r = r[:n]
-	}
-	return string(r)
 }
 
 // Markers are phrases of one or more lowercased words (ё as е).
@@ -175,7 +169,7 @@ func equal(a, b []string) bool {
 
 // tokens lowercases text, folds ё to е and splits it into words.
 func tokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "ё", "е"), "Ё", "Е")), func(r rune) bool {
+	return strings.FieldsFunc(strings.Map(fold.Rune, s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
 }

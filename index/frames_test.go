@@ -1,61 +1,68 @@
 package index
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 )
 
-// testParseFramesRU parses framesRU, reporting every malformed line, and
-// returns the frames by name.
-func testParseFramesRU(t *testing.T) map[string][]string {
-	t.Helper()
-	frames := map[string][]string{}
-	for i, line := range strings.Split(framesRU, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		n := i + 1
-		name, rest, ok := strings.Cut(line, ":")
-		if !ok {
-			t.Errorf("line %d: no colon: %q", n, line)
-			continue
-		}
-		if name == "" || name != strings.TrimSpace(name) || strings.ToLower(name) != name ||
-			strings.Trim(name, "-") != name || strings.Contains(name, "--") ||
-			strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
-			t.Errorf("line %d: bad frame name %q", n, name)
-		}
-		if _, dup := frames[name]; dup {
-			t.Errorf("line %d: frame %q defined twice", n, name)
-		}
-		words := strings.Fields(rest)
-		if len(words) < 6 || len(words) > 25 {
-			t.Errorf("line %d: frame %q has %d words, want 6-25", n, name, len(words))
-		}
-		seen := map[string]bool{}
-		for _, w := range words {
-			if strings.ToLower(w) != w || strings.ContainsRune(w, 'ё') {
-				t.Errorf("line %d: frame %q: word %q is not lowercase with е for ё", n, name, w)
-			}
-			if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
-				t.Errorf("line %d: frame %q: word %q has characters other than letters and hyphens", n, name, w)
-			}
-			if seen[w] {
-				t.Errorf("line %d: frame %q: word %q repeated", n, name, w)
-			}
-			seen[w] = true
-		}
-		frames[name] = words
+// TestFramesWellFormed checks what the parser leaves to policy: 6 to 25
+// words a frame, names in lowercase ASCII letters, digits and hyphens for
+// English, no digits in Russian.
+func TestFramesWellFormed(t *testing.T) {
+	for _, lang := range lexiconLangs {
+		testFramesWellFormed(t, lang)
 	}
-	return frames
 }
 
-func TestFramesRU(t *testing.T) {
-	frames := testParseFramesRU(t)
-	if len(frames) < 700 {
-		t.Errorf("framesRU has %d frames, want at least 700", len(frames))
+func testFramesWellFormed(t *testing.T, lang string) {
+	t.Helper()
+	for _, f := range testList(t, "frames", lang) {
+		if len(f.words) < 6 || len(f.words) > 25 {
+			t.Errorf("line %d: frame %q has %d words, want 6 to 25", f.line, f.name, len(f.words))
+		}
+		if lang == "ru" {
+			for _, w := range append([]string{f.name}, f.words...) {
+				if strings.ContainsFunc(w, unicode.IsDigit) {
+					t.Errorf("line %d: frame %q: %q has a digit", f.line, f.name, w)
+				}
+			}
+		}
+		for _, r := range f.name {
+			if lang == "en" && !(r >= 'a' && r <= 'z') && !(r >= '0' && r <= '9') && r != '-' {
+				t.Errorf("line %d: frame name %q: want lowercase letters, digits and hyphens", f.line, f.name)
+				break
+			}
+		}
+	}
+}
+
+// TestFramesENExamples checks that the frames join the examples that
+// motivate them: pairs of facts about the same thing that share no word.
+func TestFramesENExamples(t *testing.T) {
+	byName := map[string][]string{}
+	for _, f := range testList(t, "frames", "en") {
+		byName[f.name] = f.words
+	}
+	for _, c := range []struct {
+		frame string
+		a, b  string
+	}{
+		{"coffee-order", "black", "oat"},
+		{"coffee-order", "sugar", "espresso"},
+		{"broken-bone", "broken", "plaster"},
+		{"broken-bone", "cast", "fracture"},
+		{"landlord", "landlord", "rent"},
+	} {
+		words, ok := byName[c.frame]
+		if !ok {
+			t.Errorf("no frame %q", c.frame)
+			continue
+		}
+		if !slices.Contains(words, c.a) || !slices.Contains(words, c.b) {
+			t.Errorf("frame %q should hold both %q and %q", c.frame, c.a, c.b)
+		}
 	}
 }
 
@@ -66,7 +73,8 @@ func TestFramesRUStems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, words := range testParseFramesRU(t) {
+	for _, f := range testList(t, "frames", "ru") {
+		name, words := f.name, f.words
 		stems := map[string]bool{}
 		for _, w := range words {
 			for _, s := range a.Analyze(w).Words {
