@@ -25,6 +25,7 @@
 //	query.go       Get, List, Events, History
 //	timeline.go    At and Prompt: event intervals as known at a record time
 //	remember.go    Remember: candidates, the decider's verdict, its application
+//	decider.go     Decider and Embedder values: rules, add, Ollama
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
 //	delete.go      Delete: the hard delete, its scrubbing and compaction
 //	export.go      Export: JSON Lines of everything
@@ -42,8 +43,9 @@
 //	listcache.go   users' decoded lists, kept between writes
 //
 // Packages: kv (bbolt: records, logs, transactions, compaction; the only
-// importer of bbolt), index (text analysis, lexicons, the Bleve index; the
-// only importer of bleve), reconcile (the deciders and the Ollama client;
+// importer of bbolt), index (text analysis, the lexicons in index/lexicons,
+// the Bleve index; the only importer of bleve), internal/fold (ё folding and
+// rune prefixes shared by index and reconcile), reconcile (the deciders and the Ollama client;
 // the only importer of that client), eventtime (event time from English
 // and Russian words), internal/ollamatest (a fake Ollama server for tests),
 // bench (go run ./bench: speed, recall, decisions, dates, crashes) and
