@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -289,5 +290,8 @@ func runIndexChild(t *testing.T, path, mode string) {
 	}
 	fmt.Println("READY " + mine)
 	time.Sleep(time.Hour)
+	// Unreachable, the store's files would be closed by their finalizers,
+	// and its index's lock given up while the process lives.
+	runtime.KeepAlive(s)
 	t.Fatal("not killed: " + strconv.Itoa(os.Getpid()))
 }
