@@ -186,7 +186,7 @@ func newHandle(root string) (*handle, error) {
 	// The root is the store's: keep it private, whoever loosened it.
 	if st, err := rl.Stat(); err != nil || st.Mode().Perm()&0o077 != 0 {
 		if err == nil {
-			err = os.Chmod(root, 0o700)
+			err = rl.Chmod(0o700) // the directory checked, whatever is at its path now
 		}
 		if err != nil {
 			return nil, noAccess(root, fmt.Errorf("index: %w", err))
