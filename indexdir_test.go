@@ -179,7 +179,8 @@ func TestIndexPathTakenIsLeftAlone(t *testing.T) {
 
 // The store's own index folder is marked as the store's, privately, while
 // an index lives in it; what the user puts in it is never removed, and the
-// folder stays as long as it holds something besides the marker.
+// folder stays as long as it holds something besides the marker. Being the
+// store's, it is made private again if loosened.
 func TestIndexFolderKeepsWhatIsNotAnIndex(t *testing.T) {
 	path := filepath.Join(privateDir(t), "notes.db")
 	root := indexRoot(path)
@@ -213,9 +214,17 @@ func TestIndexFolderKeepsWhatIsNotAnIndex(t *testing.T) {
 		t.Errorf("after Close: %v", got)
 	}
 	for _, ro := range []bool{false, true} {
+		// Its own folder, loosened, is made private again before an index
+		// goes in.
+		if err := os.Chmod(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		s = must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true, ReadOnly: ro}))
 		if got := candidateIDs(t, s, "", "apple trees"); len(got) != 1 {
 			t.Errorf("read-only %v: lookup found %v", ro, got)
+		}
+		if st, err := os.Stat(root); err != nil || st.Mode().Perm() != 0o700 {
+			t.Errorf("read-only %v: the index folder: %v, %v", ro, st, err)
 		}
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
