@@ -106,25 +106,66 @@ func noAccess(root string, err error) error {
 
 // makeRoot makes root, with its marker, unless something is there already:
 // the root is made whole beside its path and renamed into place, so that no
-// process ever sees it without its marker.
+// process ever sees it without its marker. While it is made, the new
+// directory is locked, so that a sweep removes only one whose maker died
+// before the rename (see sweepHalfMade).
 func makeRoot(root string) error {
-	parent := filepath.Dir(root)
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(root)+"-new-")
+	tmp, err := os.MkdirTemp(filepath.Dir(root), halfMadePrefix(root))
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	err = writeMarker(tmp)
+	f, err := os.Open(tmp)
+	if err == nil {
+		defer f.Close()
+		_, err = lockFile(f, true)
+	}
+	if err == nil {
+		err = writeMarker(tmp)
+	}
 	if err == nil {
 		err = renameNoReplace(tmp, root)
 	}
 	if err != nil {
 		os.RemoveAll(tmp) // made just now, holding only the marker
-		if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.ENOTEMPTY) {
-			return nil // something is there now: the caller looks again
+		if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, fs.ErrNotExist) {
+			// Something is at root now, or a sweep took the new directory
+			// for a dead process's before it was locked: look again.
+			return nil
 		}
 		return fmt.Errorf("index: %w", err)
 	}
 	return nil
+}
+
+func halfMadePrefix(root string) string { return "." + filepath.Base(root) + "-new-" }
+
+// sweepHalfMade removes, beside root, the directories that makeRoot began
+// and a process that is gone never renamed: named for root, unlocked, and
+// holding nothing but a marker. They hold no data, so what cannot be
+// removed is left quietly.
+func sweepHalfMade(root string) {
+	parent, prefix := filepath.Dir(root), halfMadePrefix(root)
+	es, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(parent, e.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		if got, err := lockFile(f, false); err == nil && got {
+			if names, err := f.Readdirnames(-1); err == nil && (len(names) == 0 || (len(names) == 1 && names[0] == MarkerName)) {
+				os.Remove(filepath.Join(p, MarkerName))
+				os.Remove(p) // fails, as it should, if anything else came in meanwhile
+			}
+		}
+		f.Close()
+	}
 }
 
 func writeMarker(dir string) error {
@@ -271,10 +312,12 @@ func isIndexDir(dir string) bool {
 // processes left behind: every index sub-directory whose lock no open
 // index holds. With all set (the caller holds the store exclusively, so no
 // other index of it can be open) it removes every index sub-directory. The
-// root goes too when nothing but its marker is left in it. Nothing else is
+// root goes too when nothing but its marker is left in it; so do the
+// roots that a process now gone began to make beside it. Nothing else is
 // touched. A missing root is no error; anything else at its path gives an
 // error wrapping ErrDir, as does a failure to remove an index.
 func Sweep(root string, all bool) error {
+	sweepHalfMade(root)
 	rl, err := lockRoot(root, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -107,5 +108,91 @@ func TestForeignRootIsLeftAlone(t *testing.T) {
 	}
 	if err := Foreign(filepath.Join(dir, "none")); err != nil {
 		t.Errorf("Foreign of nothing: %v", err)
+	}
+}
+
+// A root that a process killed while making it left half made beside its
+// path (a marked directory under a temporary name) goes at the next sweep;
+// one still being made (locked), or holding anything else, stays.
+func TestSweepRemovesRootsHalfMade(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "notes.db.index")
+	mk := func(name string, files ...string) string {
+		p := filepath.Join(dir, halfMadePrefix(root)+name)
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(p, f), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p
+	}
+	dead := mk("1", MarkerName)
+	empty := mk("2")
+	mine := mk("3", MarkerName, "notes.txt")
+	live := mk("4", MarkerName)
+	f, err := os.Open(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, err := lockFile(f, false); err != nil || !got {
+		t.Skipf("no file lock to hold here: %v, %v", got, err)
+	}
+	if err := Sweep(root, false); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{dead: false, empty: false, mine: true, live: true} {
+		if _, err := os.Lstat(p); (err == nil) != want {
+			t.Errorf("%s: after a sweep: %v; want kept %v", p, err, want)
+		}
+	}
+}
+
+// Indexes made and closed at once in one root, beside sweeps, all succeed:
+// a root removed or half made by another is looked at again, never
+// reported.
+func TestRootsMadeAndSweptAtOnce(t *testing.T) {
+	an, err := NewAnalyzer(Keywords4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "notes.db.index")
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for range 4 {
+		wg.Go(func() {
+			for range 10 {
+				ix, err := New(an, root)
+				if err == nil {
+					err = ix.Close()
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 40 {
+			if err := Sweep(root, false); err != nil {
+				errs <- err
+				return
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if _, err := os.Lstat(root); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the root after every index closed: %v", err)
+	}
+	if got := names(t, filepath.Dir(root)); len(got) > 0 {
+		t.Errorf("left beside the root: %v", got)
 	}
 }
