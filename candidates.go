@@ -67,7 +67,9 @@ type Lookup struct {
 // contradict, best first: facts sharing words or roots before facts that
 // share only a topic. Empty or letter-less text gives no candidates; k must
 // be within 1..MaxCandidates. The first lookup after Open builds the index
-// from the store.
+// from the store, in the folder <store>.index beside it: ErrIndexDir when
+// it cannot (something the store did not make is at that path, or the
+// folder cannot be written: lookups need write access beside the store).
 func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Lookup, error) {
 	out := Lookup{Mode: s.mode}
 	if k < 1 || k > MaxCandidates {
@@ -199,7 +201,7 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	defer context.AfterFunc(s.life, cancel)()
 	ix, err := index.New(an, s.ixRoot)
 	if err != nil {
-		return err
+		return fmt.Errorf("building the candidate index: %w", err)
 	}
 	// Batches come from short read transactions, one at a time as the
 	// index takes them; writeMu keeps the store still in between. Of the

@@ -25,7 +25,10 @@ import (
 // damage gives ErrStale while it answers from an older commit (until
 // Repair), then ErrLinked while the file has other names (a hard delete
 // would leave its bytes under them), and then ErrCompactionPending while
-// a hard delete's bytes may still be in the file: none is ok.
+// a hard delete's bytes may still be in the file: none is ok. Last comes
+// ErrIndexDir, when the candidate index cannot live in its folder beside
+// the store, or when a writable store cannot remove from it the indexes
+// that processes now gone left (they may hold words of deleted facts).
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -51,8 +54,12 @@ func (s *Store) Check(ctx context.Context) error {
 		return err
 	}
 	errs = append(errs, s.checkIndex(ctx, current)...)
+	ixDir := s.checkIndexDir()
 	if len(errs) > 0 && stale != nil {
 		errs = append(errs, errors.New(stale.Error())) // told, but only ErrCorrupt is wrapped
+	}
+	if len(errs) > 0 && ixDir != nil {
+		errs = append(errs, errors.New(ixDir.Error()))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
@@ -66,6 +73,25 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	if s.db.CompactionPending() {
 		return ErrCompactionPending
+	}
+	return ixDir
+}
+
+// checkIndexDir reports what keeps the candidate index from its folder
+// beside the store, or, for a writable store, what the sweep of that folder
+// (done again here: the store is held alone, and the index of this Store,
+// if any, is locked, so only what processes now gone left is removed)
+// could not remove. A read-only store does not report another user's
+// leftovers, which are not its own. Called with writeMu held.
+func (s *Store) checkIndexDir() error {
+	var err error
+	if s.db.ReadOnly() {
+		err = index.Foreign(s.ixRoot)
+	} else {
+		err = index.Sweep(s.ixRoot, false)
+	}
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"errors"
 
+	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -63,4 +64,12 @@ var (
 	ErrInvalidK = errors.New("invalid number of candidates")
 	// ErrBadImport: an import line that is malformed or inconsistent.
 	ErrBadImport = errors.New("invalid import data")
+	// ErrIndexDir: the candidate index cannot live in its folder beside
+	// the store, <store>.index: something the store did not make is at
+	// that path (it is left untouched), or the folder cannot be written
+	// (lookups need write access beside the store, even read-only).
+	// Lookups return it; the store still reads and writes. Check returns
+	// it too, and also when a writable Open could not remove the indexes
+	// that processes now gone left in that folder.
+	ErrIndexDir = index.ErrDir
 )

@@ -120,7 +120,9 @@ type Store struct {
 // A new store is created whole, and removed again at Close if nothing was
 // ever written to it (a successful Import is a write, even of no fact).
 // A store one of whose meta pages failed its checksum opens, but is
-// stale (see Stale and Repair).
+// stale (see Stale and Repair). Open removes from the folder
+// <store>.index, if the store made it, the candidate indexes of processes
+// that are gone; it touches nothing else there, and never fails on it.
 func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {
@@ -140,10 +142,16 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
-	if s.ixRoot, err = sweepIndexes(db.Path(), !o.ReadOnly); err != nil {
+	if s.ixRoot, err = indexRoot(db.Path()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: %w", err)
 	}
+	// Removing what processes now gone left is worth a try, but a failure
+	// must not keep the store from being read: a read-only handle fails
+	// only on what is not its own (another user's folder); a writable one
+	// tries again in Check, which reports what it could not remove, and
+	// lookups say what stops them.
+	_ = index.Sweep(s.ixRoot, !o.ReadOnly)
 	s.life, s.endLife = context.WithCancel(context.Background())
 	s.indexer.init(s)
 	s.decider = o.Decider
@@ -197,12 +205,9 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// sweepIndexes returns the directory where the index of the store file at
-// path lives, beside the file it really is (a symlink's target), and
-// removes from it what processes that are gone left behind. exclusive says
-// the caller holds the store's file exclusively, so no index of it is in
-// use anywhere.
-func sweepIndexes(path string, exclusive bool) (string, error) {
+// indexRoot returns the directory where the index of the store file at
+// path lives: beside the file it really is (a symlink's target).
+func indexRoot(path string) (string, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err == nil {
 		real, err = filepath.Abs(real)
@@ -210,8 +215,7 @@ func sweepIndexes(path string, exclusive bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("locating the candidate index: %w", err)
 	}
-	root := real + ".index"
-	return root, index.Sweep(root, exclusive)
+	return real + ".index", nil
 }
 
 // Path returns the file the store lives in.

@@ -255,7 +255,12 @@ func TestVerifyFindsLeak(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := os.Rename(left, filepath.Join(path+".index", "h-left")); err != nil {
+				// Closed, the index took its folder with it: make it again,
+				// marked as the store's, as a killed process leaves it.
 				if err := os.MkdirAll(path+".index", 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(path+".index", index.MarkerName), nil, 0o600); err != nil {
 					t.Fatal(err)
 				}
 				if err := os.Rename(left, filepath.Join(path+".index", "h-left")); err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -22,12 +23,28 @@ import (
 // can be taken belongs to a process that is gone. The root itself is locked
 // while a sub-directory is made or a sweep runs, so that a sweep never sees
 // one half made.
+//
+// The path of the root may hold something of the user's: a root is the
+// store's only if it is a directory (not a symlink) holding the file
+// MarkerName, which is written before the root appears at its path. Nothing
+// else is ever changed or removed, and in a root only the marker and the
+// sub-directories that hold nothing but an index are.
 
 const (
 	lockName  = "lock"
 	bleveName = "bleve"
 	subPrefix = "h-"
+	// MarkerName is the file that makes a directory a root of indexes.
+	MarkerName = ".palimpsest-index"
 )
+
+const markerText = "This folder holds the candidate index of the Palimpsest store beside it: words of its facts,\n" +
+	"rebuilt from the store when needed. It is safe to delete while no process has the store open.\n"
+
+// ErrDir says that the root cannot be used: its path holds something that
+// is not a root of indexes, or it cannot be written; or that a sweep could
+// not remove what processes that are gone left in it.
+var ErrDir = errors.New("problem with the candidate index's folder beside the store")
 
 // handle is the sub-directory of one open index.
 type handle struct {
@@ -35,36 +52,140 @@ type handle struct {
 	lock      *os.File
 }
 
-// openRoot makes root if it is missing and checks that it is a private
-// directory: not a symlink (which could send the index anywhere), not
-// readable by others.
-func openRoot(root string) error {
+// ownRoot says whether root is a root of indexes: nil if it is, an error
+// wrapping fs.ErrNotExist if nothing is there, and one wrapping ErrDir if
+// something else is (or it cannot be told).
+func ownRoot(root string) error {
 	if root == "" {
 		return errors.New("index: no directory given")
 	}
-	if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("index: %w", err)
-	}
 	st, err := os.Lstat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	if !st.IsDir() {
-		return fmt.Errorf("index: %s is not a directory (%s)", root, st.Mode().Type())
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return foreign(root, "a symlink")
+	case !st.IsDir():
+		return foreign(root, "not a folder")
 	}
-	if st.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(root, 0o700); err != nil {
-			return fmt.Errorf("index: %w", err)
-		}
+	m, err := os.Lstat(filepath.Join(root, MarkerName))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return foreign(root, "a folder without the file "+MarkerName)
+	case err != nil:
+		return fmt.Errorf("index: %w", err)
+	case !m.Mode().IsRegular():
+		return foreign(root, "a folder whose "+MarkerName+" is not a file")
 	}
 	return nil
 }
 
-// lockRoot locks root, making it first if needed. A root removed by
-// another handle's Close between the two steps is made again.
-func lockRoot(root string) (*os.File, error) {
+func foreign(root, what string) error {
+	return fmt.Errorf("index: %w: %s is %s, so the store did not make it and leaves it untouched; "+
+		"lookups need that path for the store's candidate index: move it away", ErrDir, root, what)
+}
+
+// noAccess explains an error of making an index in root: the index lives
+// only beside the store (it is personal data), so lookups need write
+// access there even when the store is only read.
+func noAccess(root string, err error) error {
+	if errors.Is(err, ErrDir) || !(errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		return err
+	}
+	where := filepath.Dir(root)
+	if _, err := os.Lstat(root); err == nil {
+		where = root + " (if it is another user's, it goes when that user next opens the store)"
+	}
+	return fmt.Errorf("index: %w: lookups keep the store's candidate index in %s, beside the store and nowhere else, "+
+		"so they need write access to %s, even to read (listing does not): %w", ErrDir, root, where, err)
+}
+
+// makeRoot makes root, with its marker, unless something is there already:
+// the root is made whole beside its path and renamed into place, so that no
+// process ever sees it without its marker. While it is made, the new
+// directory is locked, so that a sweep removes only one whose maker died
+// before the rename (see sweepHalfMade).
+func makeRoot(root string) error {
+	tmp, err := os.MkdirTemp(filepath.Dir(root), halfMadePrefix(root))
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	f, err := os.Open(tmp)
+	if err == nil {
+		defer f.Close()
+		_, err = lockFile(f, true)
+	}
+	if err == nil {
+		err = writeMarker(tmp)
+	}
+	if err == nil {
+		err = renameNoReplace(tmp, root)
+	}
+	if err != nil {
+		os.RemoveAll(tmp) // made just now, holding only the marker
+		if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, fs.ErrNotExist) {
+			// Something is at root now, or a sweep took the new directory
+			// for a dead process's before it was locked: look again.
+			return nil
+		}
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
+}
+
+func halfMadePrefix(root string) string { return "." + filepath.Base(root) + "-new-" }
+
+// sweepHalfMade removes, beside root, the directories that makeRoot began
+// and a process that is gone never renamed: named for root, unlocked, and
+// holding nothing but a marker. They hold no data, so what cannot be
+// removed is left quietly.
+func sweepHalfMade(root string) {
+	parent, prefix := filepath.Dir(root), halfMadePrefix(root)
+	es, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(parent, e.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		if got, err := lockFile(f, false); err == nil && got {
+			if names, err := f.Readdirnames(-1); err == nil && (len(names) == 0 || (len(names) == 1 && names[0] == MarkerName)) {
+				os.Remove(filepath.Join(p, MarkerName))
+				os.Remove(p) // fails, as it should, if anything else came in meanwhile
+			}
+		}
+		f.Close()
+	}
+}
+
+func writeMarker(dir string) error {
+	return os.WriteFile(filepath.Join(dir, MarkerName), []byte(markerText), 0o600)
+}
+
+// lockRoot locks root, a root of indexes, making it first if it is missing
+// and create is set. A root removed by another handle's Close meanwhile is
+// made again; without create its absence is an error wrapping
+// fs.ErrNotExist.
+func lockRoot(root string, create bool) (*os.File, error) {
 	for {
-		if err := openRoot(root); err != nil {
+		err := ownRoot(root)
+		if errors.Is(err, fs.ErrNotExist) && create {
+			if err := makeRoot(root); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
 			return nil, err
 		}
 		f, err := os.Open(root)
@@ -81,6 +202,12 @@ func lockRoot(root string) (*os.File, error) {
 		held, err1 := f.Stat()
 		now, err2 := os.Lstat(root)
 		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			// Still the root that was checked (a symlink put in its place
+			// is not): its marker is removed only under this lock.
+			if err := ownRoot(root); err != nil {
+				f.Close()
+				return nil, err
+			}
 			return f, nil
 		}
 		f.Close()
@@ -92,14 +219,23 @@ func lockRoot(root string) (*os.File, error) {
 
 // newHandle makes a private sub-directory in root and locks it.
 func newHandle(root string) (*handle, error) {
-	rl, err := lockRoot(root)
+	rl, err := lockRoot(root, true)
 	if err != nil {
-		return nil, err
+		return nil, noAccess(root, err)
 	}
 	defer rl.Close()
+	// The root is the store's: keep it private, whoever loosened it.
+	if st, err := rl.Stat(); err != nil || st.Mode().Perm()&0o077 != 0 {
+		if err == nil {
+			err = rl.Chmod(0o700) // the directory checked, whatever is at its path now
+		}
+		if err != nil {
+			return nil, noAccess(root, fmt.Errorf("index: %w", err))
+		}
+	}
 	dir, err := os.MkdirTemp(root, subPrefix)
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+		return nil, noAccess(root, fmt.Errorf("index: %w", err))
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err == nil {
@@ -115,62 +251,95 @@ func newHandle(root string) (*handle, error) {
 }
 
 // remove deletes the handle's sub-directory, then the root if no other
-// index is left in it.
+// index, nor anything else, is left in it.
 func (h *handle) remove() error {
 	err := os.RemoveAll(h.dir)
 	h.lock.Close()
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	return removeRootIfEmpty(h.root)
-}
-
-func removeRootIfEmpty(root string) error {
-	rl, err := os.Open(root)
+	rl, err := lockRoot(h.root, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	defer rl.Close()
-	if _, err := lockFile(rl, true); err != nil {
-		return fmt.Errorf("index: locking %s: %w", root, err)
-	}
-	// Fails, as it should, while another index lives in the root.
-	if err := os.Remove(root); err != nil && !errors.Is(err, fs.ErrNotExist) && !isNotEmpty(root) {
-		return fmt.Errorf("index: %w", err)
-	}
-	return nil
-}
-
-func isNotEmpty(dir string) bool {
-	es, err := os.ReadDir(dir)
-	return err == nil && len(es) > 0
-}
-
-// Sweep removes from root what earlier processes left behind: every
-// sub-directory whose lock no open index holds, and anything else that is
-// not an index. With all set (the caller holds the store exclusively, so
-// no other index of it can be open) it removes every sub-directory. The
-// root goes too when nothing is left in it. A missing root is no error.
-func Sweep(root string, all bool) error {
-	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	rl, err := lockRoot(root)
-	if err != nil {
 		return err
 	}
 	defer rl.Close()
+	return removeRootIfEmpty(h.root)
+}
+
+// removeRootIfEmpty removes root, a root of indexes locked by the caller,
+// if it holds nothing but its marker.
+func removeRootIfEmpty(root string) error {
 	es, err := os.ReadDir(root)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
+	for _, e := range es {
+		if e.Name() != MarkerName {
+			return nil
+		}
+	}
+	if err := os.Remove(filepath.Join(root, MarkerName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("index: %w", err)
+	}
+	if err := os.Remove(root); err != nil {
+		// Left without its marker it would pass for someone else's.
+		return errors.Join(fmt.Errorf("index: %w", err), writeMarker(root))
+	}
+	return nil
+}
+
+// isIndexDir says whether sub-directory dir of a root holds nothing but
+// what newHandle and New put there, so that removing it removes nothing
+// else. One that cannot be read is taken for an index: removing it fails
+// and says so.
+func isIndexDir(dir string) bool {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return true
+	}
+	for _, e := range es {
+		if !(e.Name() == lockName && e.Type().IsRegular()) && !(e.Name() == bleveName && e.IsDir()) {
+			return false
+		}
+	}
+	return true
+}
+
+// Sweep removes from root, if it is a root of indexes, what earlier
+// processes left behind: every index sub-directory whose lock no open
+// index holds. With all set (the caller holds the store exclusively, so no
+// other index of it can be open) it removes every index sub-directory. The
+// root goes too when nothing but its marker is left in it; so do the
+// roots that a process now gone began to make beside it. Nothing else is
+// touched. A missing root is no error; anything else at its path gives an
+// error wrapping ErrDir, as does a failure to remove an index.
+func Sweep(root string, all bool) error {
+	sweepHalfMade(root)
+	rl, err := lockRoot(root, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if errors.Is(err, ErrDir) {
+		return err
+	}
+	if err != nil {
+		return swept(root, err)
+	}
+	defer rl.Close()
+	es, err := os.ReadDir(root)
+	if err != nil {
+		return swept(root, err)
+	}
 	var errs []error
 	for _, e := range es {
 		p := filepath.Join(root, e.Name())
-		if e.IsDir() && !all && strings.HasPrefix(e.Name(), subPrefix) && inUse(p) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), subPrefix) || !isIndexDir(p) {
+			continue
+		}
+		if !all && inUse(p) {
 			continue
 		}
 		if err := os.RemoveAll(p); err != nil {
@@ -178,23 +347,41 @@ func Sweep(root string, all bool) error {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("index: removing what earlier processes left in %s: %w", root, err)
+		return swept(root, err)
 	}
-	if err := os.Remove(root); err != nil && !isNotEmpty(root) {
-		return fmt.Errorf("index: %w", err)
+	if err := removeRootIfEmpty(root); err != nil {
+		return swept(root, err)
 	}
 	return nil
+}
+
+func swept(root string, err error) error {
+	return fmt.Errorf("index: %w: could not remove the indexes that processes now gone left in %s, "+
+		"which may hold words of deleted facts (remove them once no process has the store open): %w", ErrDir, root, err)
 }
 
 // inUse says whether an open index holds the lock of sub-directory dir.
 func inUse(dir string) bool {
 	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return false // made and locked under the root's lock, so never seen without its lock file while in use
+	}
+	if err != nil {
+		return true // unsure is in use: never remove a live index
 	}
 	defer f.Close()
 	got, err := lockFile(f, false)
-	return err != nil || !got // unsure is in use: never remove a live index
+	return err != nil || !got
+}
+
+// Foreign returns an error wrapping ErrDir if something that is not a
+// root of indexes is at root's path, else nil (nil too when that cannot be
+// told).
+func Foreign(root string) error {
+	if err := ownRoot(root); errors.Is(err, ErrDir) {
+		return err
+	}
+	return nil
 }
 
 // ListTerms opens, read-only, every index found under dir (an index's own

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -14,7 +15,7 @@ func newIndex(t *testing.T, mode Mode) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := New(an, t.TempDir())
+	ix, err := New(an, filepath.Join(t.TempDir(), "ix"))
 	if err != nil {
 		t.Fatal(err)
 	}

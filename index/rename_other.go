@@ -1,0 +1,5 @@
+//go:build !linux
+
+package index
+
+func renameNoReplace(old, new string) error { return renameIfAbsent(old, new) }
