@@ -6,12 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
-
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // An index holds every word of every fact: it is personal data, so it lives
@@ -54,8 +50,37 @@ type handle struct {
 
 // ownRoot says whether root is a root of indexes: nil if it is, an error
 // wrapping fs.ErrNotExist if nothing is there, and one wrapping ErrDir if
-// something else is (or it cannot be told).
+// something else is (or it cannot be told). A folder without its marker
+// may be the store's own root in the moment between the removal of its
+// marker and of itself, which happens under the root's lock: so before
+// calling it foreign, wait for that lock and look again. Not for a caller
+// that holds the lock (see checkRoot).
 func ownRoot(root string) error {
+	err := checkRoot(root)
+	if !errors.Is(err, errNoMarker) {
+		return err
+	}
+	f, oerr := os.Open(root)
+	if errors.Is(oerr, fs.ErrNotExist) {
+		return oerr
+	}
+	if oerr != nil {
+		return err
+	}
+	defer f.Close()
+	if _, lerr := lockFile(f, true); lerr != nil {
+		return err
+	}
+	// Under the lock whatever was removing the root has finished: it is
+	// gone, or was given its marker back, or was never the store's.
+	return checkRoot(root)
+}
+
+// errNoMarker marks the foreign verdict on a folder without a marker.
+var errNoMarker = errors.New("no marker")
+
+// checkRoot is ownRoot without the wait: what root is, as it is now.
+func checkRoot(root string) error {
 	if root == "" {
 		return errors.New("index: no directory given")
 	}
@@ -75,7 +100,8 @@ func ownRoot(root string) error {
 	m, err := os.Lstat(filepath.Join(root, MarkerName))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return foreign(root, "a folder without the file "+MarkerName)
+		// %.0w wraps errNoMarker without printing it.
+		return fmt.Errorf("%w%.0w", foreign(root, "a folder without the file "+MarkerName), errNoMarker)
 	case err != nil:
 		return fmt.Errorf("index: %w", err)
 	case !m.Mode().IsRegular():
@@ -204,7 +230,7 @@ func lockRoot(root string, create bool) (*os.File, error) {
 		if err1 == nil && err2 == nil && os.SameFile(held, now) {
 			// Still the root that was checked (a symlink put in its place
 			// is not): its marker is removed only under this lock.
-			if err := ownRoot(root); err != nil {
+			if err := checkRoot(root); err != nil {
 				f.Close()
 				return nil, err
 			}
@@ -380,94 +406,6 @@ func inUse(dir string) bool {
 func Foreign(root string) error {
 	if err := ownRoot(root); errors.Is(err, ErrDir) {
 		return err
-	}
-	return nil
-}
-
-// ListTerms opens, read-only, every index found under dir (an index's own
-// directory, or a root holding several) and returns every term of every
-// field, sorted, without repeats. It is for tests and checks that a
-// deleted fact left no term behind; an index still open elsewhere cannot
-// be read (its files are locked) and gives an error.
-func ListTerms(dir string) ([]string, error) {
-	var metas []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() == "index_meta.json" {
-			metas = append(metas, filepath.Dir(p))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	seen := map[string]bool{}
-	for _, p := range metas {
-		if err := termsOf(p, seen); err != nil {
-			return nil, fmt.Errorf("index: %s: %w", p, err)
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
-func termsOf(path string, seen map[string]bool) error {
-	store := filepath.Join(path, "store")
-	// An index made but killed before scorch wrote its root holds no
-	// segment yet (scorch writes the root first).
-	// Nor does one killed while bbolt was making that root: bbolt's four
-	// first pages are not all there (and a read-only open would try to
-	// write them).
-	if st, err := os.Lstat(filepath.Join(store, "root.bolt")); errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() < 4*int64(os.Getpagesize())) {
-		return nil
-	}
-	// Scorch itself, not bleve's index over it: a process killed right
-	// after making its index may not have persisted the mapping bleve
-	// would read first.
-	q := bindex.NewAnalysisQueue(1)
-	defer q.Close()
-	sc, err := scorch.NewScorch(scorch.Name, map[string]any{"path": store, "read_only": true, "bolt_timeout": "1s"}, q)
-	if err != nil {
-		return err
-	}
-	if err := sc.Open(); err != nil {
-		return err
-	}
-	defer sc.Close()
-	r, err := sc.Reader()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	fields, err := r.Fields()
-	if err != nil {
-		return err
-	}
-	for _, f := range fields {
-		d, err := r.FieldDict(f)
-		if err != nil {
-			return err
-		}
-		for {
-			e, err := d.Next()
-			if err != nil {
-				d.Close()
-				return err
-			}
-			if e == nil {
-				break
-			}
-			seen[e.Term] = true
-		}
-		if err := d.Close(); err != nil {
-			return err
-		}
 	}
 	return nil
 }
