@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,18 +34,14 @@ func TestUnreadableLogEntry(t *testing.T) {
 		tc.read["Check"] = func(s *Store) error { return s.Check(ctx) }
 		for name, read := range tc.read {
 			t.Run(tc.noun+"/"+name, func(t *testing.T) {
-				s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
+				s := openStore(t)
 				if _, err := s.Add(ctx, Note{Text: "I work at company A."}); err != nil {
 					t.Fatal(err)
 				}
 				if err := s.db.Update(func(tx *kv.Tx) error { return tx.PutBlob(tc.bucket, 5, []byte("{not json")) }); err != nil {
 					t.Fatal(err)
 				}
-				err = read(s)
+				err := read(s)
 				want := tc.noun + " 5: invalid character"
 				if name == "Export" {
 					want = string(tc.bucket) + " 5: invalid character" // the bucket's name, as export says it

@@ -3,30 +3,12 @@ package memory
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
-
-// fields returns the leaf fields of the struct v by name, nested structs
-// other than time.Time flattened as "Outer.Inner".
-func fields(v reflect.Value, prefix string, out map[string]reflect.Value) map[string]reflect.Value {
-	if out == nil {
-		out = map[string]reflect.Value{}
-	}
-	for i := range v.NumField() {
-		f, name := v.Field(i), prefix+v.Type().Field(i).Name
-		if f.Kind() == reflect.Struct && f.Type() != reflect.TypeFor[time.Time]() {
-			fields(f, name+".", out)
-			continue
-		}
-		out[name] = f
-	}
-	return out
-}
 
 // TestRecordFieldsMapped fills every field of a kv.Record with a value of
 // its own and follows it through factOf (to Fact) and exportOf, JSON and
@@ -106,11 +88,7 @@ func TestRecordFieldsMapped(t *testing.T) {
 	}
 
 	// Record → export → record.
-	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	line, err := json.Marshal(exportOf(&r, evs))
 	if err != nil {
 		t.Fatal(err)

@@ -5,33 +5,16 @@ import (
 	"context"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/palimpsest-mem/memory"
 )
 
 // A fact exists in three hand-mapped forms: kv.Record on disk, Fact in the
-// API and exportFact in an export. These tests walk the fields of Note,
-// Fact and Source by reflection, so that a field added to one of them and
-// not carried by the store's mappings (record, factOf, exportOf,
-// importFact) fails here instead of being silently dropped.
-
-// leaves returns the fields of v (a struct), with nested structs other
-// than time.Time flattened as "Outer.Inner".
-func leaves(v reflect.Value, prefix string, out map[string]reflect.Value) map[string]reflect.Value {
-	if out == nil {
-		out = map[string]reflect.Value{}
-	}
-	for i := 0; i < v.NumField(); i++ {
-		f, name := v.Field(i), prefix+v.Type().Field(i).Name
-		if f.Kind() == reflect.Struct && f.Type() != reflect.TypeFor[time.Time]() {
-			leaves(f, name+".", out)
-			continue
-		}
-		out[name] = f
-	}
-	return out
-}
+// API and exportFact in an export. This test walks the fields of Note and
+// Fact (Source within both) by reflection, so that a field added to one
+// and not carried by the store's mappings (record, factOf, exportOf,
+// importFact) fails here instead of being silently dropped;
+// TestRecordFieldsMapped does the same for kv.Record.
 
 // TestFactFieldsSurvive gives a fact a value in every field of Fact — its
 // note sets every field of Note, two supersessions set the markers — and
@@ -63,17 +46,14 @@ func TestFactFieldsSurvive(t *testing.T) {
 			SaidAt: date("2026-02-09T18:30:00Z"),
 		},
 	}
-	for name, v := range leaves(reflect.ValueOf(note), "", nil) {
+	for name, v := range memory.Fields(note) {
 		if v.IsZero() {
 			t.Fatalf("the note leaves Note.%s zero: give it a value so the test can follow it", name)
 		}
 	}
 	b := must[memory.Fact](t)(s.Supersede(ctx, user, a.ID, note))
-	facts := map[string]reflect.Value{}
-	for name, v := range leaves(reflect.ValueOf(b), "", nil) {
-		facts[name] = v
-	}
-	for name, v := range leaves(reflect.ValueOf(note), "", nil) {
+	facts := memory.Fields(b)
+	for name, v := range memory.Fields(note) {
 		got, ok := facts[name]
 		if !ok {
 			t.Errorf("Note.%s has no field of that name in Fact", name)
@@ -88,7 +68,7 @@ func TestFactFieldsSurvive(t *testing.T) {
 	must[memory.Fact](t)(s.Supersede(ctx, user, b.ID, cNote))
 
 	b = must[memory.Fact](t)(s.Get(ctx, user, b.ID))
-	for name, v := range leaves(reflect.ValueOf(b), "", nil) {
+	for name, v := range memory.Fields(b) {
 		if v.IsZero() {
 			t.Errorf("Fact.%s is zero on a fact that has every field: the store never sets it (record, factOf), or this test's fixture does not", name)
 		}
@@ -103,7 +83,7 @@ func TestFactFieldsSurvive(t *testing.T) {
 		t.Fatal(err)
 	}
 	imported := must[memory.Fact](t)(s2.Get(ctx, user, b.ID))
-	got, want := leaves(reflect.ValueOf(imported), "", nil), leaves(reflect.ValueOf(b), "", nil)
+	got, want := memory.Fields(imported), memory.Fields(b)
 	for name, v := range want {
 		if !reflect.DeepEqual(got[name].Interface(), v.Interface()) {
 			t.Errorf("Fact.%s = %v after Export and Import, was %v: exportFact (exportOf, importFact) does not carry it", name, got[name], v)
