@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -291,9 +290,8 @@ func supersessionCycles(links map[uint64][]uint64) []error {
 func checkLogRefs(tx *kv.Tx) []error {
 	var errs []error
 	err := tx.ForEachBlob(kv.BucketDecisions, false, func(id uint64, b []byte) error {
-		var d Decision
-		if err := json.Unmarshal(b, &d); err != nil {
-			errs = append(errs, fmt.Errorf("decision %d: %v", id, err))
+		if d, err := decodeLog[Decision]("decision", id, b); err != nil {
+			errs = append(errs, err)
 		} else if !refsExist(tx, d.User, append([]uint64{d.Added, d.Target}, d.Candidates...)...) {
 			errs = append(errs, fmt.Errorf("decision %d names a fact that is missing or another user's", id))
 		}
@@ -303,9 +301,8 @@ func checkLogRefs(tx *kv.Tx) []error {
 		errs = append(errs, err)
 	}
 	err = tx.ForEachBlob(kv.BucketConflicts, false, func(id uint64, b []byte) error {
-		var c Conflict
-		if err := json.Unmarshal(b, &c); err != nil {
-			errs = append(errs, fmt.Errorf("conflict %d: %v", id, err))
+		if c, err := decodeLog[Conflict]("conflict", id, b); err != nil {
+			errs = append(errs, err)
 		} else if !refsExist(tx, c.User, c.New, c.Existing) {
 			errs = append(errs, fmt.Errorf("conflict %d names a fact that is missing or another user's", id))
 		}

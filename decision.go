@@ -97,19 +97,56 @@ var (
 	ErrResolved = errors.New("conflict already resolved")
 )
 
-func getDecision(tx *kv.Tx, user string, id uint64) (Decision, error) {
-	var d Decision
-	b, err := tx.Blob(kv.BucketDecisions, id)
+// logEntry is an entry of the decision or the conflict log, kept as JSON.
+type logEntry interface {
+	Decision | Conflict
+	owner() string
+}
+
+func (d Decision) owner() string { return d.User }
+func (c Conflict) owner() string { return c.User }
+
+// decodeLog decodes one log entry; noun names it in the error.
+func decodeLog[T logEntry](noun string, id uint64, b []byte) (T, error) {
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return v, fmt.Errorf("%s %d: %v", noun, id, err)
+	}
+	return v, nil
+}
+
+// getLog reads user's entry id of a log; another user's is not found.
+func getLog[T logEntry](tx *kv.Tx, bucket []byte, noun, user string, id uint64) (T, error) {
+	b, err := tx.Blob(bucket, id)
 	if err != nil {
-		return d, fmt.Errorf("decision %d: %w", id, ErrNotFound)
+		var zero T
+		return zero, fmt.Errorf("%s %d: %w", noun, id, ErrNotFound)
 	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		return d, fmt.Errorf("%w: decision %d: %v", ErrCorrupt, id, err)
+	v, err := decodeLog[T](noun, id, b)
+	if err != nil {
+		return v, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
-	if d.User != user {
-		return Decision{}, fmt.Errorf("decision %d of user %q: %w", id, user, ErrNotFound)
+	if v.owner() != user {
+		var zero T
+		return zero, fmt.Errorf("%s %d of user %q: %w", noun, id, user, ErrNotFound)
 	}
-	return d, nil
+	return v, nil
+}
+
+// forEachLog calls fn with every entry of a log, newest first when
+// reverse; an entry that does not decode stops it with ErrCorrupt.
+func forEachLog[T logEntry](tx *kv.Tx, bucket []byte, noun string, reverse bool, fn func(id uint64, v T) error) error {
+	return tx.ForEachBlob(bucket, reverse, func(id uint64, b []byte) error {
+		v, err := decodeLog[T](noun, id, b)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		return fn(id, v)
+	})
+}
+
+func getDecision(tx *kv.Tx, user string, id uint64) (Decision, error) {
+	return getLog[Decision](tx, kv.BucketDecisions, "decision", user, id)
 }
 
 func putJSON(tx *kv.Tx, bucket []byte, id uint64, v any) error {
@@ -124,13 +161,9 @@ func putJSON(tx *kv.Tx, bucket []byte, id uint64, v any) error {
 func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decision, error) {
 	var out []Decision
 	err := s.view(ctx, func(tx *kv.Tx) error {
-		return tx.ForEachBlob(kv.BucketDecisions, true, func(id uint64, b []byte) error {
+		return forEachLog(tx, kv.BucketDecisions, "decision", true, func(_ uint64, d Decision) error {
 			if limit > 0 && len(out) == limit {
 				return nil
-			}
-			var d Decision
-			if err := json.Unmarshal(b, &d); err != nil {
-				return fmt.Errorf("%w: decision %d: %v", ErrCorrupt, id, err)
 			}
 			if d.User == user {
 				out = append(out, d)
@@ -236,11 +269,7 @@ func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOption
 	all := opts != nil && opts.All
 	var out []Conflict
 	err := s.view(ctx, func(tx *kv.Tx) error {
-		return tx.ForEachBlob(kv.BucketConflicts, true, func(id uint64, b []byte) error {
-			var c Conflict
-			if err := json.Unmarshal(b, &c); err != nil {
-				return fmt.Errorf("%w: conflict %d: %v", ErrCorrupt, id, err)
-			}
+		return forEachLog(tx, kv.BucketConflicts, "conflict", true, func(_ uint64, c Conflict) error {
 			if c.User == user && (all || c.ResolvedAt == nil) {
 				out = append(out, c)
 			}
@@ -257,15 +286,9 @@ func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOption
 func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, keep Keep) (Conflict, error) {
 	var c Conflict
 	err := s.update(ctx, func(tx *kv.Tx) error {
-		b, err := tx.Blob(kv.BucketConflicts, id)
-		if err != nil {
-			return fmt.Errorf("conflict %d: %w", id, ErrNotFound)
-		}
-		if err := json.Unmarshal(b, &c); err != nil {
-			return fmt.Errorf("%w: conflict %d: %v", ErrCorrupt, id, err)
-		}
-		if c.User != user {
-			return fmt.Errorf("conflict %d of user %q: %w", id, user, ErrNotFound)
+		var err error
+		if c, err = getLog[Conflict](tx, kv.BucketConflicts, "conflict", user, id); err != nil {
+			return err
 		}
 		if c.ResolvedAt != nil {
 			return fmt.Errorf("conflict %d: %w", id, ErrResolved)

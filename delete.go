@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -185,11 +184,7 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		v  any
 	}
 	var decisions []change
-	err := tx.ForEachBlob(kv.BucketDecisions, false, func(id uint64, b []byte) error {
-		var d Decision
-		if err := json.Unmarshal(b, &d); err != nil {
-			return fmt.Errorf("%w: decision %d: %v", ErrCorrupt, id, err)
-		}
+	err := forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
 		touched := gone[d.Added] || gone[d.Target]
 		kept := d.Candidates[:0]
 		for _, c := range d.Candidates {
@@ -231,11 +226,7 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		}
 	}
 	var conflicts []uint64
-	err = tx.ForEachBlob(kv.BucketConflicts, false, func(id uint64, b []byte) error {
-		var c Conflict
-		if err := json.Unmarshal(b, &c); err != nil {
-			return fmt.Errorf("%w: conflict %d: %v", ErrCorrupt, id, err)
-		}
+	err = forEachLog(tx, kv.BucketConflicts, "conflict", false, func(id uint64, c Conflict) error {
 		if gone[c.New] || gone[c.Existing] {
 			conflicts = append(conflicts, id)
 		}

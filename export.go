@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"time"
 
@@ -106,25 +105,18 @@ func (s *Store) Export(ctx context.Context, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		for _, b := range [][]byte{kv.BucketDecisions, kv.BucketConflicts} {
-			err := tx.ForEachBlob(b, false, func(id uint64, raw []byte) error {
-				var l exportLog
-				var err error
-				if string(b) == string(kv.BucketDecisions) {
-					l.Decision = new(Decision)
-					err = json.Unmarshal(raw, l.Decision)
-				} else {
-					l.Conflict = new(Conflict)
-					err = json.Unmarshal(raw, l.Conflict)
-				}
-				if err != nil {
-					return fmt.Errorf("%w: %s %d: %v", ErrCorrupt, b, id, err)
-				}
-				return enc.Encode(l)
-			})
-			if err != nil {
-				return err
-			}
+		// The nouns are the buckets' names, as export has always said.
+		err = forEachLog(tx, kv.BucketDecisions, "decisions", false, func(_ uint64, d Decision) error {
+			return enc.Encode(exportLog{Decision: &d})
+		})
+		if err != nil {
+			return err
+		}
+		err = forEachLog(tx, kv.BucketConflicts, "conflicts", false, func(_ uint64, c Conflict) error {
+			return enc.Encode(exportLog{Conflict: &c})
+		})
+		if err != nil {
+			return err
 		}
 		return bw.Flush()
 	})

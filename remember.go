@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/eventtime"
+	"github.com/palimpsest-mem/memory/internal/clip"
 	"github.com/palimpsest-mem/memory/kv"
 	"github.com/palimpsest-mem/memory/reconcile"
 )
@@ -128,7 +128,7 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 	dec := Decision{
 		ID: id, At: time.Unix(0, now).UTC(), User: rec.User, Text: rec.Text,
 		Action: d.Action, Proposed: proposed, Decider: d.Decider, Model: d.Model,
-		Reason: clip(d.Reason), Raw: clip(d.Raw), Fallback: clip(fallback), Grain: d.Grain,
+		Reason: clipLog(d.Reason), Raw: clipLog(d.Raw), Fallback: clipLog(fallback), Grain: d.Grain,
 		Candidates: make([]uint64, 0, len(look.Candidates)),
 	}
 	var gone []int // numbers of the candidates hard-deleted since the lookup
@@ -194,7 +194,7 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		// is a wrong answer: the fallback policy applies, and says why.
 		if err := endsAfterStart(&target, successorStart(rec, now)); err != nil {
 			fallback = fmt.Sprintf("%s decider's update refused: %v", dec.Decider, err)
-			dec.Fallback = clip(fallback)
+			dec.Fallback = clipLog(fallback)
 			d.Action = ActionAdd
 			if s.fallback == FallbackError {
 				d.Action = ""
@@ -209,7 +209,7 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 		// could reach.
 		dec.Text, dec.Raw = "", ""
 		if len(gone) == 0 { // else already scrubbed above
-			dec.Fallback = clip(strings.ReplaceAll(fallback, rec.Text, "…"))
+			dec.Fallback = clipLog(strings.ReplaceAll(fallback, rec.Text, "…"))
 		}
 	case ActionNoop:
 		if dec.Target != 0 && (target.ID == 0 || !target.Current() || target.User != rec.User) {
@@ -291,15 +291,6 @@ func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d r
 	return out, putJSON(tx, kv.BucketDecisions, id, dec)
 }
 
-// clip bounds a text kept in the decision log, at a rune boundary, so that
+// clipLog bounds a text kept in the decision log, at a rune boundary, so that
 // no decider can make a log line too long to export and import.
-func clip(s string) string {
-	if len(s) <= MaxDecisionText {
-		return s
-	}
-	cut := MaxDecisionText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
-}
+func clipLog(s string) string { return clip.Bytes(s, MaxDecisionText) }

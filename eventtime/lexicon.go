@@ -239,6 +239,17 @@ var (
 	ruDayPartWords = set("утро", "утром", "вечер", "вечером", "днем")
 )
 
+// ruUnitWords names the unit of each Russian period noun.
+var ruUnitWords = func() map[string]string {
+	m := map[string]string{}
+	for unit, words := range map[string]map[string]bool{"week": ruWeekWords, "month": ruMonthWords, "year": ruYearWords} {
+		for w := range words {
+			m[w] = unit
+		}
+	}
+	return m
+}()
+
 // words before an expression that mark where a period begins or ends
 var (
 	ruPreps     = set("в", "во", "с", "со", "к", "ко", "на", "до", "по", "после", "около", "перед")

@@ -167,64 +167,57 @@ func (p *parser) relative(i int, inMod bool) (cand, bool) {
 		if mod == modNone {
 			return cand{}, false
 		}
-		return p.ruRelative(i, mod)
+		return p.relPeriod(i, i+1, mod, &ruRelWords)
 	}
-	u := p.w(j)
-	step := map[relMod]int{modThis: 0, modNext: 1, modLast: -1}[mod]
-	switch u {
-	case "week", "month", "year":
-		if p.w(j+1) == "of" {
-			return cand{}, false // the last week of May
-		}
-		return fixedC(i, j+1, p.unitPeriod(u, step)), true
-	case "weekend":
-		return fixedC(i, j+1, p.weekend(step)), true
-	case "night":
-		switch mod {
-		case modLast:
-			return fixedC(i, j+1, dayP(p.said.AddDate(0, 0, -1))), true
-		case modThis:
-			return fixedC(i, j+1, dayP(p.said)), true
-		}
-		return cand{}, false
-	case "morning", "afternoon", "evening":
-		if mod == modThis {
-			return fixedC(i, j+1, dayP(p.said)), true
-		}
-		return cand{}, false
-	}
-	if s, ok := enSeasons[u]; ok {
-		return recC(i, j+1, rec{k: rSeason, season: s}, mod), true
-	}
-	if m, ok := enMonths[u]; ok {
-		return recC(i, j+1, rec{k: rMonth, mon: m}, mod), true
-	}
-	if wd, ok := enWeekdays[u]; ok {
-		if todPlural[p.w(j+1)] {
-			return cand{}, false
-		}
-		return recC(i, j+1, rec{k: rWeekday, wd: wd}, mod), true
-	}
-	return cand{}, false
+	return p.relPeriod(i, j, mod, &enRelWords)
 }
 
-func (p *parser) ruRelative(i int, mod relMod) (cand, bool) {
-	j := i + 1
+// relWords is what a language's relative adjective can qualify: the
+// nouns of each kind, in every form it takes there.
+type relWords struct {
+	units    map[string]string // word → "week", "month" or "year"
+	weekend  map[string]bool
+	night    map[string]bool
+	dayPart  map[string]bool // this morning, этим вечером: today
+	seasons  map[string]int
+	months   map[string]time.Month
+	weekdays map[string]time.Weekday
+	// a word after the unit or the weekday that makes it something else:
+	// the last week of May, next Monday mornings
+	notAfterUnit, notAfterWeekday map[string]bool
+}
+
+var (
+	enRelWords = relWords{
+		units:   map[string]string{"week": "week", "month": "month", "year": "year"},
+		weekend: set("weekend"), night: set("night"), dayPart: set("morning", "afternoon", "evening"),
+		seasons: enSeasons, months: enMonths, weekdays: enWeekdays,
+		notAfterUnit: set("of"), notAfterWeekday: todPlural,
+	}
+	ruRelWords = relWords{
+		units:   ruUnitWords,
+		weekend: ruWeekendWords, night: ruNightWords, dayPart: ruDayPartWords,
+		seasons: ruSeasons, months: ruMonths, weekdays: ruWeekdays,
+	}
+)
+
+// relPeriod reads at j what the relative adjective mod at i qualifies.
+func (p *parser) relPeriod(i, j int, mod relMod, l *relWords) (cand, bool) {
 	u := p.w(j)
 	step := map[relMod]int{modThis: 0, modNext: 1, modLast: -1, modBeforeLast: -2}[mod]
+	if unit, ok := l.units[u]; ok {
+		if l.notAfterUnit[p.w(j+1)] {
+			return cand{}, false
+		}
+		return fixedC(i, j+1, p.unitPeriod(unit, step)), true
+	}
 	switch {
-	case ruWeekWords[u]:
-		return fixedC(i, j+1, p.unitPeriod("week", step)), true
-	case ruMonthWords[u]:
-		return fixedC(i, j+1, p.unitPeriod("month", step)), true
-	case ruYearWords[u]:
-		return fixedC(i, j+1, p.unitPeriod("year", step)), true
-	case ruWeekendWords[u]:
+	case l.weekend[u]:
 		if mod == modBeforeLast {
 			return cand{}, false
 		}
 		return fixedC(i, j+1, p.weekend(step)), true
-	case ruNightWords[u]:
+	case l.night[u]:
 		switch mod {
 		case modLast:
 			return fixedC(i, j+1, dayP(p.said.AddDate(0, 0, -1))), true
@@ -232,19 +225,22 @@ func (p *parser) ruRelative(i int, mod relMod) (cand, bool) {
 			return fixedC(i, j+1, dayP(p.said)), true
 		}
 		return cand{}, false
-	case ruDayPartWords[u]:
+	case l.dayPart[u]:
 		if mod == modThis {
 			return fixedC(i, j+1, dayP(p.said)), true
 		}
 		return cand{}, false
 	}
-	if s, ok := ruSeasons[u]; ok {
+	if s, ok := l.seasons[u]; ok {
 		return recC(i, j+1, rec{k: rSeason, season: s}, mod), true
 	}
-	if m, ok := ruMonths[u]; ok {
+	if m, ok := l.months[u]; ok {
 		return recC(i, j+1, rec{k: rMonth, mon: m}, mod), true
 	}
-	if wd, ok := ruWeekdays[u]; ok {
+	if wd, ok := l.weekdays[u]; ok {
+		if l.notAfterWeekday[p.w(j+1)] {
+			return cand{}, false
+		}
 		return recC(i, j+1, rec{k: rWeekday, wd: wd}, mod), true
 	}
 	return cand{}, false

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ollama/ollama/api"
 
 	"github.com/palimpsest-mem/memory/eventtime"
+	"github.com/palimpsest-mem/memory/internal/clip"
 )
 
 // ErrNoModel means no chat model was named.
@@ -67,7 +67,7 @@ func (o *Ollama) Decide(ctx context.Context, in Input) (Decision, error) {
 		if err != nil {
 			return base, err
 		}
-		base.Raw = clipUTF8(content, MaxRaw)
+		base.Raw = clip.Bytes(content, MaxRaw)
 		d, err := parseDecision(content, in)
 		if err == nil {
 			d.Decider, d.Model, d.Raw = base.Decider, base.Model, base.Raw
@@ -158,7 +158,7 @@ func parseDecision(content string, in Input) (Decision, error) {
 		return Decision{}, err
 	}
 
-	d := Decision{Action: Action(r.Action), Target: r.Target, Reason: clipUTF8(r.Reasoning, MaxRaw)}
+	d := Decision{Action: Action(r.Action), Target: r.Target, Reason: clip.Bytes(r.Reasoning, MaxRaw)}
 	switch d.Action {
 	case Add, Update, Invalidate, Noop:
 	default:
@@ -207,7 +207,7 @@ func strictField(fields map[string]json.RawMessage, name string, v any, want str
 		return fmt.Errorf("%w: field %q is null, want %s", ErrInvalidDecision, name, want)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%w: field %q is %s, want %s", ErrInvalidDecision, name, clipUTF8(string(raw), 40), want)
+		return fmt.Errorf("%w: field %q is %s, want %s", ErrInvalidDecision, name, clip.Bytes(string(raw), 40), want)
 	}
 	return nil
 }
@@ -215,19 +215,7 @@ func strictField(fields map[string]json.RawMessage, name string, v any, want str
 // nullableString decodes fields[name] as a string or null.
 func nullableString(fields map[string]json.RawMessage, name string, v **string) error {
 	if err := json.Unmarshal(fields[name], v); err != nil {
-		return fmt.Errorf("%w: field %q is %s, want a string or null", ErrInvalidDecision, name, clipUTF8(string(fields[name]), 40))
+		return fmt.Errorf("%w: field %q is %s, want a string or null", ErrInvalidDecision, name, clip.Bytes(string(fields[name]), 40))
 	}
 	return nil
-}
-
-// clipUTF8 cuts s to at most n bytes without splitting a rune.
-func clipUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
 }

@@ -431,18 +431,6 @@ func TestNewOllamaModel(t *testing.T) {
 	var _ Decider = d
 }
 
-func TestClipUTF8(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		n    int
-		want string
-	}{{"abc", 5, "abc"}, {"abc", 2, "ab"}, {"aя", 2, "a"}, {"aя", 3, "aя"}, {"я", 1, ""}, {"😀x", 3, ""}, {"😀x", 4, "😀"}} {
-		if got := clipUTF8(tc.s, tc.n); got != tc.want {
-			t.Errorf("clipUTF8(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
-		}
-	}
-}
-
 // TestRealOllama runs one clear update case against a real Ollama when
 // OLLAMA_HOST and MEMCTL_MODEL are both set.
 func TestRealOllama(t *testing.T) {

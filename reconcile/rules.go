@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -150,21 +151,12 @@ func phrases(s string) [][]string {
 func findMarker(words []string, markers [][]string) string {
 	for _, m := range markers {
 		for i := 0; i+len(m) <= len(words); i++ {
-			if equal(words[i:i+len(m)], m) {
+			if slices.Equal(words[i:i+len(m)], m) {
 				return strings.Join(m, " ")
 			}
 		}
 	}
 	return ""
-}
-
-func equal(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // tokens lowercases text, folds ё to е and splits it into words.
@@ -177,18 +169,7 @@ func tokens(s string) []string {
 func normalize(s string) string { return strings.Join(tokens(s), " ") }
 
 // sameNumbers reports whether two texts hold the same numbers.
-func sameNumbers(a, b string) bool {
-	na, nb := numbers(a), numbers(b)
-	if len(na) != len(nb) {
-		return false
-	}
-	for i := range na {
-		if na[i] != nb[i] {
-			return false
-		}
-	}
-	return true
-}
+func sameNumbers(a, b string) bool { return slices.Equal(numbers(a), numbers(b)) }
 
 func numbers(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsDigit(r) })
