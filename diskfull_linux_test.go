@@ -161,6 +161,25 @@ func mountTmpfs(t *testing.T, size string) string {
 	return dir
 }
 
+// takeUpRoom writes path until the disk it is on is full.
+func takeUpRoom(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+}
+
 // On a full disk every write either is acknowledged or returns an error
 // (ENOSPC, not a panic, not ErrCorrupt); the store stays consistent in the
 // process and after reopening; a hard delete whose compaction finds no room
@@ -181,6 +200,14 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 	f := newFiller(s, syscall.ENOSPC)
 	f.fill(t)
 	verify(t, s, nil, f.acked, f.failed)
+	// The candidate index shares the disk, and a hard delete drops it: its
+	// bytes would give the compaction room. Reopened, the store has no
+	// index until a lookup, and what the old one held is taken up.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = must[*memory.Store](t)(memory.Open(path, 0, opts))
+	takeUpRoom(t, filepath.Join(dir, "ballast2"))
 
 	// A hard delete on the full disk: applied, but the compaction that
 	// would clear its bytes has no room, and says so.
@@ -204,8 +231,8 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
-		t.Errorf("the disk holds %v, want the store and the ballast only (no compaction leftover)", entries)
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("the disk holds %v, want the store and the ballasts only (no compaction leftover)", entries)
 	}
 
 	// Still full: a read-write open must finish that compaction first and
