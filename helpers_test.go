@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,4 +93,111 @@ func wantAt(t *testing.T, s *memory.Store, user, event, known string, want ...ui
 	if g := ids(got); !slices.Equal(g, want) {
 		t.Errorf("At(event %q, known %q) = %v, want %v", event, known, g, want)
 	}
+}
+
+// lastDecision returns the user's newest decision.
+func lastDecision(t *testing.T, s *memory.Store, user string) memory.Decision {
+	t.Helper()
+	ds := must[[]memory.Decision](t)(s.Decisions(ctx, user, 1))
+	if len(ds) != 1 {
+		t.Fatalf("no decision for user %q", user)
+	}
+	return ds[0]
+}
+
+func getFact(t *testing.T, s *memory.Store, user string, id uint64) memory.Fact {
+	t.Helper()
+	return must[memory.Fact](t)(s.Get(ctx, user, id))
+}
+
+func allFacts(t *testing.T, s *memory.Store, user string) []memory.Fact {
+	t.Helper()
+	return must[[]memory.Fact](t)(s.List(ctx, user, &memory.ListOptions{All: true}))
+}
+
+func checkClean(t *testing.T, s *memory.Store) {
+	t.Helper()
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+}
+
+// successorsOK asserts that no fact has more than one successor naming it,
+// and at most one of them current.
+func successorsOK(t *testing.T, s *memory.Store, user string) {
+	t.Helper()
+	succ := map[uint64][]memory.Fact{}
+	for _, f := range allFacts(t, s, user) {
+		if f.Supersedes != 0 {
+			succ[f.Supersedes] = append(succ[f.Supersedes], f)
+		}
+	}
+	for id, fs := range succ {
+		cur := 0
+		for _, f := range fs {
+			if f.State() == memory.Current {
+				cur++
+			}
+		}
+		if len(fs) > 1 || cur > 1 {
+			t.Errorf("fact %d has successors %v (%d current)", id, ids(fs), cur)
+		}
+	}
+}
+
+// funcDecider is a memory.Decider made of a function.
+type funcDecider struct {
+	name string
+	fn   func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error)
+}
+
+func (d *funcDecider) Name() string { return d.name }
+func (d *funcDecider) Decide(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
+	return d.fn(ctx, in)
+}
+
+// alwaysUpdate1 answers update 1 when there is a candidate, else add.
+func alwaysUpdate1(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+	if len(in.Candidates) == 0 {
+		return memory.Verdict{Action: memory.ActionAdd, Reason: "no candidates", Decider: "custom"}, nil
+	}
+	return memory.Verdict{Action: memory.ActionUpdate, Target: 1, Reason: "always update 1", Decider: "custom"}, nil
+}
+
+// conflictStore makes a conflict: the fact is pinned while the decider
+// thinks, so the update it answers meets a pinned target at apply time.
+func conflictStore(t *testing.T, c *clock) (s *memory.Store, existing memory.Fact, out memory.Outcome) {
+	t.Helper()
+	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		if len(in.Candidates) > 0 {
+			for _, f := range must[[]memory.Fact](t)(s.List(ctx, "", nil)) {
+				if f.Text == in.Candidates[0].Text {
+					must[memory.Fact](t)(s.Pin(ctx, "", f.ID))
+				}
+			}
+		}
+		return alwaysUpdate1(ctx, in)
+	}}
+	s, _ = open(t, c, &memory.Options{NoSync: true, Decider: dec})
+	existing = must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
+	c.set("2026-02-01")
+	out = must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Paris now."}))
+	d := out.Decision
+	if d.Action != memory.ActionAdd || d.Proposed != memory.ActionUpdate || d.Target != existing.ID || d.Conflict == 0 ||
+		out.Fact.ID == 0 || d.Added != out.Fact.ID || !strings.Contains(d.Reason, "pinned") {
+		t.Fatalf("decision %+v", d)
+	}
+	if g := getFact(t, s, "", existing.ID); g.State() != memory.Current || !g.Pinned {
+		t.Fatalf("pinned fact %+v", g)
+	}
+	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil))
+	if len(cs) != 1 || cs[0].ID != d.Conflict || cs[0].New != out.Fact.ID || cs[0].Existing != existing.ID ||
+		cs[0].Decision != d.ID || cs[0].ResolvedAt != nil || cs[0].Reason == "" {
+		t.Fatalf("conflicts %+v", cs)
+	}
+	if n := len(must[[]memory.Conflict](t)(s.Conflicts(ctx, "bob", &memory.ConflictOptions{All: true}))); n != 0 {
+		t.Errorf("bob sees %d conflicts", n)
+	}
+	checkClean(t, s)
+	return s, existing, out
 }
