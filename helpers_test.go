@@ -36,14 +36,17 @@ func date(s string) time.Time {
 	return t.UTC()
 }
 
-// open makes a store in a fresh temporary directory.
+// open makes a store in a fresh temporary directory. It never syncs: a
+// temporary store outlives no crash, and fsync would only slow the suite. A
+// test of durability opens its store with memory.Open itself.
 func open(t testing.TB, c *clock, opts *memory.Options) (*memory.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	o := memory.Options{NoSync: true}
+	var o memory.Options
 	if opts != nil {
 		o = *opts
 	}
+	o.NoSync = true
 	if c != nil {
 		o.Clock = c.Now
 	}
