@@ -1,9 +1,11 @@
 package memory_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,12 +77,36 @@ func TestCorruptFile(t *testing.T) {
 	for i := range garbage {
 		garbage[i] = byte(i * 7)
 	}
-	for name, path := range map[string]string{
-		"garbage":   write("garbage.db", garbage),
-		"text file": write("text.db", []byte("hello, I am not a database\n")),
+	// A file of bytes is damaged or foreign (ErrCorrupt); an empty one is no
+	// store yet (ErrNotStore). Either way Open, read-write or read-only,
+	// leaves the file as it was.
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		want    error
+	}{
+		{"garbage", garbage, memory.ErrCorrupt},
+		{"text file", []byte("hello, I am not a database\n"), memory.ErrCorrupt},
+		{"empty file", nil, memory.ErrNotStore},
 	} {
-		if _, err := memory.Open(path, 0, nil); err == nil {
-			t.Errorf("%s: Open succeeded", name)
+		other := memory.ErrNotStore
+		if tc.want == memory.ErrNotStore {
+			other = memory.ErrCorrupt
+		}
+		path := write(strings.ReplaceAll(tc.name, " ", "-")+".db", tc.content)
+		for _, ro := range []bool{false, true} {
+			s, err := memory.Open(path, 0, &memory.Options{ReadOnly: ro})
+			if err == nil {
+				s.Close()
+				t.Errorf("%s, read-only %v: Open succeeded", tc.name, ro)
+				continue
+			}
+			if !errors.Is(err, tc.want) || errors.Is(err, other) {
+				t.Errorf("%s, read-only %v: %v, want %v only", tc.name, ro, err, tc.want)
+			}
+			if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, tc.content) {
+				t.Errorf("%s, read-only %v: a refused Open changed the file (%d bytes, %v)", tc.name, ro, len(b), err)
+			}
 		}
 	}
 
