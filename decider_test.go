@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,25 +77,6 @@ func TestBadFallbackRefused(t *testing.T) {
 		s.Close()
 		t.Fatal("unknown fallback accepted")
 	}
-}
-
-func ollamaStore(t *testing.T, c *clock, srv *ollamatest.Server, fallback string) *memory.Store {
-	t.Helper()
-	dec := must[memory.Decider](t)(memory.OllamaDecider("m", &memory.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond}))
-	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: dec, Lookup: memory.LookupTopics, Fallback: fallback})
-	return s
-}
-
-func reply(action string, target any, eventFrom, grain string) string {
-	ef, gr := "null", "null"
-	if eventFrom != "" {
-		ef = strconv.Quote(eventFrom)
-	}
-	if grain != "" {
-		gr = strconv.Quote(grain)
-	}
-	tg, _ := json.Marshal(target)
-	return fmt.Sprintf(`{"reasoning":"scripted","action":%q,"target":%s,"event_from":%s,"grain":%s}`, action, tg, ef, gr)
 }
 
 // candidateNumber finds the number under which the request's data block

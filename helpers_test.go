@@ -1,15 +1,24 @@
 package memory_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/internal/ollamatest"
 )
 
 // clock is an injectable record-time clock that a test moves by hand.
@@ -203,4 +212,191 @@ func conflictStore(t *testing.T, c *clock) (s *memory.Store, existing memory.Fac
 	}
 	checkClean(t, s)
 	return s, existing, out
+}
+
+var ctx = context.Background()
+
+func second[T any](_ T, err error) error { return err }
+
+// snapshot is the whole store as its export: equal snapshots, equal stores.
+func snapshot(t testing.TB, s *memory.Store) string {
+	t.Helper()
+	var b strings.Builder
+	if err := s.Export(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func candidateIDs(t *testing.T, s *memory.Store, user, text string) []uint64 {
+	t.Helper()
+	l, err := s.Candidates(ctx, user, text, memory.DefaultCandidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []uint64{}
+	for _, c := range l.Candidates {
+		out = append(out, c.Fact.ID)
+	}
+	return out
+}
+
+func dirContains(t *testing.T, dir, needle string) bool {
+	t.Helper()
+	found := false
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		found = found || bytes.Contains(b, []byte(needle))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
+}
+
+// traces lists the needles found in the raw bytes of any file below dirs.
+func traces(t *testing.T, dirs []string, needles []string) []string {
+	t.Helper()
+	var found []string
+	for _, n := range needles {
+		for _, d := range dirs {
+			if dirContains(t, d, n) {
+				found = append(found, n+" in "+d)
+			}
+		}
+	}
+	return found
+}
+
+func ollamaStore(t *testing.T, c *clock, srv *ollamatest.Server, fallback string) *memory.Store {
+	t.Helper()
+	dec := must[memory.Decider](t)(memory.OllamaDecider("m", &memory.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond}))
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: dec, Lookup: memory.LookupTopics, Fallback: fallback})
+	return s
+}
+
+func reply(action string, target any, eventFrom, grain string) string {
+	ef, gr := "null", "null"
+	if eventFrom != "" {
+		ef = strconv.Quote(eventFrom)
+	}
+	if grain != "" {
+		gr = strconv.Quote(grain)
+	}
+	tg, _ := json.Marshal(target)
+	return fmt.Sprintf(`{"reasoning":"scripted","action":%q,"target":%s,"event_from":%s,"grain":%s}`, action, tg, ef, gr)
+}
+
+// indexRoot is where the store at path keeps its candidate index.
+func indexRoot(path string) string { return path + ".index" }
+
+// indexTerms lists every term of every index directory beside the store
+// at path; none of them may be open.
+func indexTerms(t *testing.T, path string) []string {
+	t.Helper()
+	if _, err := os.Lstat(indexRoot(path)); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	terms, err := index.ListTerms(indexRoot(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return terms
+}
+
+// holding returns the terms that contain one of the needles.
+func holding(terms, needles []string) []string {
+	var out []string
+	for _, term := range terms {
+		for _, n := range needles {
+			if strings.Contains(term, n) {
+				out = append(out, term)
+			}
+		}
+	}
+	return out
+}
+
+func wantGone(t *testing.T, when, path string) {
+	t.Helper()
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s: %s is still there (%v)", when, path, err)
+	}
+}
+
+// waitSegment waits until an index below dir has written a segment file,
+// so that its terms are on disk, not only in memory.
+func waitSegment(t *testing.T, dir string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Lstat(dir); err == nil && hasFile(t, dir, ".zap") {
+			return
+		}
+	}
+	t.Fatalf("test is void: no index segment under %s", dir)
+}
+
+// modesUnder maps every path below dir (dir itself excluded) to its
+// permission bits.
+func modesUnder(t *testing.T, dir string) map[string]fs.FileMode {
+	t.Helper()
+	out := map[string]fs.FileMode{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out[p] = fi.Mode()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// wantPrivate asserts that every file below dir is 0600 and every
+// directory 0700: they hold personal data or terms taken from it.
+func wantPrivate(t *testing.T, when, dir string) {
+	t.Helper()
+	for p, m := range modesUnder(t, dir) {
+		want := fs.FileMode(0o600)
+		if m.IsDir() {
+			want = 0o700
+		}
+		if m.Perm() != want {
+			t.Errorf("%s: %s has mode %o, want %o", when, p, m.Perm(), want)
+		}
+	}
+}
+
+// privateDir makes a store directory, 0700 as a careful caller (memctl)
+// makes it, so that only what the store creates inside is under test.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "store")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func hasFile(t *testing.T, dir, suffix string) bool {
+	t.Helper()
+	for p, m := range modesUnder(t, dir) {
+		if m.IsRegular() && strings.HasSuffix(p, suffix) {
+			return true
+		}
+	}
+	return false
 }
