@@ -10,19 +10,6 @@ import (
 	"github.com/palimpsest-mem/memory"
 )
 
-func candidateIDs(t *testing.T, s *memory.Store, user, text string) []uint64 {
-	t.Helper()
-	l, err := s.Candidates(ctx, user, text, memory.DefaultCandidates)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := []uint64{}
-	for _, c := range l.Candidates {
-		out = append(out, c.Fact.ID)
-	}
-	return out
-}
-
 // Candidates are current facts of the same user only, and the index
 // follows every change of state.
 func TestCandidatesFollowState(t *testing.T) {

@@ -65,26 +65,6 @@ func TestDeleteLeavesNoBytes(t *testing.T) {
 	}
 }
 
-func dirContains(t *testing.T, dir, needle string) bool {
-	t.Helper()
-	found := false
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		found = found || bytes.Contains(b, []byte(needle))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return found
-}
-
 func TestDeleteKeepsNeighboursConsistent(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _ := open(t, c, nil)
@@ -195,20 +175,6 @@ func TestDeleteChain(t *testing.T) {
 	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// traces lists the needles found in the raw bytes of any file below dirs.
-func traces(t *testing.T, dirs []string, needles []string) []string {
-	t.Helper()
-	var found []string
-	for _, n := range needles {
-		for _, d := range dirs {
-			if dirContains(t, d, n) {
-				found = append(found, n+" in "+d)
-			}
-		}
-	}
-	return found
 }
 
 // A hard delete leaves no byte of the text in any file of the store or of

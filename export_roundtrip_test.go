@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -178,4 +179,44 @@ func TestExportImportRoundTripProperty(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+func TestRememberExportImportRoundTrip(t *testing.T) {
+	c := newClock("2026-01-01")
+	s, existing, out := conflictStore(t, c)
+	_ = existing
+	c.set("2026-03-01")
+	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play the violin."}))
+	upd := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play the violin on Sundays now."}))
+	c.set("2026-04-01")
+	must[memory.Decision](t)(s.Undo(ctx, "", upd.Decision.ID))
+	// A second conflict, resolved.
+	must[memory.Fact](t)(s.Unpin(ctx, "", existing.ID))
+	must[memory.Conflict](t)(s.ResolveConflict(ctx, "", out.Decision.Conflict, memory.KeepBoth))
+	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{User: "bob", Text: "Bob likes tea."}))
+	exported := snapshot(t, s)
+	if !strings.Contains(exported, `"decision"`) || !strings.Contains(exported, `"conflict"`) || !strings.Contains(exported, `"undone_at"`) {
+		t.Fatalf("export lacks the logs:\n%s", exported)
+	}
+	dst, _ := open(t, c, nil)
+	must[int](t)(dst.Import(ctx, strings.NewReader(exported), nil))
+	if again := snapshot(t, dst); again != exported {
+		t.Errorf("export after import differs:\n%s\nwant:\n%s", again, exported)
+	}
+	checkClean(t, dst)
+	for _, user := range []string{"", "bob"} {
+		a := must[[]memory.Decision](t)(s.Decisions(ctx, user, 0))
+		b := must[[]memory.Decision](t)(dst.Decisions(ctx, user, 0))
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) || len(a) == 0 {
+			t.Errorf("decisions of %q differ after import", user)
+		}
+	}
+	// New decisions and conflicts after the import do not reuse ids.
+	last := lastDecision(t, dst, "")
+	next := must[memory.Outcome](t)(dst.Remember(ctx, memory.Note{Text: "I have a dog named Rex."}))
+	if next.Decision.ID <= last.ID {
+		t.Errorf("decision id %d after import, last was %d", next.Decision.ID, last.ID)
+	}
 }

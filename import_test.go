@@ -105,3 +105,21 @@ func TestImportOfAnEmptyExportLeavesAStore(t *testing.T) {
 		t.Errorf("list of the imported store: %v, %v", fs, err)
 	}
 }
+
+// An export whose decision names another user's facts is refused at import.
+func TestImportRefusesDecisionAcrossUsers(t *testing.T) {
+	c := newClock("2026-01-01")
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}, Lookup: memory.LookupStems})
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alice", Text: "I live in Lyon."}))
+	c.set("2026-02-01")
+	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{User: "alice", Text: "I live in Paris now, not Lyon."}))
+	exp := snapshot(t, s)
+	bad := strings.Replace(exp, `{"decision":{"id":1,"at":"2026-02-01T00:00:00Z","user":"alice"`, `{"decision":{"id":1,"at":"2026-02-01T00:00:00Z","user":"mallory"`, 1)
+	if bad == exp {
+		t.Fatal("the mutation did not apply")
+	}
+	dst, _ := open(t, c, nil)
+	if _, err := dst.Import(ctx, strings.NewReader(bad), nil); !errors.Is(err, memory.ErrBadImport) {
+		t.Errorf("import: %v", err)
+	}
+}

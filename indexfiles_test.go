@@ -3,9 +3,7 @@ package memory_test
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,38 +14,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/index"
 )
-
-// indexRoot is where the store at path keeps its candidate index.
-func indexRoot(path string) string { return path + ".index" }
-
-// indexTerms lists every term of every index directory beside the store
-// at path; none of them may be open.
-func indexTerms(t *testing.T, path string) []string {
-	t.Helper()
-	if _, err := os.Lstat(indexRoot(path)); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	terms, err := index.ListTerms(indexRoot(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return terms
-}
-
-// holding returns the terms that contain one of the needles.
-func holding(terms, needles []string) []string {
-	var out []string
-	for _, term := range terms {
-		for _, n := range needles {
-			if strings.Contains(term, n) {
-				out = append(out, term)
-			}
-		}
-	}
-	return out
-}
 
 // watchTemp points the system temporary directory at an empty directory of
 // its own for the test and returns it, so that the test can see what is
@@ -67,25 +34,6 @@ func wantEmpty(t *testing.T, when, dir string) {
 	if got := modesUnder(t, dir); len(got) > 0 {
 		t.Errorf("%s: %d files under %s: %v", when, len(got), dir, got)
 	}
-}
-
-func wantGone(t *testing.T, when, path string) {
-	t.Helper()
-	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("%s: %s is still there (%v)", when, path, err)
-	}
-}
-
-// waitSegment waits until an index below dir has written a segment file,
-// so that its terms are on disk, not only in memory.
-func waitSegment(t *testing.T, dir string) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Lstat(dir); err == nil && hasFile(t, dir, ".zap") {
-			return
-		}
-	}
-	t.Fatalf("test is void: no index segment under %s", dir)
 }
 
 // The candidate index lives only beside the store, in a private directory

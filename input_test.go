@@ -73,16 +73,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// snapshot is the whole store as its export: equal snapshots, equal stores.
-func snapshot(t testing.TB, s *memory.Store) string {
-	t.Helper()
-	var b strings.Builder
-	if err := s.Export(ctx, &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
 func TestTextIsTrimmedAndNewlinesKept(t *testing.T) {
 	s, _ := open(t, newClock("2026-01-01"), nil)
 	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "  line one\n\tline two  "}))

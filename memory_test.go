@@ -1,15 +1,12 @@
 package memory_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
 )
-
-var ctx = context.Background()
 
 // Retroactive: "I moved to B back in June", said in August.
 func TestStoryRetroactive(t *testing.T) {
@@ -238,5 +235,3 @@ func TestUsersAreIsolated(t *testing.T) {
 		}
 	}
 }
-
-func second[T any](_ T, err error) error { return err }

@@ -20,54 +20,6 @@ import (
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
 )
 
-// modesUnder maps every path below dir (dir itself excluded) to its
-// permission bits.
-func modesUnder(t *testing.T, dir string) map[string]fs.FileMode {
-	t.Helper()
-	out := map[string]fs.FileMode{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		out[p] = fi.Mode()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// wantPrivate asserts that every file below dir is 0600 and every
-// directory 0700: they hold personal data or terms taken from it.
-func wantPrivate(t *testing.T, when, dir string) {
-	t.Helper()
-	for p, m := range modesUnder(t, dir) {
-		want := fs.FileMode(0o600)
-		if m.IsDir() {
-			want = 0o700
-		}
-		if m.Perm() != want {
-			t.Errorf("%s: %s has mode %o, want %o", when, p, m.Perm(), want)
-		}
-	}
-}
-
-// privateDir makes a store directory, 0700 as a careful caller (memctl)
-// makes it, so that only what the store creates inside is under test.
-func privateDir(t *testing.T) string {
-	t.Helper()
-	d := filepath.Join(t.TempDir(), "store")
-	if err := os.Mkdir(d, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // Every file the store writes, the candidate index's included, is readable
 // by its owner only, at every stage: after writes and lookups, after a hard
 // delete's compaction, and once closed, when nothing is left behind but the
@@ -104,16 +56,6 @@ func TestFilesArePrivate(t *testing.T) {
 		t.Errorf("files left behind after Close: %v", got)
 	}
 	wantPrivate(t, "after Close", storeDir)
-}
-
-func hasFile(t *testing.T, dir, suffix string) bool {
-	t.Helper()
-	for p, m := range modesUnder(t, dir) {
-		if m.IsRegular() && strings.HasSuffix(p, suffix) {
-			return true
-		}
-	}
-	return false
 }
 
 // Open's mode is the permission of a new file only. A hard delete rewrites

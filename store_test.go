@@ -1,9 +1,12 @@
 package memory_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,12 +78,36 @@ func TestCorruptFile(t *testing.T) {
 	for i := range garbage {
 		garbage[i] = byte(i * 7)
 	}
-	for name, path := range map[string]string{
-		"garbage":   write("garbage.db", garbage),
-		"text file": write("text.db", []byte("hello, I am not a database\n")),
+	// A file of bytes is damaged or foreign (ErrCorrupt); an empty one is no
+	// store yet (ErrNotStore). Either way Open, read-write or read-only,
+	// leaves the file as it was.
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		want    error
+	}{
+		{"garbage", garbage, memory.ErrCorrupt},
+		{"text file", []byte("hello, I am not a database\n"), memory.ErrCorrupt},
+		{"empty file", nil, memory.ErrNotStore},
 	} {
-		if _, err := memory.Open(path, 0, nil); err == nil {
-			t.Errorf("%s: Open succeeded", name)
+		other := memory.ErrNotStore
+		if tc.want == memory.ErrNotStore {
+			other = memory.ErrCorrupt
+		}
+		path := write(strings.ReplaceAll(tc.name, " ", "-")+".db", tc.content)
+		for _, ro := range []bool{false, true} {
+			s, err := memory.Open(path, 0, &memory.Options{ReadOnly: ro})
+			if err == nil {
+				s.Close()
+				t.Errorf("%s, read-only %v: Open succeeded", tc.name, ro)
+				continue
+			}
+			if !errors.Is(err, tc.want) || errors.Is(err, other) {
+				t.Errorf("%s, read-only %v: %v, want %v only", tc.name, ro, err, tc.want)
+			}
+			if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, tc.content) {
+				t.Errorf("%s, read-only %v: a refused Open changed the file (%d bytes, %v)", tc.name, ro, len(b), err)
+			}
 		}
 	}
 
@@ -127,29 +154,122 @@ func TestCheckCleanStore(t *testing.T) {
 }
 
 // A second Open waiting for the lock while a Delete swaps the file for its
-// compacted copy must not get the lock on the old, unlinked file.
+// compacted copy must not get the lock on the old, unlinked file. The test
+// watches this process's open files (no timing): it starts the Delete only
+// once the second Open holds the old file open, waiting for its lock; after
+// the compaction it waits until that Open has let go of the old file, which
+// it must do without returning, since the first store holds the new one;
+// it returns only after the first store closed (an order of events on one
+// counter).
 func TestOpenWaitingDuringCompaction(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc/self/fd to watch the open files:", err)
+	}
 	s, path := open(t, newClock("2026-01-01"), nil)
 	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "to delete"}))
-	opened := make(chan error, 1)
+	kept := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "to keep"}))
+	old, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := openOn(t, old) // the first store's handles on the file
+	var seq atomic.Int64   // orders the second Open's return and the first Close
+	type result struct {
+		s   *memory.Store
+		err error
+		at  int64
+	}
+	opened := make(chan result, 1)
 	go func() {
-		s2, err := memory.Open(path, 0, &memory.Options{LockTimeout: 5 * time.Second})
-		if err == nil {
-			s2.Close()
-		}
-		opened <- err
+		s2, err := memory.Open(path, 0, &memory.Options{LockTimeout: time.Minute})
+		opened <- result{s2, err, seq.Add(1)} // still open, so that its handles stay visible
 	}()
-	time.Sleep(100 * time.Millisecond) // let it start waiting
+	returned := func(what string) {
+		t.Helper()
+		select {
+		case r := <-opened:
+			if r.s != nil {
+				r.s.Close()
+			}
+			t.Fatalf("second open returned %s, while the first still holds the store: %v", what, r.err)
+		default:
+		}
+	}
+	// Deadlock guard only: every wait below ends on what it watches.
+	deadline := time.Now().Add(30 * time.Second)
+	for openOn(t, old) <= ours {
+		returned("before it opened the old file")
+		if time.Now().After(deadline) {
+			t.Fatal("the second open never opened the file")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	returned("at once")
 	must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil))
-	select {
-	case err := <-opened:
-		t.Fatalf("second open returned while the first still holds the store: %v", err)
-	case <-time.After(300 * time.Millisecond):
+	now, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if os.SameFile(old, now) {
+		t.Fatal("the Delete did not replace the file: the test proves nothing")
+	}
+	// The old file's last handle is the second Open's, until it sees the
+	// file was replaced and retries on the new one.
+	for openOn(t, old) > 0 {
+		returned("with the lock on the old file")
+		if time.Now().After(deadline) {
+			t.Fatal("the second open still holds the old file")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	returned("after letting go of the old file")
+	closing := seq.Add(1)
 	s.Close()
-	if err := <-opened; err != nil {
-		t.Fatalf("second open after the first closed: %v", err)
+	r := <-opened
+	if r.s != nil {
+		defer r.s.Close()
 	}
+	if r.at < closing {
+		t.Fatalf("second open returned before the first store closed: %v", r.err)
+	}
+	if r.err != nil {
+		t.Fatalf("second open after the first closed: %v", r.err)
+	}
+	// It opened the file the first store left, the compacted one, and
+	// holds nothing of the unlinked one.
+	at, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(at, now) {
+		t.Fatal("the file at the path was replaced again while the first store held it")
+	}
+	if n, m := openOn(t, old), openOn(t, at); n != 0 || m == 0 {
+		t.Fatalf("the second store holds %d handles on the unlinked file, %d on the file at the path", n, m)
+	}
+	if _, err := r.s.Get(ctx, "", f.ID); !errors.Is(err, memory.ErrNotFound) {
+		t.Errorf("the second store has the deleted fact: %v", err)
+	}
+	if g := must[memory.Fact](t)(r.s.Get(ctx, "", kept.ID)); g.Text != kept.Text {
+		t.Errorf("the second store lost a fact: %+v", g)
+	}
+}
+
+// openOn counts this process's open files that are the file fi describes,
+// unlinked or not.
+func openOn(t *testing.T, fi os.FileInfo) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if st, err := os.Stat(filepath.Join("/proc/self/fd", fd.Name())); err == nil && os.SameFile(st, fi) {
+			n++
+		}
+	}
+	return n
 }
 
 func TestTruncatedFile(t *testing.T) {

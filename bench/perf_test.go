@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +39,7 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		if strings.HasPrefix(r.Op, "Open") && (!strings.Contains(r.Note, "heap in use") || strings.Contains(r.Note, "RSS 0.0 MB")) {
 			t.Errorf("%s: %s", r.Op, r.Note)
 		}
+		checkRowFigures(t, r, cfg)
 	}
 	for _, op := range []string{
 		"Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)", "Import (one transaction, durable)",
@@ -49,5 +53,71 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		if !seen[op] {
 			t.Errorf("no row %q", op)
 		}
+	}
+}
+
+// checkRowFigures asserts that a row's numbers are measurements, not just
+// present: every duration parses and is positive, the percentiles are in
+// order, rates and ratios are finite and positive where the row has them,
+// and a row measured at a store size names one the configuration asked for.
+func checkRowFigures(t *testing.T, r row, cfg perfConfig) {
+	t.Helper()
+	var prev time.Duration
+	var prevName string
+	for _, q := range []struct {
+		name, s string
+	}{{"p50", r.P50}, {"p99", r.P99}, {"p99.9", r.P999}, {"max", r.Max}} {
+		if q.s == "" {
+			continue
+		}
+		d, err := time.ParseDuration(q.s)
+		if err != nil || d <= 0 {
+			t.Errorf("%s: %s %q is no positive duration (%v)", r.Op, q.name, q.s, err)
+			continue
+		}
+		if d < prev {
+			t.Errorf("%s: %s %v below %s %v", r.Op, q.name, d, prevName, prev)
+		}
+		prev, prevName = d, q.name
+	}
+	for name, v := range map[string]float64{"ops/s": r.OpsS, "ratio": r.Ratio} {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			t.Errorf("%s: %s %v", r.Op, name, v)
+		}
+	}
+	if strings.HasPrefix(r.Note, "ratio") && r.Ratio <= 0 {
+		t.Errorf("%s: %q but ratio %v", r.Op, r.Note, r.Ratio)
+	}
+	if r.P99 == "" {
+		return // not a latency row: an aggregate rate or the Open row
+	}
+	// A latency row has every figure of its calls.
+	if r.N <= 0 || r.P50 == "" || r.Max == "" || r.OpsS <= 0 {
+		t.Errorf("%s: a latency row without all its figures: %+v", r.Op, r)
+		return
+	}
+	maxLat, _ := time.ParseDuration(r.Max)
+	var writers int
+	if _, err := fmt.Sscanf(r.Op, "Add, %d durable writers at once", &writers); err == nil {
+		// Writers in parallel: the rate is of all of them over the window,
+		// and each made at least one call.
+		if want := float64(r.N) / cfg.latFor.Seconds(); math.Abs(r.OpsS-want) > 1e-6*want {
+			t.Errorf("%s: %v ops/s for %d calls in %v", r.Op, r.OpsS, r.N, cfg.latFor)
+		}
+		if r.N < writers {
+			t.Errorf("%s: %d calls from %d writers", r.Op, r.N, writers)
+		}
+		return
+	}
+	// One call at a time: the mean latency, 1/rate, is at most the slowest.
+	if mean := time.Duration(float64(time.Second) / r.OpsS); mean > maxLat+time.Microsecond {
+		t.Errorf("%s: mean %v above max %v", r.Op, mean, maxLat)
+	}
+	// A row measured at a store size names that size.
+	if (strings.HasPrefix(r.Op, "Candidates k=12") || strings.HasPrefix(r.Op, "Remember, rules decider")) && !slices.Contains(cfg.scales, r.N) {
+		t.Errorf("%s: at %d facts, not one of the sizes %v", r.Op, r.N, cfg.scales)
+	}
+	if strings.HasPrefix(r.Op, "Remember, rules decider") && r.Ratio <= 0 {
+		t.Errorf("%s: ratio to a raw bbolt update %v", r.Op, r.Ratio)
 	}
 }
