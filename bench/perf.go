@@ -48,7 +48,7 @@ type perfConfig struct {
 func perfCmd() *cobra.Command {
 	var facts int
 	var quick, asJSON, writersOnly bool
-	var modes, distractors, cpuprofile string
+	var modes, distractors, cpuprofile, blockprofile string
 	c := &cobra.Command{
 		Use:   "perf",
 		Short: "Speed and size of the store next to a bare bbolt file and SQLite, fsync on unless a row says otherwise",
@@ -73,6 +73,13 @@ func perfCmd() *cobra.Command {
 				return err
 			}
 			defer stop()
+			if blockprofile != "" {
+				stopBlock, err := startBlockProfile(blockprofile)
+				if err != nil {
+					return err
+				}
+				defer stopBlock()
+			}
 			w := cmd.OutOrStdout()
 			start := time.Now()
 			rows, err := runPerf(cmd.Context(), texts, cfg)
@@ -98,6 +105,7 @@ func perfCmd() *cobra.Command {
 	f.BoolVar(&writersOnly, "writers-only", false, "only the rows of many writers at once (throughput and per-call latency)")
 	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	f.StringVar(&blockprofile, "blockprofile", "", "write a profile of where goroutines waited (blocking and mutex contention) to this file")
 	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
 	return c
 }
@@ -192,6 +200,62 @@ func addFor(ctx context.Context, s *memory.Store, c *corpus, writers int, d time
 	return all, nil
 }
 
+// candidatesWhileWriting times lookups, one after another, while writers
+// goroutines add facts of other users for d: a lookup waits for the changes
+// committed before it, so this is the index's lag behind a busy store. The
+// row's rate is the lookups'; the note gives the writes' meanwhile.
+func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string, mode memory.LookupMode, writers int, d time.Duration) (row, error) {
+	c := newCorpus(texts, 6)
+	notes := make([]string, 4096)
+	for i := range notes {
+		notes[i] = c.next()
+	}
+	queries := make([]string, 512)
+	for i := range queries {
+		queries[i] = c.next()
+	}
+	var lat []time.Duration
+	var rerr error
+	var writes int
+	var mu sync.Mutex
+	errs := make([]error, writers)
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			n := 0
+			for i := w; time.Now().Before(deadline); i += writers {
+				if _, err := s.Add(ctx, memory.Note{User: fmt.Sprintf("busy%d", w), Text: notes[i%len(notes)]}); err != nil {
+					errs[w] = err
+					return
+				}
+				n++
+			}
+			mu.Lock()
+			writes += n
+			mu.Unlock()
+		})
+	}
+	wg.Go(func() {
+		for i := 0; time.Now().Before(deadline); i++ {
+			start := time.Now()
+			if _, err := s.Candidates(ctx, "user-0", queries[i%len(queries)], memory.DefaultCandidates); err != nil {
+				rerr = err
+				return
+			}
+			lat = append(lat, time.Since(start))
+		}
+	})
+	wg.Wait()
+	if err := errors.Join(append(errs, rerr)...); err != nil {
+		return row{}, err
+	}
+	slices.Sort(lat)
+	r := latRow(fmt.Sprintf("Candidates k=12, %s, while %d goroutines write", mode, writers), lat, 0)
+	r.Note = fmt.Sprintf("%.0f durable Adds/s meanwhile, for %v", float64(writes)/d.Seconds(), d)
+	return r, nil
+}
+
 // addConcurrently adds per facts from each of writers goroutines, spread
 // over users, and returns the facts added per second.
 func addConcurrently(ctx context.Context, s *memory.Store, c *corpus, writers, per, users int) (float64, error) {
@@ -280,6 +344,12 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			return err
 		})
 		add(latRow(fmt.Sprintf("Candidates k=12, %s", mode), cand, 0))
+		busy, err := candidatesWhileWriting(ctx, s, texts, mode, 64, cfg.latFor)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		add(busy)
 		if mode == memory.LookupKeywords4 {
 			add(vsSQLite("FTS5 OR of 4+-letter words, current, bm25 top 12", sq.look, cand))
 		}
