@@ -212,10 +212,13 @@ func addFor(ctx context.Context, s *memory.Store, c *corpus, writers int, d time
 }
 
 // candidatesWhileWriting times lookups, one after another, while writers
-// goroutines add facts of other users for d: a lookup waits for the changes
-// committed before it, so this is the index's lag behind a busy store. The
-// row's rate is the lookups'; the note gives the writes' meanwhile.
-func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string, mode memory.LookupMode, writers int, d time.Duration) (row, error) {
+// goroutines add facts for d: lookups of user-0 while each writer adds for
+// a user of its own or, if same, lookups of a user "hot-<mode>", new to the
+// store, whose facts all the writers add (user-0 stays as the later rows
+// expect). A lookup waits for the changes to its user's facts committed
+// before it, so the second is the index's lag behind a busy user. The row's
+// rate is the lookups'; the note gives the writes'.
+func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string, mode memory.LookupMode, writers int, same bool, d time.Duration) (row, error) {
 	c := newCorpus(texts, 6)
 	notes := make([]string, 4096)
 	for i := range notes {
@@ -224,6 +227,10 @@ func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string
 	queries := make([]string, 512)
 	for i := range queries {
 		queries[i] = c.next()
+	}
+	looked := "user-0"
+	if same {
+		looked = fmt.Sprintf("hot-%s", mode)
 	}
 	var lat []time.Duration
 	var rerr error
@@ -236,7 +243,11 @@ func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string
 		wg.Go(func() {
 			n := 0
 			for i := w; time.Now().Before(deadline); i += writers {
-				if _, err := s.Add(ctx, memory.Note{User: fmt.Sprintf("busy%d", w), Text: notes[i%len(notes)]}); err != nil {
+				user := fmt.Sprintf("busy%d", w)
+				if same {
+					user = fmt.Sprintf("hot-%s", mode)
+				}
+				if _, err := s.Add(ctx, memory.Note{User: user, Text: notes[i%len(notes)]}); err != nil {
 					errs[w] = err
 					return
 				}
@@ -250,7 +261,7 @@ func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string
 	wg.Go(func() {
 		for i := 0; time.Now().Before(deadline); i++ {
 			start := time.Now()
-			if _, err := s.Candidates(ctx, "user-0", queries[i%len(queries)], memory.DefaultCandidates); err != nil {
+			if _, err := s.Candidates(ctx, looked, queries[i%len(queries)], memory.DefaultCandidates); err != nil {
 				rerr = err
 				return
 			}
@@ -262,7 +273,11 @@ func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string
 		return row{}, err
 	}
 	slices.Sort(lat)
-	r := latRow(fmt.Sprintf("Candidates k=12, %s, while %d goroutines write", mode, writers), lat, 0)
+	op := fmt.Sprintf("Candidates k=12, %s, while %d goroutines write other users", mode, writers)
+	if same {
+		op = fmt.Sprintf("Candidates k=12, %s, while %d goroutines write the same user", mode, writers)
+	}
+	r := latRow(op, lat, 0)
 	r.Note = fmt.Sprintf("%.0f durable Adds/s meanwhile, for %v", float64(writes)/d.Seconds(), d)
 	return r, nil
 }
@@ -355,12 +370,14 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			return err
 		})
 		add(latRow(fmt.Sprintf("Candidates k=12, %s", mode), cand, 0))
-		busy, err := candidatesWhileWriting(ctx, s, texts, mode, 64, cfg.latFor)
-		if err != nil {
-			s.Close()
-			return nil, err
+		for _, same := range []bool{false, true} {
+			busy, err := candidatesWhileWriting(ctx, s, texts, mode, 64, same, cfg.latFor)
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			add(busy)
 		}
-		add(busy)
 		if mode == memory.LookupKeywords4 {
 			add(vsSQLite("FTS5 OR of 4+-letter words, current, bm25 top 12", sq.look, cand))
 		}
