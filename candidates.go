@@ -94,7 +94,7 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 	}
 	var hits []index.Hit
 	similar := map[uint64]float64{}
-	err = s.withIndex(ctx, func(ix *index.Index) (err error) {
+	err = s.withIndex(ctx, user, func(ix *index.Index) (err error) {
 		if hits, err = ix.Search(ctx, user, q, want); err != nil || qv == nil {
 			return err
 		}
@@ -145,11 +145,11 @@ func boolRank(b bool) int {
 // withIndex runs fn on the candidate index, building it first if needed.
 // An index whose files faulted under fn (truncated or damaged while in
 // use) is dropped and built again from the store, once.
-func (s *Store) withIndex(ctx context.Context, fn func(*index.Index) error) error {
-	err := s.tryIndex(ctx, fn)
+func (s *Store) withIndex(ctx context.Context, user string, fn func(*index.Index) error) error {
+	err := s.tryIndex(ctx, user, fn)
 	if errors.Is(err, index.ErrFault) {
 		s.dropIndex()
-		err = s.tryIndex(ctx, fn)
+		err = s.tryIndex(ctx, user, fn)
 		if errors.Is(err, index.ErrFault) {
 			s.dropIndex()
 		}
@@ -157,10 +157,10 @@ func (s *Store) withIndex(ctx context.Context, fn func(*index.Index) error) erro
 	return err
 }
 
-func (s *Store) tryIndex(ctx context.Context, fn func(*index.Index) error) error {
-	// Read your writes: wait until every change committed before this
-	// lookup has reached the index.
-	if err := s.indexer.wait(ctx); err != nil {
+func (s *Store) tryIndex(ctx context.Context, user string, fn func(*index.Index) error) error {
+	// Read your writes: wait until every change to user's facts committed
+	// before this lookup has reached the index.
+	if err := s.indexer.waitUser(ctx, user); err != nil {
 		return err
 	}
 	s.ixMu.RLock()
@@ -173,7 +173,7 @@ func (s *Store) tryIndex(ctx context.Context, fn func(*index.Index) error) error
 	if err := s.buildIndex(ctx); err != nil {
 		return err
 	}
-	return s.tryIndex(ctx, fn)
+	return s.tryIndex(ctx, user, fn)
 }
 
 // buildIndex fills a new index from the current facts in the store. It

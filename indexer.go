@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -18,6 +19,11 @@ import (
 // flushDelay: bleve's cost is mostly per batch (a segment, its merges and
 // their garbage), and on two cores that work competes with the writers. A
 // lookup that needs the queued changes cuts the delay short.
+//
+// A lookup searches one user's facts, so it waits only for the changes that
+// touched that user (or deleted a record, whose user is gone with it): with
+// many users writing, waiting for all of them put every lookup behind
+// other users' batches, which bleve applies slowly while it merges.
 type indexer struct {
 	s       *Store
 	mu      sync.Mutex
@@ -27,6 +33,11 @@ type indexer struct {
 	queued  uint64 // sequence of the last change queued
 	applied uint64 // sequence of the last change applied, skipped or covered by a build
 	waiters int    // lookups waiting for queued changes
+	// byUser is the sequence of the last change queued that touched each
+	// user's facts, until it is applied; anyUser that of the last change
+	// that deleted a record.
+	byUser  map[string]uint64
+	anyUser uint64
 	delay   time.Duration
 	running bool
 	stopped bool
@@ -51,6 +62,7 @@ func (q *indexer) init(s *Store) {
 	q.cond = sync.NewCond(&q.mu)
 	q.kick = make(chan struct{}, 1)
 	q.delay = flushDelay
+	q.byUser = map[string]uint64{}
 }
 
 // wake cuts a delayed flush short.
@@ -73,6 +85,15 @@ func (s *Store) syncIndex(touched func(func(uint64, *kv.Record))) {
 	if !built {
 		return // the next lookup builds the index from the store
 	}
+	var users []string
+	deleted := false
+	touched(func(_ uint64, r *kv.Record) {
+		if r == nil {
+			deleted = true
+		} else if !slices.Contains(users, r.User) {
+			users = append(users, r.User)
+		}
+	})
 	q := &s.indexer
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -80,6 +101,12 @@ func (s *Store) syncIndex(touched func(func(uint64, *kv.Record))) {
 		return
 	}
 	q.queued++
+	for _, u := range users {
+		q.byUser[u] = q.queued
+	}
+	if deleted {
+		q.anyUser = q.queued
+	}
 	q.queue = append(q.queue, change{seq: q.queued, touched: touched})
 	if !q.running {
 		q.running = true
@@ -123,6 +150,7 @@ func (q *indexer) run() {
 		if last := batch[len(batch)-1].seq; last > q.applied {
 			q.applied = last
 		}
+		q.forgetApplied()
 		q.cond.Broadcast()
 		q.mu.Unlock()
 	}
@@ -170,11 +198,34 @@ func (q *indexer) apply(batch []change) {
 	}
 }
 
+// forgetApplied drops the users whose changes have all been applied.
+// Called with mu held.
+func (q *indexer) forgetApplied() {
+	for u, seq := range q.byUser {
+		if seq <= q.applied {
+			delete(q.byUser, u)
+		}
+	}
+}
+
 // wait returns once every change queued before the call has been applied.
 func (q *indexer) wait(ctx context.Context) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	target := q.queued
+	return q.waitFor(ctx, q.queued)
+}
+
+// waitUser returns once every change queued before the call that can
+// change user's candidates has been applied.
+func (q *indexer) waitUser(ctx context.Context, user string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.waitFor(ctx, max(q.byUser[user], q.anyUser))
+}
+
+// waitFor waits until the change numbered target has been applied. Called
+// with mu held.
+func (q *indexer) waitFor(ctx context.Context, target uint64) error {
 	if q.applied < target {
 		q.waiters++
 		defer func() { q.waiters-- }()
@@ -203,6 +254,7 @@ func (q *indexer) skip() {
 	defer q.mu.Unlock()
 	q.queue = nil
 	q.applied = q.queued
+	clear(q.byUser)
 	q.cond.Broadcast()
 }
 

@@ -48,3 +48,57 @@ func TestLookupCutsTheIndexDelayShort(t *testing.T) {
 		t.Fatal("Close waited for the delayed flush")
 	}
 }
+
+// A lookup waits for the queued changes to its own user's facts, not for
+// other users': with the flush delayed for an hour, another user's change
+// stays queued through the lookup, and that user's own lookup still finds it.
+func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.indexer.delay = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	if _, err := s.Candidates(ctx, "a", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	find := func(user, text string, want uint64) {
+		t.Helper()
+		got, err := s.Candidates(ctx, user, text, 1)
+		if err != nil {
+			t.Fatalf("lookup of %s: %v", user, err)
+		}
+		if len(got.Candidates) != 1 || got.Candidates[0].Fact.ID != want {
+			t.Fatalf("lookup of %s: %+v, want fact %d", user, got, want)
+		}
+	}
+	pending := func() bool {
+		s.indexer.mu.Lock()
+		defer s.indexer.mu.Unlock()
+		return s.indexer.applied < s.indexer.queued
+	}
+	fa, err := s.Add(ctx, Note{User: "a", Text: "I play the cello on Fridays."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find("a", "cello on Fridays", fa.ID) // read your writes
+	// A wake-up the flush has not taken yet would apply b's change at once.
+	select {
+	case <-s.indexer.kick:
+	default:
+	}
+	fb, err := s.Add(ctx, Note{User: "b", Text: "My sister lives in Porto."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find("a", "cello on Fridays", fa.ID)
+	if !pending() {
+		t.Fatal("a's lookup waited for b's change")
+	}
+	find("b", "sister in Porto", fb.ID)
+	if pending() {
+		t.Fatal("b's lookup returned before b's change reached the index")
+	}
+}

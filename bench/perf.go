@@ -48,7 +48,7 @@ type perfConfig struct {
 func perfCmd() *cobra.Command {
 	var facts int
 	var quick, asJSON, writersOnly bool
-	var modes, distractors, cpuprofile string
+	var modes, scales, distractors, cpuprofile, blockprofile string
 	c := &cobra.Command{
 		Use:   "perf",
 		Short: "Speed and size of the store next to a bare bbolt file and SQLite, fsync on unless a row says otherwise",
@@ -57,6 +57,16 @@ func perfCmd() *cobra.Command {
 			cfg := perfConfig{scales: []int{1000, 10_000, facts}, writes: 300, reads: 500, latFor: 3 * time.Second}
 			if quick {
 				cfg = perfConfig{scales: []int{1000, 10_000}, writes: 100, reads: 200, latFor: time.Second}
+			}
+			if scales != "" {
+				cfg.scales = nil
+				for _, v := range strings.Split(scales, ",") {
+					n, err := strconv.Atoi(strings.TrimSpace(v))
+					if err != nil || n < 1 || slices.Contains(cfg.scales, n) {
+						return fmt.Errorf("--scales %q: want distinct store sizes, in facts, comma-separated", scales)
+					}
+					cfg.scales = append(cfg.scales, n)
+				}
 			}
 			if writersOnly {
 				cfg.scales = nil
@@ -73,6 +83,13 @@ func perfCmd() *cobra.Command {
 				return err
 			}
 			defer stop()
+			if blockprofile != "" {
+				stopBlock, err := startBlockProfile(blockprofile)
+				if err != nil {
+					return err
+				}
+				defer stopBlock()
+			}
 			w := cmd.OutOrStdout()
 			start := time.Now()
 			rows, err := runPerf(cmd.Context(), texts, cfg)
@@ -93,11 +110,13 @@ func perfCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.IntVar(&facts, "facts", 100_000, "the largest store measured")
+	f.StringVar(&scales, "scales", "", "store sizes to measure, in facts, comma-separated (instead of 1000, 10000 and --facts)")
 	f.BoolVar(&quick, "quick", false, "a shorter run: fewer operations, stores of 1k and 10k facts")
 	f.BoolVar(&asJSON, "json", false, "print JSON rows")
 	f.BoolVar(&writersOnly, "writers-only", false, "only the rows of many writers at once (throughput and per-call latency)")
 	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	f.StringVar(&blockprofile, "blockprofile", "", "write a profile of where goroutines waited (blocking and mutex contention) to this file")
 	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
 	return c
 }
@@ -192,6 +211,77 @@ func addFor(ctx context.Context, s *memory.Store, c *corpus, writers int, d time
 	return all, nil
 }
 
+// candidatesWhileWriting times lookups, one after another, while writers
+// goroutines add facts for d: lookups of user-0 while each writer adds for
+// a user of its own or, if same, lookups of a user "hot-<mode>", new to the
+// store, whose facts all the writers add (user-0 stays as the later rows
+// expect). A lookup waits for the changes to its user's facts committed
+// before it, so the second is the index's lag behind a busy user. The row's
+// rate is the lookups'; the note gives the writes'.
+func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string, mode memory.LookupMode, writers int, same bool, d time.Duration) (row, error) {
+	c := newCorpus(texts, 6)
+	notes := make([]string, 4096)
+	for i := range notes {
+		notes[i] = c.next()
+	}
+	queries := make([]string, 512)
+	for i := range queries {
+		queries[i] = c.next()
+	}
+	looked := "user-0"
+	if same {
+		looked = fmt.Sprintf("hot-%s", mode)
+	}
+	var lat []time.Duration
+	var rerr error
+	var writes int
+	var mu sync.Mutex
+	errs := make([]error, writers)
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			n := 0
+			for i := w; time.Now().Before(deadline); i += writers {
+				user := fmt.Sprintf("busy%d", w)
+				if same {
+					user = fmt.Sprintf("hot-%s", mode)
+				}
+				if _, err := s.Add(ctx, memory.Note{User: user, Text: notes[i%len(notes)]}); err != nil {
+					errs[w] = err
+					return
+				}
+				n++
+			}
+			mu.Lock()
+			writes += n
+			mu.Unlock()
+		})
+	}
+	wg.Go(func() {
+		for i := 0; time.Now().Before(deadline); i++ {
+			start := time.Now()
+			if _, err := s.Candidates(ctx, looked, queries[i%len(queries)], memory.DefaultCandidates); err != nil {
+				rerr = err
+				return
+			}
+			lat = append(lat, time.Since(start))
+		}
+	})
+	wg.Wait()
+	if err := errors.Join(append(errs, rerr)...); err != nil {
+		return row{}, err
+	}
+	slices.Sort(lat)
+	op := fmt.Sprintf("Candidates k=12, %s, while %d goroutines write other users", mode, writers)
+	if same {
+		op = fmt.Sprintf("Candidates k=12, %s, while %d goroutines write the same user", mode, writers)
+	}
+	r := latRow(op, lat, 0)
+	r.Note = fmt.Sprintf("%.0f durable Adds/s meanwhile, for %v", float64(writes)/d.Seconds(), d)
+	return r, nil
+}
+
 // addConcurrently adds per facts from each of writers goroutines, spread
 // over users, and returns the facts added per second.
 func addConcurrently(ctx context.Context, s *memory.Store, c *corpus, writers, per, users int) (float64, error) {
@@ -280,9 +370,26 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			return err
 		})
 		add(latRow(fmt.Sprintf("Candidates k=12, %s", mode), cand, 0))
+		for _, same := range []bool{false, true} {
+			busy, err := candidatesWhileWriting(ctx, s, texts, mode, 64, same, cfg.latFor)
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			add(busy)
+		}
 		if mode == memory.LookupKeywords4 {
 			add(vsSQLite("FTS5 OR of 4+-letter words, current, bm25 top 12", sq.look, cand))
 		}
+		// Remember before the write rows: their 600 writes, which no lookup
+		// waits for, reach the index in batches whose segments bleve then
+		// merges in the background, and the first mode's Remember would pay
+		// for those merges while the others' met an index just built.
+		c = newCorpus(texts, 5)
+		rem, base := timePair(cfg.writes/2,
+			func(int) error { _, err := s.Remember(ctx, memory.Note{User: "user-0", Text: c.next()}); return err },
+			rawUpdate(raw, c.next()))
+		add(latRow(fmt.Sprintf("Remember, rules decider, %s lookup", mode), rem, rate(rem)/rate(base)))
 		if i == 0 {
 			more, err := readWriteRows(ctx, s, raw, texts, cfg, sq)
 			if err != nil {
@@ -291,11 +398,6 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			}
 			add(more...)
 		}
-		c = newCorpus(texts, 5)
-		rem, base := timePair(cfg.writes/2,
-			func(int) error { _, err := s.Remember(ctx, memory.Note{User: "user-0", Text: c.next()}); return err },
-			rawUpdate(raw, c.next()))
-		add(latRow(fmt.Sprintf("Remember, rules decider, %s lookup", mode), rem, rate(rem)/rate(base)))
 		if err := s.Close(); err != nil {
 			return nil, err
 		}

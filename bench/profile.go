@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -31,4 +32,22 @@ func loadAndProfile(texts, path string) (facts []string, stop func(), err error)
 		}
 	}
 	return facts, stop, nil
+}
+
+// startBlockProfile records where goroutines block and which mutexes they
+// wait for, and writes both to path until stop: "block" first, then "mutex"
+// to path + ".mutex".
+func startBlockProfile(path string) (stop func(), err error) {
+	runtime.SetBlockProfileRate(10_000) // a sample per 10 µs blocked
+	runtime.SetMutexProfileFraction(10)
+	return func() {
+		for name, p := range map[string]string{"block": path, "mutex": path + ".mutex"} {
+			if f, err := os.Create(p); err == nil {
+				pprof.Lookup(name).WriteTo(f, 0)
+				f.Close()
+			}
+		}
+		runtime.SetBlockProfileRate(0)
+		runtime.SetMutexProfileFraction(0)
+	}, nil
 }
