@@ -51,7 +51,9 @@ func (s *Store) embedQuery(ctx context.Context, text string) ([]float32, string)
 // embedMissing (building the index, bounded by the lookup's context), asks
 // the embedder again for facts stored without one and keeps what it
 // returns — in memory only on a read-only store. After a write it does not
-// ask: a slow model must not hold every write. Called with writeMu held.
+// ask: a slow model must not hold every write. With embedMissing it writes
+// what the embedder returns outside the group commit, so its caller (the
+// index build) holds writeMu; without, it only reads, as the indexer does.
 func (s *Store) attachVectors(ctx context.Context, docs []index.Doc, embedMissing bool) error {
 	if s.mode != LookupSemantic {
 		return nil
