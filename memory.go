@@ -137,6 +137,20 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if _, err := index.ParseMode(string(o.Lookup)); err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
+	// Options are checked before the file is touched: a bad one opens,
+	// creates and sweeps nothing.
+	fallback, err := fallbackPolicy(o.Fallback)
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	var embedder Embedder
+	if o.Lookup == LookupSemantic {
+		if embedder = o.Embedder; embedder == nil {
+			if embedder, err = OllamaEmbedder("", nil); err != nil {
+				return nil, err
+			}
+		}
+	}
 	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync})
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
@@ -158,21 +172,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if s.decider == nil {
 		s.decider = RulesDecider()
 	}
-	if s.fallback, err = fallbackPolicy(o.Fallback); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("memory: %w", err)
-	}
-	if o.Lookup == LookupSemantic {
-		s.embedder = o.Embedder
-		if s.embedder == nil {
-			e, err := OllamaEmbedder("", nil)
-			if err != nil {
-				db.Close()
-				return nil, err
-			}
-			s.embedder = e
-		}
-	}
+	s.fallback, s.embedder = fallback, embedder
 	if s.clock == nil {
 		s.clock = time.Now
 	}
