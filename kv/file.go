@@ -79,6 +79,10 @@ func openRegular(name string, flag int, mode os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
+// newNamePrefix begins the temporary name a new store at path is made
+// under, beside it, before create puts it in place.
+func newNamePrefix(path string) string { return "." + filepath.Base(path) + ".new-" }
+
 // errRetry says the path changed under an open; openLocked starts over.
 var errRetry = errors.New("retry")
 
@@ -90,7 +94,7 @@ var errRetry = errors.New("retry")
 // meanwhile, errRetry sends the caller to open that one.
 func (d *DB) create() (*bolt.DB, error) {
 	dir := filepath.Dir(d.path)
-	tmp := filepath.Join(dir, "."+filepath.Base(d.path)+".new-"+rand.Text())
+	tmp := filepath.Join(dir, newNamePrefix(d.path)+rand.Text())
 	opts := d.boltOptions()
 	opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
 		return os.OpenFile(name, flag|os.O_EXCL, mode)
@@ -184,7 +188,7 @@ func (d *DB) removeStrayNames() {
 		return // the common case costs one stat, not a directory read
 	}
 	dir := filepath.Dir(d.path)
-	prefix := "." + filepath.Base(d.path) + ".new-"
+	prefix := newNamePrefix(d.path)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
