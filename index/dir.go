@@ -136,6 +136,9 @@ func noAccess(root string, err error) error {
 // directory is locked, so that a sweep removes only one whose maker died
 // before the rename (see sweepHalfMade).
 func makeRoot(root string) error {
+	// What an interrupted make left holds only a marker; it goes when a
+	// root is made next, so that an Open need not read the store's folder.
+	sweepHalfMade(root)
 	tmp, err := os.MkdirTemp(filepath.Dir(root), halfMadePrefix(root))
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
@@ -338,12 +341,11 @@ func isIndexDir(dir string) bool {
 // processes left behind: every index sub-directory whose lock no open
 // index holds. With all set (the caller holds the store exclusively, so no
 // other index of it can be open) it removes every index sub-directory. The
-// root goes too when nothing but its marker is left in it; so do the
-// roots that a process now gone began to make beside it. Nothing else is
-// touched. A missing root is no error; anything else at its path gives an
+// root goes too when nothing but its marker is left in it (the roots that
+// a process now gone began to make beside it go when a root is next made).
+// Nothing else is touched. A missing root is no error; anything else at its path gives an
 // error wrapping ErrDir, as does a failure to remove an index.
 func Sweep(root string, all bool) error {
-	sweepHalfMade(root)
 	rl, err := lockRoot(root, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

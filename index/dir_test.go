@@ -112,9 +112,9 @@ func TestForeignRootIsLeftAlone(t *testing.T) {
 }
 
 // A root that a process killed while making it left half made beside its
-// path (a marked directory under a temporary name) goes at the next sweep;
+// path (a marked directory under a temporary name) goes when a root is next made;
 // one still being made (locked), or holding anything else, stays.
-func TestSweepRemovesRootsHalfMade(t *testing.T) {
+func TestMakingARootRemovesRootsHalfMade(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "notes.db.index")
 	mk := func(name string, files ...string) string {
@@ -141,12 +141,18 @@ func TestSweepRemovesRootsHalfMade(t *testing.T) {
 	if got, err := lockFile(f, false); err != nil || !got {
 		t.Skipf("no file lock to hold here: %v, %v", got, err)
 	}
-	if err := Sweep(root, false); err != nil {
+	an, err := NewAnalyzer(Keywords4)
+	if err != nil {
 		t.Fatal(err)
 	}
+	ix, err := New(an, root) // makes the root, and sweeps what a make left
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
 	for p, want := range map[string]bool{dead: false, empty: false, mine: true, live: true} {
 		if _, err := os.Lstat(p); (err == nil) != want {
-			t.Errorf("%s: after a sweep: %v; want kept %v", p, err, want)
+			t.Errorf("%s: after a root was made: %v; want kept %v", p, err, want)
 		}
 	}
 }
