@@ -183,9 +183,9 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.ixMu.RLock()
-	built, closed := s.ix != nil, s.closed
+	built := s.ix != nil
 	s.ixMu.RUnlock()
-	if closed {
+	if s.life.Err() != nil {
 		return ErrClosed
 	}
 	if built {
@@ -248,7 +248,7 @@ func (s *Store) buildIndex(ctx context.Context) error {
 	}
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
-	if s.closed || s.life.Err() != nil {
+	if s.life.Err() != nil {
 		return errors.Join(ErrClosed, ix.Close())
 	}
 	s.ix = ix

@@ -86,13 +86,13 @@ type Store struct {
 	commit   committer
 	lists    listCache
 	// ixMu guards ix, which is nil until the first lookup builds it and
-	// after a failed update drops it; the next lookup rebuilds it. closed
-	// (also under ixMu) says Close has dropped it for good.
+	// after a failed update drops it; the next lookup rebuilds it.
 	ixMu    sync.RWMutex
 	ix      *index.Index
-	closed  bool
 	indexer indexer
-	// life ends at Close, which cancels an index build in progress.
+	// life ends at Close, first thing: it cancels an index build in
+	// progress, and a build that ends later finds it over and keeps no
+	// index.
 	life    context.Context
 	endLife context.CancelFunc
 
@@ -195,11 +195,8 @@ func (s *Store) Close() error {
 	s.endLife()
 	s.indexer.stop()
 	// A build holds writeMu from start to end: once it is ours, none runs,
-	// and closed stops any later one.
+	// and the ended life stops any later one.
 	s.writeMu.Lock()
-	s.ixMu.Lock()
-	s.closed = true
-	s.ixMu.Unlock()
 	s.dropIndex()
 	s.writeMu.Unlock()
 	return s.db.Close()
