@@ -4,5 +4,6 @@
 //
 // reconcile is the only package that imports the Ollama client. It knows
 // nothing of storage or indexing and must not import bbolt, bleve or any
-// other package of this module.
+// other package of this module but the internal ones it shares with them
+// (internal/term: the evidence terms of its input).
 package reconcile

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/palimpsest-mem/memory/internal/fold"
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // Rules is the embedded decider: no model, a few explicit signals, and
@@ -98,18 +99,22 @@ func best(cs []Candidate, marker string) (c *Candidate, why string, sure bool) {
 	if len(content) == 0 {
 		return nil, "", false
 	}
-	return top, "words " + strings.Join(content, ", "), second == nil || top.Score >= margin*second.Score
+	shown := make([]string, len(content))
+	for i, t := range content {
+		shown[i] = t.String()
+	}
+	return top, "words " + strings.Join(shown, ", "), second == nil || top.Score >= margin*second.Score
 }
 
 // contentTerms drops from shared terms the synonym sets (they may name the
 // marker's meaning) and the stems of the marker's words.
-func contentTerms(terms []string, marker string) []string {
-	var out []string
+func contentTerms(terms []term.Term, marker string) []term.Term {
+	var out []term.Term
 	for _, t := range terms {
-		if strings.HasPrefix(t, "≈") {
+		if t.Kind == term.Synonym {
 			continue
 		}
-		stem := strings.TrimSuffix(t, "…")
+		stem := t.Text
 		fromMarker := false
 		for _, w := range strings.Fields(marker) {
 			if n := min(4, len([]rune(stem)), len([]rune(w))); n > 0 && fold.Prefix(stem, n) == fold.Prefix(w, n) {
