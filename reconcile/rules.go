@@ -30,6 +30,9 @@ const restateOverlap = 0.8
 // "больше не") updates the best candidate on the same topic; anything else
 // is added.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
+	if markersErr != nil {
+		return Decision{}, fmt.Errorf("rules: %w", markersErr)
+	}
 	d := Decision{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
 	marked := findMarker(words, correctionMarkers) != "" || findMarker(words, changeMarkers) != ""
@@ -123,30 +126,6 @@ func contentTerms(terms []term.Term, marker string) []term.Term {
 		}
 		if !fromMarker {
 			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// Markers are phrases of one or more lowercased words (ё as е).
-var (
-	correctionMarkers = phrases(`i was wrong|i got that wrong|correction|i misspoke|misspoke|i meant|i misremembered|
-i misread|misread|my mistake|sorry, i|oops|scratch that|i mixed up|mixed up|not quite|to correct|
-ошиблась|ошибся|ошиблись|поправка|поправлюсь|поправлю себя|на самом деле|неправильно|напутала|напутал|
-перепутала|перепутал|оговорилась|оговорился|неточно|неверно|я ошиблась|я ошибся|не так`)
-	changeMarkers = phrases(`now|no longer|not anymore|anymore|moved|moved to|switched|changed|swapped|replaced|
-started|quit|left|gave up|stopped|sold|bought|upgraded|since|these days|nowadays|from now on|as of|starting|
-became|retired|finished|got a new|new|
-теперь|больше не|уже не|отныне|перешла|перешел|переехала|переехал|переехали|сменила|сменил|поменяла|поменял|
-начала|начал|бросила|бросил|ушла|ушел|уволилась|уволился|продала|продал|купила|купил|стала|стал|закончила|
-закончил|перестала|перестал|с тех пор|сейчас|новый|новая|новое|новую`)
-)
-
-func phrases(s string) [][]string {
-	var out [][]string
-	for _, p := range strings.Split(s, "|") {
-		if w := tokens(p); len(w) > 0 {
-			out = append(out, w)
 		}
 	}
 	return out
