@@ -28,7 +28,8 @@ const restateOverlap = 0.8
 // ("I was wrong", "ошиблась", "not X but Y") invalidates the best matching
 // candidate; an explicit change ("now", "no longer", "moved", "теперь",
 // "больше не") updates the best candidate on the same topic; anything else
-// is added.
+// is added. The markers are the phrases of markers/correction.txt and
+// markers/change.txt.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	if markersErr != nil {
 		return Decision{}, fmt.Errorf("rules: %w", markersErr)
