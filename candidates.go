@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/internal/term"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -37,13 +37,34 @@ const DefaultCandidates = 12
 // MaxCandidates is the largest k Candidates accepts.
 const MaxCandidates = 100
 
+// Term is a term a candidate shares with the text looked up: Text is the
+// word, stem, root or synonym set's name, unmarked, and Kind says which
+// (TermWord, TermRoot or TermSynonym). Its String, and its form in JSON, is
+// what people see: a root ends in "…" ("pian…"), a synonym set begins with
+// "≈" ("≈mother"), a word is itself; UnmarshalText reads that form back.
+type Term = term.Term
+
+// TermKind says what a shared term is.
+type TermKind = term.Kind
+
+const (
+	// TermWord is a word (LookupKeywords4) or a stem both texts hold.
+	TermWord = term.Word
+	// TermRoot is a stem prefix both hold, which joins derived words:
+	// "pian" of piano and pianist.
+	TermRoot = term.Root
+	// TermSynonym is a synonym set both hold a word of (LookupTopics),
+	// named by its first word: "mother" for mum and mother.
+	TermSynonym = term.Synonym
+)
+
 // Candidate is a current fact similar to a text, with the evidence.
 type Candidate struct {
 	Fact  Fact
 	Score float64
-	// Terms are the words or stems both share; a shared root (a stem
-	// prefix that joins derived words) ends in "…".
-	Terms []string
+	// Terms are the words or stems and synonym sets both share, then the
+	// roots, longest first.
+	Terms []Term
 	// Topics are the topic tags both share (LookupTopics).
 	Topics []string
 	// Similarity is the cosine similarity of the embeddings
@@ -273,7 +294,7 @@ func (s *Store) dropIndex() {
 func overlap(q, d index.Terms, why index.Why) float64 {
 	shared := 0
 	for _, t := range why.Terms {
-		if !strings.HasSuffix(t, "…") {
+		if t.Kind != TermRoot {
 			shared++
 		}
 	}

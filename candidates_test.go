@@ -51,10 +51,39 @@ func TestCandidatesExplain(t *testing.T) {
 	if l.Mode != memory.LookupStems || len(l.Candidates) != 1 {
 		t.Fatalf("lookup %+v", l)
 	}
-	terms := strings.Join(l.Candidates[0].Terms, " ")
+	terms := strings.Join(termStrings(l.Candidates[0].Terms), " ")
 	if !strings.Contains(terms, "saturday") || !strings.Contains(terms, "pian…") || l.Candidates[0].Score <= 0 {
 		t.Errorf("evidence %+v", l.Candidates[0])
 	}
+}
+
+// TestCandidatesTermKinds checks that a candidate's terms say their kind,
+// readable with package memory alone, and show as the marked strings.
+func TestCandidatesTermKinds(t *testing.T) {
+	s, _ := open(t, newClock("2026-01-01"), &memory.Options{Lookup: memory.LookupTopics})
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Mother was a pianist; Saturdays were hers."}))
+	l := must[memory.Lookup](t)(s.Candidates(ctx, "", "My mum gave me piano lessons every Saturday.", 5))
+	if len(l.Candidates) != 1 {
+		t.Fatalf("lookup %+v", l)
+	}
+	c := l.Candidates[0]
+	want := []memory.Term{{Text: "saturday", Kind: memory.TermWord}, {Text: "mother", Kind: memory.TermSynonym},
+		{Text: "piano", Kind: memory.TermSynonym}, {Text: "pian", Kind: memory.TermRoot}}
+	if !slices.Equal(c.Terms, want) {
+		t.Errorf("terms %v, want %v", c.Terms, want)
+	}
+	if got := strings.Join(termStrings(c.Terms), ","); got != "saturday,≈mother,≈piano,pian…" {
+		t.Errorf("shown as %q", got)
+	}
+}
+
+// termStrings renders terms as they are shown.
+func termStrings(ts []memory.Term) []string {
+	out := make([]string, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, t.String())
+	}
+	return out
 }
 
 func TestCandidatesBadInput(t *testing.T) {

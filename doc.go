@@ -46,7 +46,11 @@
 // importer of bbolt), index (text analysis, the lexicons in index/lexicons,
 // the Bleve index; the only importer of bleve), internal/fold (ё folding and
 // rune prefixes shared by index and reconcile), internal/clip (cutting a
-// text to a byte bound at a rune boundary, for the root and reconcile), reconcile (the deciders and the Ollama client;
+// text to a byte bound at a rune boundary, for the root and reconcile),
+// internal/term (the typed evidence term: word, root or synonym set, made
+// by index, read by the root and reconcile), internal/wordlist (the strict
+// line reader of the built-in word lists: index's lexicons, reconcile's
+// markers), reconcile (the deciders and the Ollama client;
 // the only importer of that client), eventtime (event time from English
 // and Russian words), internal/ollamatest (a fake Ollama server for tests),
 // bench (go run ./bench: speed, recall, decisions, dates, crashes) and

@@ -871,7 +871,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 					t.Fatalf("Candidates of user %q hold fact %d of user %q", user, c.Fact.ID, c.Fact.User)
 				}
 				m.wantFact(t, "Candidates", c.Fact)
-				terms := slices.Sorted(slices.Values(c.Terms))
+				terms := slices.Sorted(slices.Values(termStrings(c.Terms)))
 				if !slices.Equal(terms, want[c.Fact.ID]) {
 					t.Fatalf("Candidates(%q, %q): fact %d shares %q, want %q", user, q, c.Fact.ID, terms, want[c.Fact.ID])
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/snowballstem/russian"
 
 	"github.com/palimpsest-mem/memory/internal/fold"
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // Mode names a way of finding candidates.
@@ -68,7 +69,7 @@ type Analyzer struct {
 	stopEN   analysis.TokenMap
 	stopRU   analysis.TokenMap
 	topics   map[string][]string // stem -> tags
-	synonyms map[string][]string // stem -> synonym-set terms ("≈name")
+	synonyms map[string][]string // stem -> index terms of its synonym sets (term.SynonymMark + name)
 	prefixes []string            // Russian verbal prefixes, longest first
 }
 
@@ -271,21 +272,30 @@ func dedupe(s []string) []string {
 
 // Why is what a query and a fact share: the evidence for a candidate.
 type Why struct {
-	Terms  []string // shared words or stems; shared roots end in "…"
+	// Terms are the shared words or stems and synonym sets, in the order
+	// of their index terms, then the shared roots, longest first.
+	Terms  []term.Term
 	Topics []string // shared topic tags
 }
 
 // Shared explains why d matched q.
 func Shared(q, d Terms) Why {
 	var w Why
-	w.Terms = intersect(q.Words, d.Words)
+	for _, s := range intersect(q.Words, d.Words) {
+		if set, ok := strings.CutPrefix(s, term.SynonymMark); ok {
+			w.Terms = append(w.Terms, term.Term{Text: set, Kind: term.Synonym})
+		} else {
+			w.Terms = append(w.Terms, term.Term{Text: s, Kind: term.Word})
+		}
+	}
 	shared := intersect(q.Roots, d.Roots)
-	// Longest first, and a root that begins a term already listed says
-	// nothing more: keep "physic…", not also "phys…" and "physi…".
+	// Longest first, and a root that begins a word or root already listed
+	// says nothing more: keep "physic…", not also "phys…" and "physi…". A
+	// synonym set is not its name's word, so it does not hide a root.
 	slices.SortFunc(shared, func(a, b string) int { return len(b) - len(a) })
 	for _, r := range shared {
-		if !slices.ContainsFunc(w.Terms, func(t string) bool { return strings.HasPrefix(t, r) }) {
-			w.Terms = append(w.Terms, r+"…")
+		if !slices.ContainsFunc(w.Terms, func(t term.Term) bool { return t.Kind != term.Synonym && strings.HasPrefix(t.Text, r) }) {
+			w.Terms = append(w.Terms, term.Term{Text: r, Kind: term.Root})
 		}
 	}
 	w.Topics = intersect(q.Topics, d.Topics)

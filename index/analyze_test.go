@@ -3,6 +3,8 @@ package index
 import (
 	"slices"
 	"testing"
+
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 func TestKeywords4(t *testing.T) {
@@ -39,9 +41,32 @@ func TestStemsJoinForms(t *testing.T) {
 			t.Errorf("%q and %q share nothing", tc.a, tc.b)
 			continue
 		}
-		exact := slices.ContainsFunc(w.Terms, func(s string) bool { return s[len(s)-1] != 0xa6 }) // not ending in "…"
+		exact := slices.ContainsFunc(w.Terms, func(t term.Term) bool { return t.Kind != term.Root })
 		if tc.share && !exact {
 			t.Errorf("%q and %q share only roots %q", tc.a, tc.b, w.Terms)
+		}
+	}
+}
+
+// TestSharedTermKinds checks that Shared says what each shared term is: a
+// word or stem, a root (unmarked: the mark is only for display), or a
+// synonym set by its name. A root that begins a synonym set's name is still
+// listed: the set is not the word.
+func TestSharedTermKinds(t *testing.T) {
+	a, err := NewAnalyzer(Topics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		want []term.Term
+	}{
+		{"My mum gave me piano lessons every Saturday", "Mother was a pianist; Saturdays were hers",
+			[]term.Term{{Text: "saturday"}, {Text: "mother", Kind: term.Synonym}, {Text: "piano", Kind: term.Synonym}, {Text: "pian", Kind: term.Root}}},
+		{"I studied physics", "she is a physicist", []term.Term{{Text: "physi", Kind: term.Root}}},
+	} {
+		if got := Shared(a.Analyze(c.a), a.Analyze(c.b)).Terms; !slices.Equal(got, c.want) {
+			t.Errorf("%q and %q: got %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }

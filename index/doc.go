@@ -6,5 +6,6 @@
 // index is the only package that imports bleve. Its data is derived: the
 // caller rebuilds it from the store at open and feeds it every change after
 // commit, so it is never the source of truth. It must not import bbolt, the
-// Ollama client or any other package of this module.
+// Ollama client or any other package of this module but the internal ones
+// (internal/fold, internal/term, internal/wordlist).
 package index

@@ -8,7 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-	"unicode"
+
+	"github.com/palimpsest-mem/memory/internal/wordlist"
 )
 
 // lexiconFiles holds the word lists the analyzer is built from; their
@@ -98,12 +99,8 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 	out := make([]entry, 0, entries)
 	names := make(map[string]int, entries) // entry name -> line
 	inEntry := map[string]int{}            // word -> line, within the current entry
-	n := 0
-	var one [1]string // the word of a one-word line
-	fail := func(format string, args ...any) ([]entry, error) {
-		return nil, fmt.Errorf("%w: %s:%d: %s", errLexicon, file, n, fmt.Sprintf(format, args...))
-	}
-	begin := func(name string) (ok bool, prev int) {
+	var one [1]string                      // the word of a one-word line
+	begin := func(n int, name string) (ok bool, prev int) {
 		if prev, dup := names[name]; dup {
 			return false, prev
 		}
@@ -115,18 +112,7 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 	if kind == wordList {
 		out = append(out, entry{line: 1})
 	}
-	for line := range strings.Lines(text) {
-		n++
-		line, ended := strings.CutSuffix(line, "\n")
-		if !ended {
-			return fail("no newline at the end of the file")
-		}
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if strings.TrimSpace(line) != line {
-			return fail("space at the start or end of the line")
-		}
+	err := wordlist.Parse(file, text, func(n int, line string) error {
 		var words []string
 		switch kind {
 		case wordList:
@@ -135,48 +121,48 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 			if head, ok := strings.CutPrefix(line, "["); ok {
 				head, ok = strings.CutSuffix(head, "]")
 				topic, sub, ok2 := strings.Cut(head, "/")
-				if !ok || !ok2 || badWord(topic) != "" || badWord(sub) != "" {
-					return fail("want \"[topic/subtopic]\", got %q", line)
+				if !ok || !ok2 || wordlist.BadWord(topic) != "" || wordlist.BadWord(sub) != "" {
+					return fmt.Errorf("want \"[topic/subtopic]\", got %q", line)
 				}
-				if ok, prev := begin(head); !ok {
-					return fail("class %q already opened on line %d", head, prev)
+				if ok, prev := begin(n, head); !ok {
+					return fmt.Errorf("class %q already opened on line %d", head, prev)
 				}
-				continue
+				return nil
 			}
 			if len(out) == 0 {
-				return fail("word %q before the first \"[topic/subtopic]\"", line)
+				return fmt.Errorf("word %q before the first \"[topic/subtopic]\"", line)
 			}
 			one[0], words = line, one[:]
 		case frameList:
 			name, rest, ok := strings.Cut(line, ": ")
 			if !ok {
-				return fail("want \"name: word word ...\", got %q", line)
+				return fmt.Errorf("want \"name: word word ...\", got %q", line)
 			}
-			if why := badWord(name); why != "" {
-				return fail("frame name %q %s", name, why)
+			if why := wordlist.BadWord(name); why != "" {
+				return fmt.Errorf("frame name %q %s", name, why)
 			}
-			if ok, prev := begin(name); !ok {
-				return fail("frame %q already defined on line %d", name, prev)
+			if ok, prev := begin(n, name); !ok {
+				return fmt.Errorf("frame %q already defined on line %d", name, prev)
 			}
 			words = strings.Split(rest, " ")
 		case synonymList:
 			words = strings.Split(line, " ")
 			if len(words) < 2 {
-				return fail("a set needs two or more words, got %q", line)
+				return fmt.Errorf("a set needs two or more words, got %q", line)
 			}
-			if why := badWord(words[0]); why != "" {
-				return fail("word %q %s", words[0], why)
+			if why := wordlist.BadWord(words[0]); why != "" {
+				return fmt.Errorf("word %q %s", words[0], why)
 			}
-			if ok, prev := begin(words[0]); !ok {
-				return fail("a set named %q already begins line %d", words[0], prev)
+			if ok, prev := begin(n, words[0]); !ok {
+				return fmt.Errorf("a set named %q already begins line %d", words[0], prev)
 			}
 		}
 		for _, w := range words {
-			if why := badWord(w); why != "" {
-				return fail("word %q %s", w, why)
+			if why := wordlist.BadWord(w); why != "" {
+				return fmt.Errorf("word %q %s", w, why)
 			}
 			if prev, dup := inEntry[w]; dup {
-				return fail("word %q already on line %d", w, prev)
+				return fmt.Errorf("word %q already on line %d", w, prev)
 			}
 			inEntry[w] = n
 		}
@@ -185,6 +171,10 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 		} else {
 			e.words = append(e.words, words...)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errLexicon, err)
 	}
 	for _, e := range out {
 		if len(e.words) == 0 && e.name == "" {
@@ -195,36 +185,4 @@ func parseList(file, text string, kind listKind) ([]entry, error) {
 		}
 	}
 	return out, nil
-}
-
-// badWord says what is wrong with a word or name of a lexicon, or "" when
-// nothing is: it must be lowercase letters and digits, with ё written as е,
-// in parts joined by single hyphens, and hold a letter.
-func badWord(w string) string {
-	if w == "" {
-		return "is empty (two spaces in a row?)"
-	}
-	letter := false
-	for i, r := range w {
-		switch {
-		case r == '-':
-			if i == 0 || i == len(w)-1 || w[i-1] == '-' {
-				return "has a stray hyphen"
-			}
-		case r == 'ё':
-			return "has ё: write е"
-		case unicode.IsLetter(r):
-			if unicode.ToLower(r) != r {
-				return "is not lowercase"
-			}
-			letter = true
-		case unicode.IsDigit(r):
-		default:
-			return fmt.Sprintf("has %q", r)
-		}
-	}
-	if !letter {
-		return "has no letter"
-	}
-	return ""
 }

@@ -5,6 +5,8 @@ import (
 	"iter"
 	"slices"
 	"strings"
+
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // lexiconLangs are the languages of the lexicons, read in this order.
@@ -92,16 +94,14 @@ func wordTokens(w string) iter.Seq[token] {
 	}
 }
 
-// synonymMark begins the term of a synonym set, so that it never equals a
-// stem; Shared shows it as the set's first word, e.g. "≈mother".
-const synonymMark = "≈"
-
 // loadSynonyms maps the stem of every word in the English and Russian
 // synonym sets to a term naming its set: "mum" and "mother" both index
-// "≈mother", and so meet as directly as a shared word.
+// "≈mother", and so meet as directly as a shared word. The mark keeps a set
+// from ever meeting a stem of the same spelling; Shared gives it as a
+// term.Synonym.
 func (a *Analyzer) loadSynonyms(fsys fs.FS) (map[string][]string, error) {
 	out := map[string][]string{}
-	if err := a.tagLists(fsys, out, "synonyms", func(e entry) []string { return []string{synonymMark + e.name} }); err != nil {
+	if err := a.tagLists(fsys, out, "synonyms", func(e entry) []string { return []string{term.SynonymMark + e.name} }); err != nil {
 		return nil, err
 	}
 	dedupeTags(out)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory/eventtime"
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // Action is what a new fact does to the stored fact it concerns.
@@ -34,9 +35,10 @@ type Candidate struct {
 	Pinned     bool // shown as context, never an eligible target
 	RecordedAt time.Time
 	EventFrom  time.Time // zero when unknown
-	// Evidence from the lookup: the words, roots and topics the new fact
-	// shares with this one, and how much of their stems overlap (0..1).
-	Terms   []string
+	// Evidence from the lookup: the words, roots and synonym sets (Terms)
+	// and topics the new fact shares with this one, and how much of their
+	// stems overlap (0..1).
+	Terms   []term.Term
 	Topics  []string
 	Overlap float64
 	// Score is the lookup's score; candidates come best first.

@@ -4,5 +4,9 @@
 //
 // reconcile is the only package that imports the Ollama client. It knows
 // nothing of storage or indexing and must not import bbolt, bleve or any
-// other package of this module.
+// other package of this module but the internal ones it shares with them
+// (internal/fold, internal/clip, internal/term, internal/wordlist).
+//
+// The rules decider's marker phrases are data: markers/correction.txt and
+// markers/change.txt, built in with go:embed; each file says its format.
 package reconcile

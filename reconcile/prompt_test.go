@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // promptLine is a line of the data block: the new fact or a numbered old
@@ -64,4 +66,31 @@ func FuzzUserPrompt(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUserPromptShowsNoEvidence checks that the model sees the facts
+// alone: the lookup's evidence (terms of every kind, topics, scores) does
+// not reach the prompt, so that it reads the same whatever form the
+// evidence takes.
+func TestUserPromptShowsNoEvidence(t *testing.T) {
+	in := Input{Text: "My mum moved to Saturday lessons.", SaidAt: saidAt, Candidates: []Candidate{
+		{N: 1, Text: "Mother teaches piano on Fridays.", RecordedAt: march10},
+		{N: 2, Text: "I play the piano.", RecordedAt: march10, Pinned: true},
+	}}
+	bare := userPrompt(in)
+	want := dataOpen + "\n" +
+		`New fact (said on 2025-08-20): "My mum moved to Saturday lessons."` + "\n" +
+		"Old facts:\n" +
+		`1. (recorded 2025-03-10) "Mother teaches piano on Fridays."` + "\n" +
+		`2. (recorded 2025-03-10) (pinned: context only, not eligible) "I play the piano."` + "\n" +
+		dataClose + "\n" +
+		"Decide what the new fact does to old facts 1 to 2."
+	if bare != want {
+		t.Fatalf("got\n%s\nwant\n%s", bare, want)
+	}
+	in.Candidates[0].Terms = []term.Term{{Text: "lesson"}, {Text: "mother", Kind: term.Synonym}, {Text: "pian", Kind: term.Root}}
+	in.Candidates[0].Topics, in.Candidates[0].Score, in.Candidates[0].Overlap = []string{"#music"}, 3.5, 0.25
+	if got := userPrompt(in); got != want {
+		t.Errorf("with evidence, got\n%s\nwant\n%s", got, want)
+	}
 }

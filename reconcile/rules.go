@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/palimpsest-mem/memory/internal/fold"
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // Rules is the embedded decider: no model, a few explicit signals, and
@@ -27,8 +28,12 @@ const restateOverlap = 0.8
 // ("I was wrong", "ошиблась", "not X but Y") invalidates the best matching
 // candidate; an explicit change ("now", "no longer", "moved", "теперь",
 // "больше не") updates the best candidate on the same topic; anything else
-// is added.
+// is added. The markers are the phrases of markers/correction.txt and
+// markers/change.txt.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
+	if markersErr != nil {
+		return Decision{}, fmt.Errorf("rules: %w", markersErr)
+	}
 	d := Decision{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
 	marked := findMarker(words, correctionMarkers) != "" || findMarker(words, changeMarkers) != ""
@@ -98,18 +103,22 @@ func best(cs []Candidate, marker string) (c *Candidate, why string, sure bool) {
 	if len(content) == 0 {
 		return nil, "", false
 	}
-	return top, "words " + strings.Join(content, ", "), second == nil || top.Score >= margin*second.Score
+	shown := make([]string, len(content))
+	for i, t := range content {
+		shown[i] = t.String()
+	}
+	return top, "words " + strings.Join(shown, ", "), second == nil || top.Score >= margin*second.Score
 }
 
 // contentTerms drops from shared terms the synonym sets (they may name the
 // marker's meaning) and the stems of the marker's words.
-func contentTerms(terms []string, marker string) []string {
-	var out []string
+func contentTerms(terms []term.Term, marker string) []term.Term {
+	var out []term.Term
 	for _, t := range terms {
-		if strings.HasPrefix(t, "≈") {
+		if t.Kind == term.Synonym {
 			continue
 		}
-		stem := strings.TrimSuffix(t, "…")
+		stem := t.Text
 		fromMarker := false
 		for _, w := range strings.Fields(marker) {
 			if n := min(4, len([]rune(stem)), len([]rune(w))); n > 0 && fold.Prefix(stem, n) == fold.Prefix(w, n) {
@@ -118,30 +127,6 @@ func contentTerms(terms []string, marker string) []string {
 		}
 		if !fromMarker {
 			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// Markers are phrases of one or more lowercased words (ё as е).
-var (
-	correctionMarkers = phrases(`i was wrong|i got that wrong|correction|i misspoke|misspoke|i meant|i misremembered|
-i misread|misread|my mistake|sorry, i|oops|scratch that|i mixed up|mixed up|not quite|to correct|
-ошиблась|ошибся|ошиблись|поправка|поправлюсь|поправлю себя|на самом деле|неправильно|напутала|напутал|
-перепутала|перепутал|оговорилась|оговорился|неточно|неверно|я ошиблась|я ошибся|не так`)
-	changeMarkers = phrases(`now|no longer|not anymore|anymore|moved|moved to|switched|changed|swapped|replaced|
-started|quit|left|gave up|stopped|sold|bought|upgraded|since|these days|nowadays|from now on|as of|starting|
-became|retired|finished|got a new|new|
-теперь|больше не|уже не|отныне|перешла|перешел|переехала|переехал|переехали|сменила|сменил|поменяла|поменял|
-начала|начал|бросила|бросил|ушла|ушел|уволилась|уволился|продала|продал|купила|купил|стала|стал|закончила|
-закончил|перестала|перестал|с тех пор|сейчас|новый|новая|новое|новую`)
-)
-
-func phrases(s string) [][]string {
-	var out [][]string
-	for _, p := range strings.Split(s, "|") {
-		if w := tokens(p); len(w) > 0 {
-			out = append(out, w)
 		}
 	}
 	return out

@@ -32,11 +32,11 @@ func (a *app) ollamaOptions() *memory.OllamaOptions {
 }
 
 type candidateJSON struct {
-	Fact       factJSON `json:"fact"`
-	Score      float64  `json:"score"`
-	Terms      []string `json:"terms"`
-	Topics     []string `json:"topics"`
-	Similarity float64  `json:"similarity"`
+	Fact       factJSON      `json:"fact"`
+	Score      float64       `json:"score"`
+	Terms      []memory.Term `json:"terms"` // as strings: "pian…", "≈mother"
+	Topics     []string      `json:"topics"`
+	Similarity float64       `json:"similarity"`
 }
 
 func (a *app) candidatesCmd() *cobra.Command {
@@ -86,7 +86,11 @@ func (a *app) candidatesCmd() *cobra.Command {
 func why(c memory.Candidate) string {
 	var parts []string
 	if len(c.Terms) > 0 {
-		parts = append(parts, strings.Join(c.Terms, ","))
+		terms := make([]string, len(c.Terms))
+		for i, t := range c.Terms {
+			terms[i] = t.String()
+		}
+		parts = append(parts, strings.Join(terms, ","))
 	}
 	if len(c.Topics) > 0 {
 		parts = append(parts, "topic "+strings.Join(c.Topics, ","))
@@ -97,9 +101,10 @@ func why(c memory.Candidate) string {
 	return strings.Join(parts, "; ")
 }
 
-func nonNil(s []string) []string {
+// nonNil makes an empty list print as [] rather than null.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

@@ -44,3 +44,28 @@ func TestCandidates(t *testing.T) {
 	fails(t, 2, "--db", db, "--lookup", "telepathy", "candidates", "x")
 	fails(t, 1, "--db", db, "candidates", "piano", "--k", "0")
 }
+
+// TestCandidatesTermForms checks that terms of every kind print as the
+// marked strings, in the table and in JSON alike, so that scripts reading
+// either see what they always saw.
+func TestCandidatesTermForms(t *testing.T) {
+	db := tempDB(t)
+	ok(t, "--db", db, "add", "Mother was a pianist; Saturdays were hers.")
+	const q = "My mum gave me piano lessons every Saturday."
+	if out := ok(t, "--db", db, "candidates", q); !strings.Contains(out, "saturday,≈mother,≈piano,pian…; topic ") {
+		t.Errorf("table: %q", out)
+	}
+	out := ok(t, "--db", db, "--json", "candidates", q)
+	if !strings.Contains(out, `"terms":["saturday","≈mother","≈piano","pian…"]`) {
+		t.Fatalf("json: %s", out)
+	}
+	var got struct {
+		Candidates []struct {
+			Terms []string `json:"terms"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Candidates) != 1 ||
+		strings.Join(got.Candidates[0].Terms, ",") != "saturday,≈mother,≈piano,pian…" {
+		t.Errorf("json: %v: %s", err, out)
+	}
+}
