@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,6 +33,24 @@ type row struct {
 	OpsS  float64 `json:"ops_per_s,omitempty"`
 	Ratio float64 `json:"ratio,omitempty"` // ours / baseline, in ops/s; > 1 is faster
 	Note  string  `json:"note,omitempty"`
+	// Actions counts what Remember decided, for its rows.
+	Actions map[memory.Action]int `json:"actions,omitempty"`
+}
+
+// countActions lists decisions by action, most frequent first.
+func countActions(m map[memory.Action]int) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b memory.Action) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", m[k], k)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // perfConfig is what one perf run measures.
@@ -385,11 +404,24 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 		// waits for, reach the index in batches whose segments bleve then
 		// merges in the background, and the first mode's Remember would pay
 		// for those merges while the others' met an index just built.
-		c = newCorpus(texts, 5)
+		// Each mode judges facts of its own: on the same texts as an
+		// earlier mode's, nearly every Remember would be a restatement of
+		// what that mode added, a noop that writes no fact, and the later
+		// modes' figures would time a different job.
+		c = newCorpus(texts, 50+uint64(i))
+		actions := map[memory.Action]int{}
 		rem, base := timePair(cfg.writes/2,
-			func(int) error { _, err := s.Remember(ctx, memory.Note{User: "user-0", Text: c.next()}); return err },
+			func(int) error {
+				o, err := s.Remember(ctx, memory.Note{User: "user-0", Text: c.next()})
+				actions[o.Decision.Action]++
+				return err
+			},
 			rawUpdate(raw, c.next()))
-		add(latRow(fmt.Sprintf("Remember, rules decider, %s lookup", mode), rem, rate(rem)/rate(base)))
+		r := latRow(fmt.Sprintf("Remember, rules decider, %s lookup", mode), rem, rate(rem)/rate(base))
+		if r.Note == "" {
+			r.Actions, r.Note = actions, "ratio to a raw bbolt Update timed in turns; decisions: "+countActions(actions)
+		}
+		add(r)
 		if i == 0 {
 			more, err := readWriteRows(ctx, s, raw, texts, cfg, sq)
 			if err != nil {

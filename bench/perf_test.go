@@ -123,3 +123,35 @@ func checkRowFigures(t *testing.T, r row, cfg perfConfig) {
 		t.Errorf("%s: ratio to a raw bbolt update %v", r.Op, r.Ratio)
 	}
 }
+
+// Each mode's Remember row times the judging of facts new to the store:
+// when every mode drew the same texts, the modes after the first mostly
+// timed noops on restatements of what the first had added.
+func TestPerfRememberJudgesNewFacts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("perf run skipped in -short")
+	}
+	cfg := perfConfig{scales: []int{300}, writes: 40, reads: 2, modes: []memory.LookupMode{memory.LookupKeywords4, memory.LookupStems},
+		latFor: 50 * time.Millisecond}
+	rows, err := scaleRows(context.Background(), t.TempDir(), sqliteTexts(), 300, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Op, "Remember") {
+			continue
+		}
+		seen++
+		total := 0
+		for _, n := range r.Actions {
+			total += n
+		}
+		if total != cfg.writes/2 || r.Actions[memory.ActionNoop]*2 >= total {
+			t.Errorf("%s: decisions %v of %d Remembers: mostly restatements, not new facts", r.Op, r.Actions, cfg.writes/2)
+		}
+	}
+	if seen != len(cfg.modes) {
+		t.Errorf("%d Remember rows, want %d", seen, len(cfg.modes))
+	}
+}
