@@ -180,6 +180,9 @@ func planRemember(in planInput) (plan, error) {
 		if conflictOnly {
 			d.Action, n = ActionUpdate, d.ConflictWith
 		}
+		if n > len(in.candidates) { // judge let through no such verdict
+			return plan{}, fmt.Errorf("decision %d: candidate %d of %d", dec.ID, n, len(in.candidates))
+		}
 		dec.Target = in.candidates[n-1].id
 	}
 	var target kv.Record

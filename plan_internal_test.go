@@ -11,6 +11,9 @@ import (
 	"github.com/palimpsest-mem/memory/reconcile"
 )
 
+// errNoSuchCandidate marks a case that wants planRemember to refuse its input.
+var errNoSuchCandidate = errors.New("no such candidate")
+
 // planRemember is a function of its input alone: these cases give it the
 // state a transaction would have read and check the whole plan — which
 // action, the decision record word for word, the conflict and the new fact
@@ -181,6 +184,8 @@ func TestPlanRemember(t *testing.T) {
 		{name: "the store's decider names an unnamed answer", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			edit: func(in *planInput) { in.d.Decider, in.decider = "", "rules" },
 			want: plan{action: planAdd, fact: note, decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.Decider = 10, "rules" })}},
+		{name: "a candidate the lookup did not give is an error, not a panic",
+			in: base(reconcile.Decision{Action: ActionUpdate, Target: 2}, lisbon), err: errNoSuchCandidate},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.in
@@ -189,6 +194,12 @@ func TestPlanRemember(t *testing.T) {
 				c.edit(&in)
 			}
 			got, err := planRemember(in)
+			if c.err == errNoSuchCandidate {
+				if err == nil || errors.Is(err, errMoved) {
+					t.Fatalf("error %v, want one naming the candidate", err)
+				}
+				return
+			}
 			if c.err != nil || err != nil {
 				if !errors.Is(err, c.err) {
 					t.Fatalf("error %v, want %v", err, c.err)
