@@ -205,7 +205,7 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			if !r.Current() || r.Supersedes != want {
 				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
 			}
-			if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
+			if err := step(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause, Undoes: d.ID}); err != nil {
 				return err
 			}
 		}
@@ -222,12 +222,11 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			}
 			last := evs[len(evs)-1]
 			ours := (d.Action == ActionUpdate && last.Kind == kv.Superseded && last.By == d.Added) ||
-				(d.Action == ActionInvalidate && last.Kind == kv.Retracted && last.Cause == fmt.Sprintf("decision %d", d.ID))
+				(d.Action == ActionInvalidate && last.Kind == kv.Retracted && last.Decision == d.ID)
 			if r.Current() || !ours {
 				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
 			}
-			r.SupersededBy = 0
-			if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Restored, Cause: cause}); err != nil {
+			if err := step(tx, &r, now, &kv.Event{Kind: kv.Restored, Cause: cause, Undoes: d.ID}); err != nil {
 				return err
 			}
 		}
@@ -236,25 +235,6 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 		return putJSON(tx, kv.BucketDecisions, d.ID, d)
 	})
 	return d, err
-}
-
-// changeTx applies a retraction or restoration to r and logs it, as a
-// user's change. r.SupersededBy must already be what it should become.
-func changeTx(tx *kv.Tx, r *kv.Record, now int64, e *kv.Event) error {
-	if err := checkTimeOrder(tx, r.ID, now); err != nil {
-		return err
-	}
-	switch e.Kind {
-	case kv.Retracted:
-		r.ValidUntil = now
-	case kv.Restored:
-		r.ValidUntil = 0
-	}
-	e.At = now
-	if err := tx.Put(r); err != nil {
-		return err
-	}
-	return tx.Append(r.ID, e)
 }
 
 // ConflictOptions select what Conflicts returns; nil means the unresolved
@@ -312,26 +292,18 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 				return err
 			}
 			if r.Current() {
+				e := &kv.Event{Kind: kv.Retracted, Cause: cause}
 				if keep == KeepNew {
-					r.SupersededBy = c.New
 					succ, err := linkSuccessor(tx, c.New, r.ID)
 					if err != nil {
-						return err
-					}
-					if err := checkTimeOrder(tx, r.ID, now); err != nil {
 						return err
 					}
 					if err := endsAfterStart(&r, eventStart(&succ)); err != nil {
 						return fmt.Errorf("conflict %d: %w", id, err)
 					}
-					r.ValidUntil = now
-					if err := tx.Put(&r); err != nil {
-						return err
-					}
-					if err := tx.Append(r.ID, &kv.Event{Kind: kv.Superseded, At: now, By: c.New, End: eventStart(&succ), Cause: cause}); err != nil {
-						return err
-					}
-				} else if err := changeTx(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
+					e = &kv.Event{Kind: kv.Superseded, By: c.New, End: eventStart(&succ), Cause: cause}
+				}
+				if err := step(tx, &r, now, e); err != nil {
 					return err
 				}
 			}

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -133,6 +134,77 @@ func TestUndoInvalidateStale(t *testing.T) {
 	}
 	if snapshot(t, s) != before {
 		t.Error("a refused undo changed the store")
+	}
+}
+
+// Undo knows the decision's own retraction by its reference, not by its
+// words: a user's later retraction whose reason reads "decision N" is not
+// decision N's, so the target's state is no longer the decision's.
+func TestUndoInvalidateStaleWhenAReasonReadsLikeTheDecision(t *testing.T) {
+	c := newClock("2026-01-01")
+	inv := &funcDecider{name: "custom", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		return memory.Verdict{Action: memory.ActionInvalidate, Target: 1, Decider: "custom"}, nil
+	}}
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: inv, Lookup: memory.LookupStems})
+	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My sister lives in Rome."}))
+	c.set("2026-02-01")
+	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My sister lives in Milan."}))
+	c.set("2026-03-01")
+	must[memory.Fact](t)(s.Restore(ctx, "", a.ID, memory.Change{}))
+	words := fmt.Sprintf("decision %d", out.Decision.ID)
+	must[memory.Fact](t)(s.Invalidate(ctx, "", a.ID, memory.Change{Reason: words}))
+	before := snapshot(t, s)
+	if _, err := s.Undo(ctx, "", out.Decision.ID); !errors.Is(err, memory.ErrUndoStale) {
+		t.Errorf("undo after the user retracted the target again: %v", err)
+	}
+	if snapshot(t, s) != before {
+		t.Error("a refused undo changed the store")
+	}
+}
+
+// The steps Remember and Undo take name their decision in History.
+func TestDecisionStepsNameTheirDecision(t *testing.T) {
+	c := newClock("2026-01-01")
+	verdict := memory.Verdict{Action: memory.ActionInvalidate, Target: 1, Decider: "custom"}
+	d := &funcDecider{name: "custom", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		if len(in.Candidates) == 0 {
+			return memory.Verdict{Action: memory.ActionAdd, Decider: "custom"}, nil
+		}
+		return verdict, nil
+	}}
+	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: d, Lookup: memory.LookupStems})
+	a := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My sister lives in Rome."}))
+	c.set("2026-02-01")
+	inv := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My sister lives in Milan."}))
+	c.set("2026-03-01")
+	must[memory.Decision](t)(s.Undo(ctx, "", inv.Decision.ID))
+	c.set("2026-04-01")
+	verdict.Action = memory.ActionUpdate
+	upd := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My sister lives in Turin now."}))
+	if inv.Decision.Action != memory.ActionInvalidate || upd.Decision.Action != memory.ActionUpdate || upd.Decision.Target != a.Fact.ID {
+		t.Fatalf("setup: %+v, %+v", inv.Decision, upd.Decision)
+	}
+	type ref struct {
+		kind             memory.EventKind
+		decision, undoes uint64
+		cause            string
+	}
+	steps := func(id uint64) []ref {
+		var out []ref
+		for _, e := range must[[]memory.Event](t)(s.Events(ctx, "", id)) {
+			out = append(out, ref{e.Kind, e.Decision, e.Undoes, e.Cause})
+		}
+		return out
+	}
+	n, u := inv.Decision.ID, fmt.Sprintf("undo of decision %d", inv.Decision.ID)
+	want := []ref{{memory.EventRecorded, 0, 0, ""}, {memory.EventRetracted, n, 0, fmt.Sprintf("decision %d", n)},
+		{memory.EventRestored, 0, n, u}, {memory.EventSuperseded, upd.Decision.ID, 0, ""}}
+	if got := steps(a.Fact.ID); !slices.Equal(got, want) {
+		t.Errorf("steps of the target\n got %v\nwant %v", got, want)
+	}
+	want = []ref{{memory.EventRecorded, 0, 0, ""}, {memory.EventRetracted, 0, n, u}}
+	if got := steps(inv.Fact.ID); !slices.Equal(got, want) {
+		t.Errorf("steps of the fact the undone decision added\n got %v\nwant %v", got, want)
 	}
 }
 

@@ -127,12 +127,11 @@ func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 			pr.SupersededBy, relinked = heir, true
 			err = tx.Put(&pr)
 		case active:
-			pr.ValidUntil, pr.SupersededBy = 0, 0
-			if err = tx.Put(&pr); err == nil {
-				var last int64
-				if last, err = tx.LastEventAt(p); err == nil {
-					err = tx.Append(p, &kv.Event{Kind: kv.Restored, At: max(now, last), Cause: "successor deleted"})
-				}
+			// A hard delete is not refused for a clock set back: the
+			// restore is recorded no earlier than the log's last step.
+			var last int64
+			if last, err = tx.LastEventAt(p); err == nil {
+				err = step(tx, &pr, max(now, last), &kv.Event{Kind: kv.Restored, Cause: "successor deleted"})
 			}
 		}
 		if err != nil {

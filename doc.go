@@ -21,10 +21,12 @@
 //
 //	memory.go      Open, Close, Options, the Store and its time checks
 //	fact.go        Fact, Note, Change, Source, State, Event; input checks
-//	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin
+//	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin; step, the
+//	               one state transition every change of a fact takes
 //	query.go       Get, List, Events, History
 //	timeline.go    At and Prompt: event intervals as known at a record time
-//	remember.go    Remember: candidates, the decider's verdict, its application
+//	remember.go    Remember: candidates, the decider's verdict, the executor
+//	plan.go        Remember's verdict and its plan, decided before any write
 //	decider.go     Decider and Embedder values: rules, add, Ollama
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
 //	delete.go      Delete: the hard delete, its scrubbing and compaction

@@ -11,10 +11,13 @@ import (
 )
 
 // exportFormat names the JSON Lines format of Export; its first line is a
-// header, then one line per fact with its whole lifecycle log.
+// header, then one line per fact with its whole lifecycle log. Version 2
+// gave log steps their decision references ("decision", "undoes"); in
+// version 1 they were the step's cause, "decision N" or "undo of decision
+// N", and Import reads them from there.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 1
+	exportVersion = 2
 )
 
 type exportHeader struct {
@@ -45,6 +48,8 @@ type exportEvent struct {
 	By       uint64     `json:"by,omitempty"`
 	EventEnd *time.Time `json:"event_end,omitempty"`
 	Cause    string     `json:"cause,omitempty"`
+	Decision uint64     `json:"decision,omitempty"`
+	Undoes   uint64     `json:"undoes,omitempty"`
 }
 
 type exportFact struct {
@@ -138,7 +143,7 @@ func exportOf(r *kv.Record, evs []kv.Event) exportFact {
 	}
 	for i, e := range evs {
 		f.Log[i] = exportEvent{Kind: e.Kind.String(), At: time.Unix(0, e.At).UTC(), Origin: originOf(e.Auto).String(),
-			By: e.By, EventEnd: timePtr(e.End, e.Kind == kv.Superseded), Cause: e.Cause}
+			By: e.By, EventEnd: timePtr(e.End, e.Kind == kv.Superseded), Cause: e.Cause, Decision: e.Decision, Undoes: e.Undoes}
 	}
 	return f
 }

@@ -160,7 +160,15 @@ type Event struct {
 	// EventEnd is where the superseded fact's event interval closed: the
 	// start of its successor's.
 	EventEnd time.Time
-	Cause    string
+	// Cause says why, for people: a user's reason, or what Remember, Undo
+	// and ResolveConflict say of their steps.
+	Cause string
+	// Decision is the decision (see Decisions) whose verdict this step
+	// carried out: Remember's supersede or retraction of the target. 0 for
+	// none.
+	Decision uint64
+	// Undoes is the decision whose Undo this step is part of; 0 for none.
+	Undoes uint64
 }
 
 func toTime(n int64, has bool) time.Time {
@@ -250,6 +258,8 @@ func eventOf(e *kv.Event) Event {
 		By:       e.By,
 		EventEnd: toTime(e.End, e.Kind == kv.Superseded),
 		Cause:    e.Cause,
+		Decision: e.Decision,
+		Undoes:   e.Undoes,
 	}
 }
 

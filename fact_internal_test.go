@@ -97,7 +97,7 @@ func TestRecordFieldsMapped(t *testing.T) {
 	if err := strictUnmarshal(line, &e); err != nil {
 		t.Fatal(err)
 	}
-	back, backEvs, err := s.importFact(&e)
+	back, backEvs, err := s.importFact(&e, exportHeader{Version: exportVersion})
 	if err != nil {
 		t.Fatalf("import of %s: %v", line, err)
 	}
@@ -106,5 +106,85 @@ func TestRecordFieldsMapped(t *testing.T) {
 	}
 	if !reflect.DeepEqual(backEvs, evs) {
 		t.Errorf("log after export and import\n got %+v\nwant %+v", backEvs, evs)
+	}
+}
+
+// TestEventFieldsMapped does for a log step what TestRecordFieldsMapped
+// does for a record: every field of kv.Event, given a value of its own,
+// must reach the Event field of its name (eventOf) and come back whole
+// from an export (exportOf, JSON, importFact). A field added to kv.Event or
+// Event without a counterpart in the other fails here until it is mapped.
+func TestEventFieldsMapped(t *testing.T) {
+	var e kv.Event
+	n := 0
+	for name, f := range fields(reflect.ValueOf(&e).Elem(), "", nil) {
+		n++
+		switch f.Kind() {
+		case reflect.Uint8: // the kind, set below
+		case reflect.String:
+			f.SetString(fmt.Sprintf("value %d", n))
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Uint64:
+			f.SetUint(uint64(100 + n))
+		case reflect.Int64: // nanoseconds
+			f.SetInt(time.Date(2026, 2, n, 0, 0, 0, 0, time.UTC).UnixNano())
+		default:
+			t.Fatalf("kv.Event.%s is a %s, which this test cannot fill yet", name, f.Kind())
+		}
+	}
+	e.Kind = kv.Superseded // the one kind that carries every field
+	ev := fields(reflect.ValueOf(e), "", nil)
+	inEvent := map[string]string{"Origin": "Auto", "EventEnd": "End"}
+	used := map[string]bool{}
+	for name, got := range fields(reflect.ValueOf(eventOf(&e)), "", nil) {
+		src := name
+		if s, ok := inEvent[name]; ok {
+			src = s
+		}
+		want, ok := ev[src]
+		if !ok {
+			t.Errorf("Event.%s has no kv.Event field %s: map it in eventOf, exportOf, importFact and here", name, src)
+			continue
+		}
+		used[src] = true
+		var same bool
+		switch {
+		case name == "Kind":
+			same = got.Interface() == any(EventSuperseded)
+		case name == "Origin":
+			same = got.Interface() == any(OriginAuto) && want.Bool()
+		case got.Type() == reflect.TypeFor[time.Time]():
+			same = got.Interface().(time.Time).UnixNano() == want.Int()
+		default:
+			same = got.Interface() == want.Interface()
+		}
+		if !same {
+			t.Errorf("Event.%s = %v, kv.Event.%s = %v", name, got, src, want)
+		}
+	}
+	for name := range ev {
+		if !used[name] {
+			t.Errorf("kv.Event.%s reaches no Event field: map it in eventOf, exportOf, importFact and here", name)
+		}
+	}
+
+	// Step → export → step, on a fact the step superseded.
+	r := kv.Record{ID: 1, Text: "I work at company A.", RecordedAt: e.At - 1, ValidUntil: e.At, SupersededBy: e.By}
+	evs := []kv.Event{{Kind: kv.Recorded, At: r.RecordedAt}, e}
+	line, err := json.Marshal(exportOf(&r, evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x exportFact
+	if err := strictUnmarshal(line, &x); err != nil {
+		t.Fatal(err)
+	}
+	_, back, err := openStore(t).importFact(&x, exportHeader{Version: exportVersion, LastDecision: 1000})
+	if err != nil {
+		t.Fatalf("import of %s: %v", line, err)
+	}
+	if !reflect.DeepEqual(back, evs) {
+		t.Errorf("log after export and import\n got %+v\nwant %+v", back, evs)
 	}
 }

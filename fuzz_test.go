@@ -140,7 +140,7 @@ func FuzzImport(f *testing.F) {
 		f.Add(dup)
 		f.Add(cut)
 	}
-	for _, s := range []string{"", "\n", lines[0], "garbage\n", `{"format":"palimpsest-memory","version":2,"next_id":1}` + "\n",
+	for _, s := range []string{"", "\n", lines[0], "garbage\n", `{"format":"palimpsest-memory","version":3,"next_id":1}` + "\n",
 		strings.ReplaceAll(good, "\n", "\r\n"), strings.Replace(good, `"next_id":`, `"next_id":1e3,"x":`, 1)} {
 		f.Add(s)
 	}

@@ -233,8 +233,8 @@ func readImportHeader(sc *lineReader) (exportHeader, error) {
 	if hdr.NextID < 1 || hdr.NextID >= 1<<62 {
 		return hdr, bad("next_id %d out of range", hdr.NextID)
 	}
-	if hdr.Version != exportVersion {
-		return hdr, bad("format version %d, this program reads %d", hdr.Version, exportVersion)
+	if hdr.Version < 1 || hdr.Version > exportVersion {
+		return hdr, bad("format version %d, this program reads 1 to %d", hdr.Version, exportVersion)
 	}
 	return hdr, nil
 }
@@ -354,7 +354,7 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 			bad("%v", err)
 			return
 		}
-		rec, evs, err := s.importFact(&f)
+		rec, evs, err := s.importFact(&f, hdr)
 		if err != nil {
 			bad("fact %d: %v", f.ID, err)
 			return
@@ -367,8 +367,9 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 	}
 }
 
-// importFact validates one exported fact with the same rules as a write.
-func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
+// importFact validates one exported fact of an export with header hdr
+// with the same rules as a write.
+func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Event, error) {
 	n := Note{User: f.User, Text: f.Text, Pinned: f.Pinned,
 		Source: Source{Kind: f.Source.Kind, Ref: f.Source.Ref, Quote: f.Source.Quote}}
 	if f.EventFrom != nil {
@@ -421,7 +422,23 @@ func (s *Store) importFact(f *exportFact) (kv.Record, []kv.Event, error) {
 			return kv.Record{}, nil, err
 		}
 		end, _ := nanosOf(e.EventEnd)
-		evs[i] = kv.Event{Kind: kind, At: e.At.UnixNano(), Auto: o == OriginAuto, By: e.By, End: end, Cause: cause}
+		decision, undoes := e.Decision, e.Undoes
+		if hdr.Version == 1 {
+			if decision != 0 || undoes != 0 {
+				return kv.Record{}, nil, errors.New("a log step of a version 1 export names a decision by field")
+			}
+			// Version 1 kept the references in the cause, as the store's
+			// own version 1 steps did; a cause that reads like one but
+			// names no decision of the export was a person's words.
+			if decision, undoes = kv.DecisionRefs(cause); max(decision, undoes) > hdr.LastDecision {
+				decision, undoes = 0, 0
+			}
+		}
+		if max(decision, undoes) > hdr.LastDecision {
+			return kv.Record{}, nil, fmt.Errorf("a log step names decision %d, after last_decision %d", max(decision, undoes), hdr.LastDecision)
+		}
+		evs[i] = kv.Event{Kind: kind, At: e.At.UnixNano(), Auto: o == OriginAuto, By: e.By, End: end, Cause: cause,
+			Decision: decision, Undoes: undoes}
 	}
 	if err := replayMatches(&rec, evs); err != nil {
 		return kv.Record{}, nil, err

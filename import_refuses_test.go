@@ -161,7 +161,8 @@ func TestImportKeepsEndBeforeExplicitStart(t *testing.T) {
 	if err := s.Export(ctx, &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != early {
+	// Exported again in the current version, as it was otherwise.
+	if want := strings.Replace(early, `"version":1,`, `"version":2,`, 1); out.String() != want {
 		t.Error("re-export differs from the import")
 	}
 }

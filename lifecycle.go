@@ -95,7 +95,7 @@ func (s *Store) Supersede(ctx context.Context, user string, oldID uint64, n Note
 		return Fact{}, err
 	}
 	vec := s.embedFact(ctx, rec.Text)
-	err = s.update(ctx, func(tx *kv.Tx) error { return s.supersedeTx(tx, oldID, &rec, vec, rec.Auto) })
+	err = s.update(ctx, func(tx *kv.Tx) error { return s.supersedeTx(tx, oldID, &rec, vec, rec.Auto, 0) })
 	if err != nil {
 		return Fact{}, err
 	}
@@ -103,8 +103,9 @@ func (s *Store) Supersede(ctx context.Context, user string, oldID uint64, n Note
 }
 
 // supersedeTx writes rec as the successor of fact oldID within tx. auto
-// says the change is made by automation, which may not touch a pinned fact.
-func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float32, auto bool) error {
+// says the change is made by automation, which may not touch a pinned fact;
+// decision is the decision log entry that made it (0 for none).
+func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float32, auto bool, decision uint64) error {
 	old, err := getUser(tx, oldID, rec.User)
 	if err != nil {
 		return err
@@ -119,9 +120,6 @@ func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float
 		return err
 	}
 	now := s.now()
-	if err := checkTimeOrder(tx, oldID, now); err != nil {
-		return err
-	}
 	if err := endsAfterStart(&old, successorStart(rec, now)); err != nil {
 		return err
 	}
@@ -134,11 +132,37 @@ func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float
 			return err
 		}
 	}
-	old.ValidUntil, old.SupersededBy = now, rec.ID
-	if err := tx.Put(&old); err != nil {
+	return step(tx, &old, now, &kv.Event{Kind: kv.Superseded, Auto: auto, By: rec.ID, End: eventStart(rec), Decision: decision})
+}
+
+// step is the one way a fact's lifecycle moves on: it refuses a step
+// recorded before the last one in r's log (ErrTimeOrder), applies e's kind
+// to r, stores r and appends e at now. A superseded fact ends at now and
+// names e.By; a retracted one ends at now; a restored one is current again
+// and names no successor. Recording is insert's.
+func step(tx *kv.Tx, r *kv.Record, now int64, e *kv.Event) error {
+	if err := checkTimeOrder(tx, r.ID, now); err != nil {
 		return err
 	}
-	return tx.Append(oldID, &kv.Event{Kind: kv.Superseded, At: now, Auto: auto, By: rec.ID, End: eventStart(rec)})
+	switch e.Kind {
+	case kv.Superseded:
+		r.ValidUntil, r.SupersededBy = now, e.By
+	case kv.Retracted:
+		r.ValidUntil = now
+	case kv.Restored:
+		r.ValidUntil, r.SupersededBy = 0, 0
+	case kv.Pinned:
+		r.Pinned = true
+	case kv.Unpinned:
+		r.Pinned = false
+	default:
+		return fmt.Errorf("fact %d: %s is not a step of a recorded fact", r.ID, e.Kind)
+	}
+	e.At = now
+	if err := tx.Put(r); err != nil {
+		return err
+	}
+	return tx.Append(r.ID, e)
 }
 
 // successorStart is where a successor about to be recorded at now starts.
@@ -164,14 +188,13 @@ func endsAfterStart(old *kv.Record, end int64) error {
 // Invalidate retracts a current fact: it was never true. It stays as history
 // and Restore undoes it. With c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(_ *kv.Tx, r *kv.Record, now int64) (*kv.Event, error) {
+	return s.change(ctx, user, id, c, func(_ *kv.Tx, r *kv.Record) (*kv.Event, error) {
 		if !r.Current() {
 			return nil, ErrNotCurrent
 		}
 		if r.Pinned && c.Origin == OriginAuto {
 			return nil, ErrPinned
 		}
-		r.ValidUntil = now
 		return &kv.Event{Kind: kv.Retracted}, nil
 	})
 }
@@ -181,7 +204,7 @@ func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change
 // as it is. An automatic fact counts against AutoBudget again. With
 // c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record, _ int64) (*kv.Event, error) {
+	return s.change(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record) (*kv.Event, error) {
 		if r.Current() {
 			return nil, ErrAlreadyCurrent
 		}
@@ -191,7 +214,6 @@ func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (
 		if err := s.checkBudget(tx, r.User, r.Auto, false); err != nil {
 			return nil, err
 		}
-		r.ValidUntil, r.SupersededBy = 0, 0
 		return &kv.Event{Kind: kv.Restored}, nil
 	})
 }
@@ -207,11 +229,10 @@ func (s *Store) Unpin(ctx context.Context, user string, id uint64) (Fact, error)
 }
 
 func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bool) (Fact, error) {
-	return s.change(ctx, user, id, Change{}, func(_ *kv.Tx, r *kv.Record, _ int64) (*kv.Event, error) {
+	return s.change(ctx, user, id, Change{}, func(_ *kv.Tx, r *kv.Record) (*kv.Event, error) {
 		if r.Pinned == pinned {
 			return nil, nil
 		}
-		r.Pinned = pinned
 		if pinned {
 			return &kv.Event{Kind: kv.Pinned}, nil
 		}
@@ -219,10 +240,11 @@ func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bo
 	})
 }
 
-// change applies fn to fact id in one transaction and logs the event it
-// returns; a nil event means nothing changed.
+// change takes the step fn returns for fact id, in one transaction; fn
+// only judges whether the step may be taken, and a nil step means there is
+// nothing to change.
 func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
-	fn func(tx *kv.Tx, r *kv.Record, now int64) (*kv.Event, error)) (Fact, error) {
+	fn func(tx *kv.Tx, r *kv.Record) (*kv.Event, error)) (Fact, error) {
 	reason, err := s.validText("reason", c.Reason, true)
 	if err != nil {
 		return Fact{}, err
@@ -233,20 +255,13 @@ func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
 		if err != nil {
 			return err
 		}
-		now := s.now()
-		if err := checkTimeOrder(tx, id, now); err != nil {
-			return err
-		}
-		e, err := fn(tx, &r, now)
+		e, err := fn(tx, &r)
 		if err != nil {
 			return fmt.Errorf("fact %d: %w", id, err)
 		}
 		if e != nil {
-			e.At, e.Auto, e.Cause = now, c.Origin == OriginAuto, reason
-			if err := tx.Put(&r); err != nil {
-				return err
-			}
-			if err := tx.Append(id, e); err != nil {
+			e.Auto, e.Cause = c.Origin == OriginAuto, reason
+			if err := step(tx, &r, s.now(), e); err != nil {
 				return err
 			}
 		}

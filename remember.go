@@ -1,12 +1,10 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/internal/clip"
@@ -64,31 +62,12 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 			return Outcome{}, err
 		}
 		in := s.decisionInput(&rec, n, look)
-		words := eventtime.Parse(rec.Text, in.SaidAt, "")
 		d, derr := s.decider.Decide(ctx, in)
-		proposed := d.Action
-		fallback := ""
-		if derr == nil && (d.Action == ActionUpdate || d.Action == ActionInvalidate) &&
-			d.Target >= 1 && d.Target <= len(in.Candidates) && in.Candidates[d.Target-1].Pinned {
-			// Automation never touches a pinned fact: add, and say so.
-			d = reconcile.Decision{Action: ActionAdd, ConflictWith: d.Target, Decider: d.Decider, Model: d.Model, Raw: d.Raw,
-				EventFrom: d.EventFrom, Grain: d.Grain,
-				Reason: fmt.Sprintf("%s (the decider said %s candidate %d, which is pinned)", d.Reason, d.Action, d.Target)}
-		}
-		if derr == nil {
-			derr = reconcile.Validate(d, in)
-		}
-		if derr != nil {
-			fallback = fmt.Sprintf("%s decider failed: %v", s.decider.Name(), derr)
-			d = reconcile.Decision{Action: ActionAdd, Decider: s.decider.Name(), Model: d.Model, Raw: d.Raw}
-			if s.fallback == FallbackError {
-				d.Action = ""
-			}
-		}
+		v := judge(d, derr, in, s.decider.Name(), s.fallback == FallbackError)
+		v.words = eventtime.Parse(rec.Text, in.SaidAt, "")
 		err = s.update(ctx, func(tx *kv.Tx) error {
-			r := rec // every run, and every retry, starts from the note again
-			var err error
-			out, err = s.apply(tx, &r, vec, look, d, proposed, fallback, words, attempt)
+			var err error // every run, and every retry, plans from the note again
+			out, err = s.rememberTx(tx, &rec, vec, look, v, attempt)
 			return err
 		})
 		if errors.Is(err, errMoved) && attempt == 1 {
@@ -117,178 +96,93 @@ func (s *Store) decisionInput(rec *kv.Record, n Note, look Lookup) reconcile.Inp
 	return in
 }
 
-// apply carries out decision d within tx and logs it.
-func (s *Store) apply(tx *kv.Tx, rec *kv.Record, vec []float32, look Lookup, d reconcile.Decision, proposed Action,
-	fallback string, words eventtime.Result, attempt int) (Outcome, error) {
+// rememberTx reads in tx what the plan depends on — which candidates
+// still exist, the state of the one the verdict names, the ids the
+// transaction would give — plans, and carries the plan out.
+func (s *Store) rememberTx(tx *kv.Tx, note *kv.Record, vec []float32, look Lookup, v verdict, attempt int) (Outcome, error) {
 	id, err := tx.NextBlobID(kv.BucketDecisions)
 	if err != nil {
 		return Outcome{}, err
 	}
 	now := s.now()
-	dec := Decision{
-		ID: id, At: time.Unix(0, now).UTC(), User: rec.User, Text: rec.Text,
-		Action: d.Action, Proposed: proposed, Decider: d.Decider, Model: d.Model,
-		Reason: clipLog(d.Reason), Raw: clipLog(d.Raw), Fallback: clipLog(fallback), Grain: d.Grain,
-		Candidates: make([]uint64, 0, len(look.Candidates)),
+	in := planInput{
+		verdict: v, note: *note, attempt: attempt, now: now,
+		ids:        planIDs{decision: id, fact: tx.PeekNextID(), conflict: tx.BlobSeq(kv.BucketConflicts) + 1},
+		candidates: make([]candidateState, len(look.Candidates)),
+		decider:    s.decider.Name(),
+		refuse:     s.fallback == FallbackError,
 	}
-	var gone []int // numbers of the candidates hard-deleted since the lookup
 	for i, c := range look.Candidates {
-		if tx.Has(c.Fact.ID) {
-			dec.Candidates = append(dec.Candidates, c.Fact.ID)
-		} else {
-			gone = append(gone, i+1)
+		in.candidates[i] = candidateState{id: c.Fact.ID, gone: !tx.Has(c.Fact.ID)}
+	}
+	if n := cmp.Or(v.d.Target, v.d.ConflictWith); n >= 1 && n <= len(look.Candidates) {
+		if in.target, err = tx.Get(look.Candidates[n-1].Fact.ID); err != nil && !errors.Is(err, kv.ErrNotFound) {
+			return Outcome{}, err
 		}
 	}
-	if len(gone) > 0 {
-		// Delete scrubbed the decisions it found, and this one was not
-		// written yet: judge again on a fresh lookup, and if it happens
-		// again keep no trace of the deleted fact, as Delete would not.
-		if attempt == 1 {
-			return Outcome{}, errMoved
-		}
-		dec.Raw, dec.Reason = "", "[reason removed with a deleted fact it may quote]"
-		if dec.Fallback != "" {
-			dec.Fallback = "[fallback reason removed with a deleted fact it may quote]"
-		}
-		if slices.Contains(gone, d.Target) || slices.Contains(gone, d.ConflictWith) {
-			d.Target, d.ConflictWith = 0, 0
-			if d.Action != "" {
-				d.Action, dec.Action = ActionAdd, ActionAdd
-				dec.Reason += " (the fact it concerned was deleted meanwhile: added)"
-			}
-		}
+	p, err := planRemember(in)
+	if err != nil {
+		return Outcome{}, err
 	}
-	if dec.Decider == "" {
-		dec.Decider = s.decider.Name()
-	}
-	// The event time: as given, else the model's answer, else the words'.
-	source, when, grain := EventFromModel, d.EventFrom, d.Grain
-	if when.IsZero() && words.Found {
-		source, when, grain = EventFromWords, words.Start, string(words.Grain)
-	}
-	if !when.IsZero() && !rec.HasFrom && (!rec.HasUntil || rec.EventUntil > when.UnixNano()) {
-		t := when.UTC()
-		dec.EventFrom, dec.Grain = &t, grain
-		rec.EventFrom, rec.HasFrom, rec.EventSource = t.UnixNano(), true, source
-	}
+	return s.carryOut(tx, &p, vec, now)
+}
+
+// carryOut writes plan p, one case per action, and the decision record.
+func (s *Store) carryOut(tx *kv.Tx, p *plan, vec []float32, now int64) (Outcome, error) {
+	rec := &p.fact
 	var out Outcome
-	var target kv.Record
-	if d.Target > 0 {
-		dec.Target = look.Candidates[d.Target-1].Fact.ID
-		if target, err = tx.Get(dec.Target); err != nil && !errors.Is(err, kv.ErrNotFound) {
-			return out, err
+	switch p.action {
+	case planLogOnly:
+	case planNoop:
+		if p.target.ID != 0 {
+			out.Fact = factOf(&p.target)
 		}
-	}
-	if d.ConflictWith > 0 && d.Action == ActionAdd {
-		// An add the decider flags as contradicting a fact it will not
-		// change: recorded as a conflict for the user to resolve.
-		d.Action, d.Target = ActionUpdate, d.ConflictWith
-		dec.Target = look.Candidates[d.Target-1].Fact.ID
-		if target, err = tx.Get(dec.Target); err != nil && !errors.Is(err, kv.ErrNotFound) {
-			return out, err
-		}
-		target.Pinned, attempt = true, 2 // take the conflict path below, whatever its state
-	}
-	if d.Action == ActionUpdate && target.ID != 0 && target.Current() && target.User == rec.User && !target.Pinned {
-		// An update that would end the target before its explicit start
-		// is a wrong answer: the fallback policy applies, and says why.
-		if err := endsAfterStart(&target, successorStart(rec, now)); err != nil {
-			fallback = fmt.Sprintf("%s decider's update refused: %v", dec.Decider, err)
-			dec.Fallback = clipLog(fallback)
-			d.Action = ActionAdd
-			if s.fallback == FallbackError {
-				d.Action = ""
-			}
-			dec.Action = d.Action
-		}
-	}
-	switch d.Action {
-	case "":
-		// The decider failed and the policy is to refuse: only the log, and
-		// without the text, which no fact holds and so no hard delete
-		// could reach.
-		dec.Text, dec.Raw = "", ""
-		if len(gone) == 0 { // else already scrubbed above
-			dec.Fallback = clipLog(strings.ReplaceAll(fallback, rec.Text, "…"))
-		}
-	case ActionNoop:
-		if dec.Target != 0 && (target.ID == 0 || !target.Current() || target.User != rec.User) {
-			// What the fact restates is gone: judge again, then keep it.
-			if attempt == 1 {
-				return out, errMoved
-			}
-			dec.Action = ActionAdd
-			dec.Reason += fmt.Sprintf(" (fact %d changed meanwhile: added)", dec.Target)
-			if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
-				return out, err
-			}
-			if err := s.insert(tx, rec, vec, now); err != nil {
-				return out, err
-			}
-		} else if dec.Target != 0 {
-			out.Fact = factOf(&target)
-		}
-	case ActionAdd:
+	case planAdd, planAddConflict:
 		if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
 			return out, err
 		}
 		if err := s.insert(tx, rec, vec, now); err != nil {
 			return out, err
 		}
-	case ActionUpdate, ActionInvalidate:
-		moved := target.ID == 0 || !target.Current() || target.User != rec.User
-		if moved && attempt == 1 {
-			return out, errMoved
-		}
-		if moved || target.Pinned {
-			why := "was pinned"
-			switch {
-			case moved:
-				why = "had changed meanwhile"
-			case d.ConflictWith > 0:
-				why = "the decider would not change"
-			}
-			if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
-				return out, err
-			}
-			if err := s.insert(tx, rec, vec, now); err != nil {
-				return out, err
-			}
+		if p.action == planAddConflict {
 			cid, err := tx.NextBlobID(kv.BucketConflicts)
 			if err != nil {
 				return out, err
 			}
-			dec.Action, dec.Conflict = ActionAdd, cid
-			if d.ConflictWith == 0 {
-				dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, cid)
+			if cid != p.conflict.ID {
+				return out, fmt.Errorf("conflict id %d, planned %d", cid, p.conflict.ID)
 			}
-			c := Conflict{ID: cid, At: dec.At, User: rec.User, New: rec.ID, Existing: dec.Target, Decision: id,
-				Reason: fmt.Sprintf("fact %d seems to contradict fact %d, which %s", rec.ID, dec.Target, why)}
-			if err := putJSON(tx, kv.BucketConflicts, cid, c); err != nil {
-				return out, err
-			}
-		} else if d.Action == ActionUpdate {
-			if err := s.supersedeTx(tx, target.ID, rec, vec, true); err != nil {
-				return out, err
-			}
-		} else {
-			if err := s.checkBudget(tx, rec.User, rec.Auto, target.Auto); err != nil {
-				return out, err
-			}
-			if err := changeTx(tx, &target, now, &kv.Event{Kind: kv.Retracted, Auto: true, Cause: fmt.Sprintf("decision %d", id)}); err != nil {
-				return out, err
-			}
-			if err := s.insert(tx, rec, vec, now); err != nil {
+			if err := putJSON(tx, kv.BucketConflicts, cid, p.conflict); err != nil {
 				return out, err
 			}
 		}
+	case planSupersede:
+		if err := s.supersedeTx(tx, p.target.ID, rec, vec, true, p.decision.ID); err != nil {
+			return out, err
+		}
+	case planRetractAdd:
+		if err := s.checkBudget(tx, rec.User, rec.Auto, p.target.Auto); err != nil {
+			return out, err
+		}
+		e := &kv.Event{Kind: kv.Retracted, Auto: true, Cause: fmt.Sprintf("decision %d", p.decision.ID), Decision: p.decision.ID}
+		if err := step(tx, &p.target, now, e); err != nil {
+			return out, err
+		}
+		if err := s.insert(tx, rec, vec, now); err != nil {
+			return out, err
+		}
+	default:
+		return out, fmt.Errorf("unknown plan action %d", p.action)
+	}
+	if rec.ID != p.decision.Added {
+		// The plan names the new fact in the decision and the conflict.
+		return out, fmt.Errorf("fact id %d, planned %d", rec.ID, p.decision.Added)
 	}
 	if rec.ID != 0 {
-		dec.Added = rec.ID
 		out.Fact = factOf(rec)
 	}
-	out.Decision = dec
-	return out, putJSON(tx, kv.BucketDecisions, id, dec)
+	out.Decision = p.decision
+	return out, putJSON(tx, kv.BucketDecisions, p.decision.ID, p.decision)
 }
 
 // clipLog bounds a text kept in the decision log, at a rune boundary, so that

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // EventKind names a step in a fact's lifecycle.
@@ -49,10 +51,20 @@ type Event struct {
 	// End is where the fact's event interval closed for Superseded: the start
 	// of the successor's interval, kept here so it outlives the successor.
 	End   int64
-	Cause string
+	Cause string // why, as said to a person; the references below are for programs
+	// Decision is the decision log entry whose verdict this step carries
+	// out (Remember's supersede or retraction), 0 for none.
+	Decision uint64
+	// Undoes is the decision log entry this step is part of the undo of.
+	Undoes uint64
 }
 
-const eventVersion = 1
+// Versions of an event's encoding. Version 1 had no decision references:
+// they were in Cause only, as the exact text that decodeRefs reads back.
+const (
+	eventVersion1 = 1
+	eventVersion  = 2
+)
 
 // AppendEvent appends the binary form of e to b.
 func AppendEvent(b []byte, e *Event) []byte {
@@ -65,6 +77,8 @@ func AppendEvent(b []byte, e *Event) []byte {
 	b = binary.AppendVarint(b, e.At)
 	b = binary.AppendUvarint(b, e.By)
 	b = binary.AppendVarint(b, e.End)
+	b = binary.AppendUvarint(b, e.Decision)
+	b = binary.AppendUvarint(b, e.Undoes)
 	return sealed(appendString(b, e.Cause), start)
 }
 
@@ -75,14 +89,22 @@ func DecodeEvent(b []byte) (Event, error) {
 		return Event{}, fmt.Errorf("%w: event: %v", ErrDecode, err)
 	}
 	d := decoder{b: b}
-	if v := d.byte(); v != eventVersion {
+	v := d.byte()
+	if v != eventVersion && v != eventVersion1 {
 		return Event{}, fmt.Errorf("%w: event version %d", ErrDecode, v)
 	}
 	e := Event{Kind: EventKind(d.byte()), Auto: d.byte() == 1}
 	e.At = d.varint()
 	e.By = d.uvarint()
 	e.End = d.varint()
+	if v == eventVersion {
+		e.Decision = d.uvarint()
+		e.Undoes = d.uvarint()
+	}
 	e.Cause = d.string()
+	if v == eventVersion1 {
+		e.Decision, e.Undoes = DecisionRefs(e.Cause)
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")
 	}
@@ -93,4 +115,32 @@ func DecodeEvent(b []byte) (Event, error) {
 		return Event{}, fmt.Errorf("%w: event kind %d", ErrDecode, e.Kind)
 	}
 	return e, nil
+}
+
+// DecisionRefs reads the decision references that a step written before
+// they had fields of their own kept in its cause: "decision N" from
+// Remember, "undo of decision N" from Undo, exactly as they wrote them.
+// Any other cause names no decision.
+func DecisionRefs(cause string) (decision, undoes uint64) {
+	if n, ok := decisionNumber(cause, "decision "); ok {
+		return n, 0
+	}
+	if n, ok := decisionNumber(cause, "undo of decision "); ok {
+		return 0, n
+	}
+	return 0, 0
+}
+
+// decisionNumber is N of a text that is exactly prefix followed by the
+// decimal N ≥ 1, as fmt's %d writes it.
+func decisionNumber(s, prefix string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(s, prefix)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil || n == 0 || strconv.FormatUint(n, 10) != digits {
+		return 0, false
+	}
+	return n, true
 }

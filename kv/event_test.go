@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"testing"
@@ -145,6 +146,81 @@ func TestAppendAfterDeletingTheNextFactsLog(t *testing.T) {
 					return nil
 				})
 			})
+		}
+	}
+}
+
+// An event of the current encoding keeps its decision references.
+func TestEventVersion2KeepsDecisionReferences(t *testing.T) {
+	for _, e := range []Event{
+		{Kind: Retracted, At: 9, Auto: true, Cause: "decision 7", Decision: 7},
+		{Kind: Superseded, At: 9, Auto: true, By: 12, End: -3, Decision: 8},
+		{Kind: Restored, At: 10, Cause: "undo of decision 7", Undoes: 7},
+		// The cause is text for people: a user's reason that reads like a
+		// reference is not one.
+		{Kind: Retracted, At: 11, Cause: "decision 7"},
+	} {
+		b := AppendEvent(nil, &e)
+		if b[0] != eventVersion {
+			t.Fatalf("written as version %d, want %d", b[0], eventVersion)
+		}
+		got, err := DecodeEvent(b)
+		if err != nil || got != e {
+			t.Errorf("round trip of %+v: %+v, %v", e, got, err)
+		}
+	}
+}
+
+// Events written by version 1 of the encoding (the bytes below are what
+// it wrote) still decode, and the decision references they kept in their
+// cause, as Remember and Undo wrote it, become the fields: an old store's
+// decisions can still be undone.
+func TestEventVersion1DecodesDecisionReferences(t *testing.T) {
+	for _, c := range []struct {
+		hex  string
+		want Event
+	}{
+		{"0103018080d0dfbd94b9863100000a6465636973696f6e2037bfa4a5df",
+			Event{Kind: Retracted, At: 1767225600000000000, Auto: true, Cause: "decision 7", Decision: 7}},
+		{"0104008280d0dfbd94b98631000012756e646f206f66206465636973696f6e20370ec47090",
+			Event{Kind: Restored, At: 1767225600000000001, Cause: "undo of decision 7", Undoes: 7}},
+		{"0102018480d0dfbd94b986310c80e098d8d48eb9863100bced813d",
+			Event{Kind: Superseded, At: 1767225600000000002, Auto: true, By: 12, End: 1767225500000000000}},
+		// Not as %d writes a number: no reference.
+		{"0103008680d0dfbd94b9863100000b6465636973696f6e203037f37c8ebb",
+			Event{Kind: Retracted, At: 1767225600000000003, Cause: "decision 07"}},
+	} {
+		b, err := hex.DecodeString(c.hex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeEvent(b)
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.hex, got, err, c.want)
+		}
+	}
+}
+
+func TestDecisionRefs(t *testing.T) {
+	for cause, want := range map[string][2]uint64{
+		"decision 1":                    {1, 0},
+		"decision 18446744073709551615": {18446744073709551615, 0},
+		"undo of decision 42":           {0, 42},
+		"decision 0":                    {},
+		"decision -1":                   {},
+		"decision +1":                   {},
+		"decision 1 ":                   {},
+		" decision 1":                   {},
+		"decision 18446744073709551616": {},
+		"Decision 1":                    {},
+		"decision":                      {},
+		"undo of decision 0":            {},
+		"":                              {},
+		"conflict 1 resolved: keep new": {},
+	} {
+		d, u := DecisionRefs(cause)
+		if got := [2]uint64{d, u}; got != want {
+			t.Errorf("DecisionRefs(%q) = %v, want %v", cause, got, want)
 		}
 	}
 }

@@ -171,7 +171,19 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 			}
 			detail = append(detail, "event end "+showTime(e.EventEnd))
 		}
-		if e.Cause != "" {
+		// The reference says what the store's own cause for it says, so
+		// that cause is not repeated as a reason.
+		ref := ""
+		switch {
+		case e.Decision != 0:
+			ref = fmt.Sprintf("decision %d", e.Decision)
+		case e.Undoes != 0:
+			ref = fmt.Sprintf("undo of decision %d", e.Undoes)
+		}
+		if ref != "" {
+			detail = append(detail, ref)
+		}
+		if e.Cause != "" && e.Cause != ref {
 			detail = append(detail, "reason: "+oneLineText(e.Cause))
 		}
 		row := fmt.Sprintf("  %s\t%s\t%s", showTime(e.At), e.Kind, e.Origin)

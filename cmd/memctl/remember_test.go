@@ -116,6 +116,29 @@ func TestRememberUpdateAndUndo(t *testing.T) {
 	if out := ok(t, "--db", db, "undo", "2"); out != "undid decision 2 (update): retracted fact 2, restored fact 1\n" {
 		t.Errorf("undo printed %q", out)
 	}
+	// The log names the decision each step carried out or undid.
+	logOf := func(id string) string {
+		_, log, _ := strings.Cut(ok(t, "--db", db, "get", id), "\nlog:\n")
+		var lines []string
+		for l := range strings.Lines(log) {
+			lines = append(lines, strings.Join(strings.Fields(l), " "))
+		}
+		return strings.Join(lines, "\n")
+	}
+	for id, want := range map[string][]string{
+		"1": {"superseded auto by fact 2; event end 2026-08-20; decision 2", "restored user undo of decision 2"},
+		"2": {"retracted user undo of decision 2"},
+	} {
+		log := logOf(id)
+		for _, w := range want {
+			if !strings.Contains(log, w) {
+				t.Errorf("log of fact %s lacks %q:\n%s", id, w, log)
+			}
+		}
+		if strings.Contains(log, "reason: ") {
+			t.Errorf("log of fact %s repeats a reference as a reason:\n%s", id, log)
+		}
+	}
 	if got := states(t, db); got[1] != "current" || got[2] != "retracted" {
 		t.Errorf("after undo: %v", got)
 	}

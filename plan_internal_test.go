@@ -1,0 +1,264 @@
+package memory
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/palimpsest-mem/memory/eventtime"
+	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/reconcile"
+)
+
+// errNoSuchCandidate marks a case that wants planRemember to refuse its input.
+var errNoSuchCandidate = errors.New("no such candidate")
+
+// planRemember is a function of its input alone: these cases give it the
+// state a transaction would have read and check the whole plan — which
+// action, the decision record word for word, the conflict and the new fact
+// — without a store.
+func TestPlanRemember(t *testing.T) {
+	now := time.Date(2026, 5, 3, 12, 0, 0, 0, time.UTC)
+	ids := planIDs{decision: 5, fact: 10, conflict: 3}
+	note := kv.Record{User: "ann", Text: "I live in Porto now.", Auto: true}
+	lisbon := kv.Record{ID: 7, User: "ann", Text: "I live in Lisbon.", RecordedAt: now.Add(-time.Hour).UnixNano()}
+	moved := lisbon
+	moved.ValidUntil = now.Add(-time.Minute).UnixNano()
+	pinned := lisbon
+	pinned.Pinned = true
+	otherUser := lisbon
+	otherUser.User = "bob"
+	startsLater := lisbon
+	startsLater.HasFrom, startsLater.EventFrom = true, now.Add(24*time.Hour).UnixNano()
+	may := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	at := now.UTC()
+
+	// base is the input of a verdict about candidate 1 (fact 7), the
+	// target in state target.
+	base := func(d reconcile.Decision, target kv.Record) planInput {
+		if d.Decider == "" {
+			d.Decider = "custom"
+		}
+		return planInput{
+			verdict:    verdict{d: d, proposed: d.Action},
+			note:       note,
+			candidates: []candidateState{{id: 7}},
+			target:     target,
+			attempt:    1,
+			ids:        ids,
+			now:        now.UnixNano(),
+			decider:    "custom",
+		}
+	}
+	// decision is the record a plan writes for a verdict about fact 7.
+	decision := func(action Action, reason string, mod func(*Decision)) Decision {
+		d := Decision{ID: 5, At: at, User: "ann", Text: note.Text, Action: action, Proposed: action,
+			Decider: "custom", Reason: reason, Candidates: []uint64{7}}
+		if mod != nil {
+			mod(&d)
+		}
+		return d
+	}
+	added := func(d *Decision) { d.Added = 10 }
+	conflict := func(why string) Conflict {
+		return Conflict{ID: 3, At: at, User: "ann", New: 10, Existing: 7, Decision: 5,
+			Reason: "fact 10 seems to contradict fact 7, which " + why}
+	}
+	update := reconcile.Decision{Action: ActionUpdate, Target: 1, Reason: "moved"}
+	invalidate := reconcile.Decision{Action: ActionInvalidate, Target: 1, Reason: "wrong"}
+	noop := reconcile.Decision{Action: ActionNoop, Target: 1, Reason: "restates"}
+	conflictWith := reconcile.Decision{Action: ActionAdd, ConflictWith: 1, Reason: "r (the decider said update candidate 1, which is pinned)"}
+
+	for _, c := range []struct {
+		name string
+		in   planInput
+		edit func(*planInput)
+		want plan
+		err  error
+	}{
+		{name: "add", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+			want: plan{action: planAdd, fact: note, decision: decision(ActionAdd, "new", added)}},
+		{name: "noop keeps the fact it restates", in: base(noop, lisbon),
+			want: plan{action: planNoop, fact: note, target: lisbon,
+				decision: decision(ActionNoop, "restates", func(d *Decision) { d.Target = 7 })}},
+		{name: "noop of a changed fact is judged again", in: base(noop, moved), err: errMoved},
+		{name: "noop of a changed fact, judged again, adds", in: base(noop, moved), edit: func(in *planInput) { in.attempt = 2 },
+			want: plan{action: planAdd, fact: note, decision: decision(ActionNoop, "restates (fact 7 changed meanwhile: added)",
+				func(d *Decision) { d.Action, d.Target, d.Added = ActionAdd, 7, 10 })}},
+		{name: "update supersedes", in: base(update, lisbon),
+			want: plan{action: planSupersede, fact: note, target: lisbon,
+				decision: decision(ActionUpdate, "moved", func(d *Decision) { d.Target, d.Added = 7, 10 })}},
+		{name: "invalidate retracts and adds", in: base(invalidate, lisbon),
+			want: plan{action: planRetractAdd, fact: note, target: lisbon,
+				decision: decision(ActionInvalidate, "wrong", func(d *Decision) { d.Target, d.Added = 7, 10 })}},
+		{name: "update of a moved target is judged again", in: base(update, moved), err: errMoved},
+		{name: "update of a target gone is judged again", in: base(update, kv.Record{}), err: errMoved},
+		{name: "update of another user's fact is judged again", in: base(update, otherUser), err: errMoved},
+		{name: "update of a moved target, judged again, adds in conflict", in: base(update, moved),
+			edit: func(in *planInput) { in.attempt = 2 },
+			want: plan{action: planAddConflict, fact: note, conflict: conflict("had changed meanwhile"),
+				decision: decision(ActionUpdate, "moved (the decider said update fact 7, which had changed meanwhile: added, conflict 3)",
+					func(d *Decision) { d.Action, d.Target, d.Added, d.Conflict = ActionAdd, 7, 10, 3 })}},
+		{name: "invalidate of a target pinned since the lookup adds in conflict", in: base(invalidate, pinned),
+			want: plan{action: planAddConflict, fact: note, conflict: conflict("was pinned"),
+				decision: decision(ActionInvalidate, "wrong (the decider said invalidate fact 7, which was pinned: added, conflict 3)",
+					func(d *Decision) { d.Action, d.Target, d.Added, d.Conflict = ActionAdd, 7, 10, 3 })}},
+		{name: "add in conflict keeps the decider's reason", in: base(conflictWith, pinned),
+			want: plan{action: planAddConflict, fact: note, conflict: conflict("the decider would not change"),
+				decision: decision(ActionAdd, conflictWith.Reason, func(d *Decision) { d.Target, d.Added, d.Conflict = 7, 10, 3 })}},
+		{name: "add in conflict with a changed fact is not judged again", in: base(conflictWith, moved),
+			want: plan{action: planAddConflict, fact: note, conflict: conflict("had changed meanwhile"),
+				decision: decision(ActionAdd, conflictWith.Reason, func(d *Decision) { d.Target, d.Added, d.Conflict = 7, 10, 3 })}},
+		{name: "a deleted candidate is judged again", in: base(update, lisbon),
+			edit: func(in *planInput) { in.candidates = []candidateState{{id: 7}, {id: 8, gone: true}} },
+			err:  errMoved},
+		{name: "a deleted candidate, judged again, leaves no trace", in: base(update, lisbon),
+			edit: func(in *planInput) {
+				in.attempt, in.candidates = 2, []candidateState{{id: 7}, {id: 8, gone: true}}
+				in.d.Raw, in.fallback = "the model's answer", "a fallback"
+			},
+			want: plan{action: planSupersede, fact: note, target: lisbon,
+				decision: decision(ActionUpdate, "[reason removed with a deleted fact it may quote]", func(d *Decision) {
+					d.Target, d.Added = 7, 10
+					d.Fallback = "[fallback reason removed with a deleted fact it may quote]"
+				})}},
+		{name: "a deleted target, judged again, adds", in: base(update, kv.Record{}),
+			edit: func(in *planInput) { in.attempt, in.candidates[0].gone = 2, true },
+			want: plan{action: planAdd, fact: note,
+				decision: decision(ActionUpdate, "[reason removed with a deleted fact it may quote] (the fact it concerned was deleted meanwhile: added)",
+					func(d *Decision) { d.Action, d.Added, d.Candidates = ActionAdd, 10, []uint64{} })}},
+		{name: "an update ending its target before its start falls back to add", in: base(update, startsLater),
+			want: plan{action: planAdd, fact: note,
+				decision: decision(ActionUpdate, "moved", func(d *Decision) {
+					d.Action, d.Target, d.Added = ActionAdd, 7, 10
+					d.Fallback = "custom decider's update refused: " + endsAfterStart(&startsLater, now.UnixNano()).Error()
+				})}},
+		{name: "an update ending its target before its start, refused", in: base(update, startsLater),
+			edit: func(in *planInput) { in.refuse = true },
+			want: plan{action: planLogOnly, fact: note,
+				decision: decision(ActionUpdate, "moved", func(d *Decision) {
+					d.Action, d.Target, d.Text = "", 7, ""
+					d.Fallback = "custom decider's update refused: " + endsAfterStart(&startsLater, now.UnixNano()).Error()
+				})}},
+		{name: "a refused fact logs no text", in: base(reconcile.Decision{Decider: "custom", Raw: "I live in Porto now. ok"}, kv.Record{}),
+			edit: func(in *planInput) {
+				in.proposed, in.fallback = ActionUpdate, "custom decider failed: cannot parse \"I live in Porto now.\""
+			},
+			want: plan{action: planLogOnly, fact: note,
+				decision: decision("", "", func(d *Decision) {
+					d.Text, d.Proposed, d.Fallback = "", ActionUpdate, "custom decider failed: cannot parse \"…\""
+				})}},
+		{name: "the model's event time", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new", EventFrom: may, Grain: "month"}, kv.Record{}),
+			edit: func(in *planInput) {
+				in.words = eventtime.Result{Found: true, Start: may.AddDate(0, -1, 0), Grain: "day"}
+			},
+			want: plan{action: planAdd,
+				fact: func() kv.Record {
+					r := note
+					r.HasFrom, r.EventFrom, r.EventSource = true, may.UnixNano(), EventFromModel
+					return r
+				}(),
+				decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.EventFrom, d.Grain = 10, &may, "month" })}},
+		{name: "the words' event time", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+			edit: func(in *planInput) { in.words = eventtime.Result{Found: true, Start: may, Grain: "month"} },
+			want: plan{action: planAdd,
+				fact: func() kv.Record {
+					r := note
+					r.HasFrom, r.EventFrom, r.EventSource = true, may.UnixNano(), EventFromWords
+					return r
+				}(),
+				decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.EventFrom, d.Grain = 10, &may, "month" })}},
+		{name: "an event end before the words' time keeps the note's interval", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+			edit: func(in *planInput) {
+				in.words = eventtime.Result{Found: true, Start: may, Grain: "month"}
+				in.note.HasUntil, in.note.EventUntil = true, may.UnixNano()
+			},
+			want: plan{action: planAdd,
+				fact: func() kv.Record {
+					r := note
+					r.HasUntil, r.EventUntil = true, may.UnixNano()
+					return r
+				}(),
+				decision: decision(ActionAdd, "new", added)}},
+		{name: "the store's decider names an unnamed answer", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+			edit: func(in *planInput) { in.d.Decider, in.decider = "", "rules" },
+			want: plan{action: planAdd, fact: note, decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.Decider = 10, "rules" })}},
+		{name: "a candidate the lookup did not give is an error, not a panic",
+			in: base(reconcile.Decision{Action: ActionUpdate, Target: 2}, lisbon), err: errNoSuchCandidate},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := c.in
+			in.candidates = append([]candidateState(nil), in.candidates...)
+			if c.edit != nil {
+				c.edit(&in)
+			}
+			got, err := planRemember(in)
+			if c.err == errNoSuchCandidate {
+				if err == nil || errors.Is(err, errMoved) {
+					t.Fatalf("error %v, want one naming the candidate", err)
+				}
+				return
+			}
+			if c.err != nil || err != nil {
+				if !errors.Is(err, c.err) {
+					t.Fatalf("error %v, want %v", err, c.err)
+				}
+				return
+			}
+			if got.action != c.want.action {
+				t.Errorf("action %s, want %s", got.action, c.want.action)
+			}
+			if !reflect.DeepEqual(got.decision, c.want.decision) {
+				t.Errorf("decision\n got %+v\nwant %+v", got.decision, c.want.decision)
+			}
+			if !reflect.DeepEqual(got.conflict, c.want.conflict) {
+				t.Errorf("conflict\n got %+v\nwant %+v", got.conflict, c.want.conflict)
+			}
+			if !reflect.DeepEqual(got.fact, c.want.fact) {
+				t.Errorf("fact\n got %+v\nwant %+v", got.fact, c.want.fact)
+			}
+			if !reflect.DeepEqual(got.target, c.want.target) {
+				t.Errorf("target\n got %+v\nwant %+v", got.target, c.want.target)
+			}
+		})
+	}
+}
+
+// judge turns what the decider answered into the verdict planned from.
+func TestJudge(t *testing.T) {
+	in := reconcile.Input{Text: "I live in Porto now.", Candidates: []reconcile.Candidate{
+		{N: 1, Text: "I live in Lisbon."}, {N: 2, Text: "I live in Braga.", Pinned: true}}}
+	boom := errors.New("timeout")
+	for _, c := range []struct {
+		name   string
+		d      reconcile.Decision
+		derr   error
+		refuse bool
+		want   verdict
+	}{
+		{name: "a valid answer stands",
+			d:    reconcile.Decision{Action: ActionUpdate, Target: 1, Reason: "moved", Decider: "m"},
+			want: verdict{d: reconcile.Decision{Action: ActionUpdate, Target: 1, Reason: "moved", Decider: "m"}, proposed: ActionUpdate}},
+		{name: "a pinned candidate is not changed: added in conflict",
+			d: reconcile.Decision{Action: ActionInvalidate, Target: 2, Reason: "wrong", Decider: "m", Model: "x", Raw: "{}", Grain: "day"},
+			want: verdict{d: reconcile.Decision{Action: ActionAdd, ConflictWith: 2, Decider: "m", Model: "x", Raw: "{}", Grain: "day",
+				Reason: "wrong (the decider said invalidate candidate 2, which is pinned)"}, proposed: ActionInvalidate}},
+		{name: "a noop of a pinned candidate stands",
+			d:    reconcile.Decision{Action: ActionNoop, Target: 2, Reason: "same"},
+			want: verdict{d: reconcile.Decision{Action: ActionNoop, Target: 2, Reason: "same"}, proposed: ActionNoop}},
+		{name: "an invalid answer falls back to add",
+			d: reconcile.Decision{Action: ActionUpdate, Target: 3, Model: "x", Raw: "{3}"},
+			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store", Model: "x", Raw: "{3}"}, proposed: ActionUpdate,
+				fallback: "store decider failed: invalid decision: update names target 3, want 1..2"}},
+		{name: "a failure, refused", derr: boom, refuse: true,
+			want: verdict{d: reconcile.Decision{Decider: "store"}, fallback: "store decider failed: timeout"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := judge(c.d, c.derr, in, "store", c.refuse)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("\n got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
