@@ -108,7 +108,12 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 		return out, err
 	}
 	err = s.view(ctx, func(tx *kv.Tx) error {
+		// Hits come best first, and only the first k that are still
+		// current are kept: the rest need not be read or analysed again.
 		for _, h := range hits {
+			if len(out.Candidates) == k {
+				break
+			}
 			r, err := tx.Get(h.ID)
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
@@ -122,9 +127,6 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 	})
 	if err != nil {
 		return out, err
-	}
-	if len(out.Candidates) > k {
-		out.Candidates = out.Candidates[:k]
 	}
 	// The k best by score are the candidates; among them, a shared topic
 	// alone is weaker evidence than a shared word or a close embedding, so

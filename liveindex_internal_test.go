@@ -253,3 +253,38 @@ func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
 		t.Fatal("b's lookup returned before b's change reached the index")
 	}
 }
+
+// Queued changes are applied without waiting out the delay once they
+// wrote enough records, however few commits wrote them: a supersession is
+// one commit of two records.
+func TestIndexerAppliesAFullBatchAtOnce(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.live.q.delay, s.live.q.batch = time.Hour, 2
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	old, err := s.Add(ctx, Note{Text: "I live in Lisbon."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	pending := func() bool {
+		s.live.q.mu.Lock()
+		defer s.live.q.mu.Unlock()
+		return s.live.q.applied < s.live.q.queued
+	}
+	if _, err := s.Supersede(ctx, "", old.ID, Note{Text: "I live in Porto."}); err != nil {
+		t.Fatal(err)
+	}
+	for pending() {
+		if ctx.Err() != nil {
+			t.Fatal("a commit of a full batch of records waited for the delay")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
