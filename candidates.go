@@ -118,7 +118,7 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
 			}
-			d := an.Analyze(r.Text)
+			d := s.live.terms(an, r.ID, r.Text)
 			why := index.Shared(q, d)
 			out.Candidates = append(out.Candidates, Candidate{Fact: factOf(&r), Score: h.Score, Terms: why.Terms,
 				Topics: why.Topics, Similarity: similar[h.ID], Overlap: overlap(q, d, why)})

@@ -288,3 +288,37 @@ func TestIndexerAppliesAFullBatchAtOnce(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// The analyses lookups keep of their hits go with the index at a Delete:
+// no word of a deleted fact stays in memory.
+func TestDeleteForgetsTheAnalysesOfHits(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := s.Add(ctx, Note{Text: "My garden has a zebrawood bench."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Candidates(ctx, "", "zebrawood bench", 1)
+	if err != nil || len(got.Candidates) != 1 {
+		t.Fatalf("lookup: %+v, %v", got, err)
+	}
+	seen := func() bool {
+		s.live.seenMu.Lock()
+		defer s.live.seenMu.Unlock()
+		_, ok := s.live.seen[f.ID]
+		return ok
+	}
+	if !seen() {
+		t.Fatal("test is void: the lookup kept no analysis of its hit")
+	}
+	if _, err := s.Delete(ctx, "", f.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if seen() {
+		t.Error("the analysis of a deleted fact is still kept")
+	}
+}
