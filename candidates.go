@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -99,7 +98,7 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 	if err := validUser(user); err != nil {
 		return out, err
 	}
-	an, err := s.analyzer()
+	an, err := s.live.analyzer()
 	if err != nil {
 		return out, err
 	}
@@ -115,7 +114,7 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 	}
 	var hits []index.Hit
 	similar := map[uint64]float64{}
-	err = s.withIndex(ctx, user, func(ix *index.Index) (err error) {
+	err = s.live.search(ctx, user, func(ix *index.Index) (err error) {
 		if hits, err = ix.Search(ctx, user, q, want); err != nil || qv == nil {
 			return err
 		}
@@ -130,12 +129,17 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 		return out, err
 	}
 	err = s.view(ctx, func(tx *kv.Tx) error {
+		// Hits come best first, and only the first k that are still
+		// current are kept: the rest need not be read or analysed again.
 		for _, h := range hits {
+			if len(out.Candidates) == k {
+				break
+			}
 			r, err := tx.Get(h.ID)
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
 			}
-			d := an.Analyze(r.Text)
+			d := s.live.terms(an, r.ID, r.Text)
 			why := index.Shared(q, d)
 			out.Candidates = append(out.Candidates, Candidate{Fact: factOf(&r), Score: h.Score, Terms: why.Terms,
 				Topics: why.Topics, Similarity: similar[h.ID], Overlap: overlap(q, d, why)})
@@ -144,9 +148,6 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 	})
 	if err != nil {
 		return out, err
-	}
-	if len(out.Candidates) > k {
-		out.Candidates = out.Candidates[:k]
 	}
 	// The k best by score are the candidates; among them, a shared topic
 	// alone is weaker evidence than a shared word or a close embedding, so
@@ -163,130 +164,22 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// withIndex runs fn on the candidate index, building it first if needed.
-// An index whose files faulted under fn (truncated or damaged while in
-// use) is dropped and built again from the store, once.
-func (s *Store) withIndex(ctx context.Context, user string, fn func(*index.Index) error) error {
-	err := s.tryIndex(ctx, user, fn)
-	if errors.Is(err, index.ErrFault) {
-		s.dropIndex()
-		err = s.tryIndex(ctx, user, fn)
-		if errors.Is(err, index.ErrFault) {
-			s.dropIndex()
-		}
-	}
-	return err
-}
-
-func (s *Store) tryIndex(ctx context.Context, user string, fn func(*index.Index) error) error {
-	// Read your writes: wait until every change to user's facts committed
-	// before this lookup has reached the index.
-	if err := s.indexer.waitUser(ctx, user); err != nil {
+// indexPage reads up to n current facts after the key after for a build
+// of the candidate index, with their embeddings. The build holds writeMu.
+func (s *Store) indexPage(ctx context.Context, after []byte, n int) ([]index.Doc, []byte, error) {
+	var page []kv.Record
+	err := s.view(ctx, func(tx *kv.Tx) (err error) {
+		page, after, err = tx.CurrentPage(after, n)
 		return err
-	}
-	s.ixMu.RLock()
-	ix := s.ix
-	if ix != nil {
-		defer s.ixMu.RUnlock()
-		return fn(ix)
-	}
-	s.ixMu.RUnlock()
-	if err := s.buildIndex(ctx); err != nil {
-		return err
-	}
-	return s.tryIndex(ctx, user, fn)
-}
-
-// buildIndex fills a new index from the current facts in the store. It
-// holds writeMu so that no write commits between the snapshot it reads and
-// the moment the index starts receiving updates.
-func (s *Store) buildIndex(ctx context.Context) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	s.ixMu.RLock()
-	built := s.ix != nil
-	s.ixMu.RUnlock()
-	if s.life.Err() != nil {
-		return ErrClosed
-	}
-	if built {
-		return nil
-	}
-	an, err := s.analyzer()
-	if err != nil {
-		return err
-	}
-	// Close cancels the build: it waits for writeMu, which the build holds.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(s.life, cancel)()
-	ix, err := index.New(an, s.ixRoot)
-	if err != nil {
-		return fmt.Errorf("building the candidate index: %w", err)
-	}
-	// Batches come from short read transactions, one at a time as the
-	// index takes them; writeMu keeps the store still in between. Of the
-	// sizes tried (500 to 12,500), batches of 1,000 built a 100k index
-	// fastest, with nearly the least memory: larger ones leave bleve more
-	// and bigger unpersisted segments to merge.
-	const batch = 1000
-	var after []byte
-	done := false
-	err = ix.Bulk(func() ([]index.Doc, error) {
-		if done {
-			return nil, nil
-		}
-		if after == nil && s.hookBuildPage != nil {
-			s.hookBuildPage()
-		}
-		if s.life.Err() != nil {
-			return nil, ErrClosed
-		}
-		var page []kv.Record
-		err := s.view(ctx, func(tx *kv.Tx) (err error) {
-			page, after, err = tx.CurrentPage(after, batch)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		done = after == nil
-		docs := make([]index.Doc, len(page))
-		for i, r := range page {
-			docs[i] = index.Doc{ID: r.ID, User: r.User, Text: r.Text}
-		}
-		return docs, s.attachVectors(ctx, docs, true)
 	})
 	if err != nil {
-		err = errors.Join(err, ix.Close())
-		if s.life.Err() != nil {
-			return fmt.Errorf("building the candidate index: %w", ErrClosed)
-		}
-		return fmt.Errorf("building the candidate index: %w", err)
+		return nil, nil, err
 	}
-	if s.hookAfterBuild != nil {
-		s.hookAfterBuild(ix)
+	docs := make([]index.Doc, len(page))
+	for i, r := range page {
+		docs[i] = index.Doc{ID: r.ID, User: r.User, Text: r.Text}
 	}
-	s.ixMu.Lock()
-	defer s.ixMu.Unlock()
-	if s.life.Err() != nil {
-		return errors.Join(ErrClosed, ix.Close())
-	}
-	s.ix = ix
-	s.indexer.skip() // the build read every commit so far
-	return nil
-}
-
-// dropIndex closes the index and removes its files; changes queued for it
-// are moot, since the next lookup rebuilds it from the store.
-func (s *Store) dropIndex() {
-	s.ixMu.Lock()
-	defer s.ixMu.Unlock()
-	if s.ix != nil {
-		s.ix.Close()
-		s.ix = nil
-	}
-	s.indexer.skip()
+	return docs, after, s.buildVectors(ctx, docs)
 }
 
 // overlap is the Jaccard similarity of two texts' words, given what they

@@ -85,9 +85,9 @@ func (s *Store) Check(ctx context.Context) error {
 func (s *Store) checkIndexDir() error {
 	var err error
 	if s.db.ReadOnly() {
-		err = index.Foreign(s.ixRoot)
+		err = index.Foreign(s.live.root)
 	} else {
-		err = index.Sweep(s.ixRoot, false)
+		err = index.Sweep(s.live.root, false)
 	}
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
@@ -96,29 +96,14 @@ func (s *Store) checkIndexDir() error {
 }
 
 // checkIndex compares the candidate index, if built, with the current
-// facts. Called with writeMu held.
+// facts. Called with writeMu held, so none changes meanwhile.
 func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error {
-	s.ixMu.RLock()
-	ix := s.ix
-	s.ixMu.RUnlock()
-	if ix == nil {
-		return nil
-	}
-	if err := s.indexer.wait(ctx); err != nil {
-		return []error{err}
-	}
-	docs, err := ix.DocIDs(ctx)
-	if errors.Is(err, index.ErrClosed) {
-		return nil // dropped meanwhile: nothing to compare
-	}
-	if errors.Is(err, index.ErrFault) {
-		// Its files were damaged under it; it is derived data, not the
-		// store's, and the next lookup builds it again.
-		s.dropIndex()
-		return nil
-	}
+	docs, built, err := s.live.ids(ctx)
 	if err != nil {
 		return []error{err}
+	}
+	if !built {
+		return nil
 	}
 	var errs []error
 	for id := range current {

@@ -199,6 +199,6 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 	}
 	committed = true
 	s.lists.invalidate()
-	s.syncIndex(touched)
+	s.live.sync(touched)
 	return outcome{}, true
 }

@@ -39,8 +39,8 @@
 // Machinery beneath it:
 //
 //	commit.go      group commit: writes from many goroutines share transactions
-//	candidates.go  Candidates and the live candidate index beside the store
-//	indexer.go     the goroutine that feeds commits to the index in order
+//	candidates.go  Candidates: what a candidate is, ranking, overlap
+//	liveindex.go   the live candidate index beside the store: build, sync, search, drop
 //	semantic.go    the semantic mode's embeddings, stored per fact
 //	listcache.go   users' decoded lists, kept between writes
 //

@@ -63,21 +63,17 @@ type Store struct {
 	maxRunes int
 	budget   int
 	mode     LookupMode
-	// The analyzer is built on first use: the topics lexicons take tens
-	// of milliseconds to load, which a store that never looks up need not pay.
-	anOnce sync.Once
-	an     *index.Analyzer
-	anErr  error
-	// ixRoot is the private directory beside the store file where its
-	// candidate index lives: the index is personal data, so it stays with
-	// the store, not in a shared temporary directory.
-	ixRoot   string
+	// live is the candidate index beside the store file, in its private
+	// directory <store>.index: the index is personal data, so it stays
+	// with the store, not in a shared temporary directory.
+	live     *liveIndex
 	embedder Embedder // nil unless the lookup is semantic
 	decider  Decider
 	fallback string
 
-	// writeMu orders writes with the index updates that follow their
-	// commits, so the index sees changes in commit order.
+	// writeMu is held by each commit until the candidate index has
+	// queued its changes, so the index sees changes in commit order, and
+	// by what must see the store still: an index build, Check, Repair.
 	writeMu sync.Mutex
 	// deleting is held shared by each Delete from its commit until its
 	// compaction ends, and exclusively by Check, so a Check beside a
@@ -85,23 +81,6 @@ type Store struct {
 	deleting sync.RWMutex
 	commit   committer
 	lists    listCache
-	// ixMu guards ix, which is nil until the first lookup builds it and
-	// after a failed update drops it; the next lookup rebuilds it.
-	ixMu    sync.RWMutex
-	ix      *index.Index
-	indexer indexer
-	// life ends at Close, first thing: it cancels an index build in
-	// progress, and a build that ends later finds it over and keeps no
-	// index.
-	life    context.Context
-	endLife context.CancelFunc
-
-	// hookAfterBuild, when set by a test, runs when a build has filled
-	// its index and before the index is put in use.
-	hookAfterBuild func(*index.Index)
-	// hookBuildPage, when set by a test, runs before a build reads the
-	// first page of facts.
-	hookBuildPage func()
 
 	// hookAfterInsert, when set by a test, runs inside Supersede between
 	// writing the new fact and marking the old one.
@@ -156,7 +135,8 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
-	if s.ixRoot, err = indexRoot(db.Path()); err != nil {
+	ixRoot, err := indexRoot(db.Path())
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: %w", err)
 	}
@@ -165,9 +145,14 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	// only on what is not its own (another user's folder); a writable one
 	// tries again in Check, which reports what it could not remove, and
 	// lookups say what stops them.
-	_ = index.Sweep(s.ixRoot, !o.ReadOnly)
-	s.life, s.endLife = context.WithCancel(context.Background())
-	s.indexer.init(s)
+	_ = index.Sweep(ixRoot, !o.ReadOnly)
+	s.live = newLiveIndex(ixRoot, o.Lookup, &s.writeMu, liveSource{
+		page: s.indexPage,
+		vectors: func(docs []index.Doc) error {
+			_, err := s.storedVectors(docs)
+			return err
+		},
+	})
 	s.decider = o.Decider
 	if s.decider == nil {
 		s.decider = RulesDecider()
@@ -182,23 +167,11 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// analyzer returns the text analyzer of the store's lookup mode.
-func (s *Store) analyzer() (*index.Analyzer, error) {
-	s.anOnce.Do(func() { s.an, s.anErr = index.NewAnalyzer(s.mode) })
-	return s.an, s.anErr
-}
-
 // Close releases the file and its lock and removes the candidate index. It
 // cancels an index build in progress and waits for it to end, so that no
 // index outlives the store.
 func (s *Store) Close() error {
-	s.endLife()
-	s.indexer.stop()
-	// A build holds writeMu from start to end: once it is ours, none runs,
-	// and the ended life stops any later one.
-	s.writeMu.Lock()
-	s.dropIndex()
-	s.writeMu.Unlock()
+	s.live.close()
 	return s.db.Close()
 }
 

@@ -47,19 +47,15 @@ func (s *Store) embedQuery(ctx context.Context, text string) ([]float32, string)
 	return vs[0], ""
 }
 
-// attachVectors fills the embeddings of docs from the store and, when
-// embedMissing (building the index, bounded by the lookup's context), asks
-// the embedder again for facts stored without one and keeps what it
-// returns — in memory only on a read-only store. After a write it does not
-// ask: a slow model must not hold every write. With embedMissing it writes
-// what the embedder returns outside the group commit, so its caller (the
-// index build) holds writeMu; without, it only reads, as the indexer does.
-func (s *Store) attachVectors(ctx context.Context, docs []index.Doc, embedMissing bool) error {
+// storedVectors fills in the embeddings of docs stored with their facts
+// and returns the positions of those stored without one. It only reads:
+// the indexer calls it after a write, holding no lock, and a fact changed
+// since is the next change's to index.
+func (s *Store) storedVectors(docs []index.Doc) (missing []int, err error) {
 	if s.mode != LookupSemantic {
-		return nil
+		return nil, nil
 	}
-	var missing []int
-	err := s.db.View(func(tx *kv.Tx) error {
+	err = s.db.View(func(tx *kv.Tx) error {
 		for i := range docs {
 			v, err := tx.Vector(docs[i].ID)
 			if err != nil {
@@ -72,7 +68,20 @@ func (s *Store) attachVectors(ctx context.Context, docs []index.Doc, embedMissin
 		}
 		return nil
 	})
-	if err != nil || len(missing) == 0 || s.embedder == nil || !embedMissing {
+	return missing, err
+}
+
+// buildVectors fills in the embeddings of docs for a build of the index:
+// those stored, and for facts stored without one what the embedder now
+// returns (bounded by the lookup's context), which it keeps in the store
+// (in memory only on a read-only store). After a write nothing is asked
+// again: a slow model must not hold every write. It writes in a
+// transaction of its own, outside the group commit: the build holds
+// writeMu, so no commit runs beside it, and a vector is no change the
+// index must follow.
+func (s *Store) buildVectors(ctx context.Context, docs []index.Doc) error {
+	missing, err := s.storedVectors(docs)
+	if err != nil || len(missing) == 0 || s.embedder == nil {
 		return err
 	}
 	texts := make([]string, len(missing))

@@ -1,0 +1,324 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palimpsest-mem/memory/index"
+)
+
+// Close while the first lookup is building the index: the build that ends
+// after Close must not put its index in use, and Close returns only once
+// no index directory is left.
+func TestCloseDuringTheFirstBuildLeavesNoIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	s, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(ctx, Note{Text: "My garden has three apple trees."}); err != nil {
+		t.Fatal(err)
+	}
+	built, release := make(chan string), make(chan struct{})
+	s.live.hookAfterBuild = func(ix *index.Index) {
+		built <- ix.Dir()
+		<-release
+	}
+	lookup := make(chan error, 1)
+	go func() {
+		_, err := s.Candidates(ctx, "", "apple trees", 1)
+		lookup <- err
+	}()
+	dir := <-built
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	// Give Close the time to get as far as it goes on its own (all the way,
+	// before the fix) before the build goes on; either order must end well.
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-lookup; err != nil && !errors.Is(err, ErrClosed) {
+		t.Errorf("the lookup: %v", err)
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the index built during Close is still there: %s (%v)", dir, err)
+	}
+	if _, err := os.Lstat(path + ".index"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the index directory is still there after Close: %v", err)
+	}
+	if _, err := s.Candidates(ctx, "", "apple trees", 1); !errors.Is(err, ErrClosed) {
+		t.Errorf("a lookup after Close: %v", err)
+	}
+	if _, err := os.Lstat(path + ".index"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a lookup after Close made an index directory: %v", err)
+	}
+}
+
+// Close cancels a build that is still reading the store, instead of
+// waiting for it to read everything.
+func TestCloseCancelsABuild(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	s, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := s.Add(ctx, Note{Text: "My garden has three apple trees."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first page read waits for Close to begin.
+	reading := make(chan struct{})
+	s.live.hookBuildPage = func() {
+		close(reading)
+		<-s.live.life.Done()
+	}
+	lookup := make(chan error, 1)
+	go func() {
+		_, err := s.Candidates(ctx, "", "apple trees", 1)
+		lookup <- err
+	}()
+	<-reading
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-lookup; !errors.Is(err, ErrClosed) {
+		t.Errorf("the lookup whose build Close cancelled: %v", err)
+	}
+	if _, err := os.Lstat(path + ".index"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the index directory is still there after Close: %v", err)
+	}
+}
+
+// An index whose segment files are truncated under it (its memory maps
+// fault, SIGBUS) is dropped by the lookup that meets the fault and built
+// again from the store: the lookup still answers.
+func TestLookupRebuildsAFaultedIndex(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var want uint64
+	for i := range 500 {
+		text := fmt.Sprintf("My garden fact number %d mentions apples.", i)
+		if i == 499 {
+			text = "My garden has a zebrawood bench."
+		}
+		f, err := s.Add(ctx, Note{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = f.ID
+	}
+	lookup := func() {
+		t.Helper()
+		got, err := s.Candidates(ctx, "", "zebrawood", 1)
+		if err != nil || len(got.Candidates) != 1 || got.Candidates[0].Fact.ID != want {
+			t.Fatalf("lookup: %+v, %v", got.Candidates, err)
+		}
+	}
+	lookup()
+	s.live.mu.RLock()
+	first := s.live.ix.Dir()
+	s.live.mu.RUnlock()
+	// The searches read a segment's file once the persister has written it
+	// and put it in place of the segment in memory; truncate the files
+	// until a lookup meets one.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		filepath.WalkDir(first, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".zap") {
+				os.Truncate(p, 0)
+			}
+			return nil
+		})
+		lookup()
+		s.live.mu.RLock()
+		now := s.live.ix.Dir()
+		s.live.mu.RUnlock()
+		if now != first {
+			if _, err := os.Lstat(first); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the faulted index's directory is still there: %v", err)
+			}
+			return
+		}
+	}
+	t.Fatal("test is void: no lookup met a truncated segment")
+}
+
+// Queued index changes wait for company only while nobody needs them: a
+// lookup cuts the delay short, and Close does not wait it out either.
+func TestLookupCutsTheIndexDelayShort(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.live.q.delay = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{"I play the cello on Fridays.", "My sister lives in Porto."} {
+		f, err := s.Add(ctx, Note{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond) // let the flush fall asleep first
+		got, err := s.Candidates(ctx, "", text, 1)
+		if err != nil {
+			t.Fatalf("lookup %d: %v (the delayed flush was never cut short)", i, err)
+		}
+		if len(got.Candidates) != 1 || got.Candidates[0].Fact.ID != f.ID {
+			t.Fatalf("lookup %d: %+v, want fact %d", i, got, f.ID)
+		}
+	}
+	if _, err := s.Add(ctx, Note{Text: "Queued when the store closes."}); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Close waited for the delayed flush")
+	}
+}
+
+// A lookup waits for the queued changes to its own user's facts, not for
+// other users': with the flush delayed for an hour, another user's change
+// stays queued through the lookup, and that user's own lookup still finds it.
+func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.live.q.delay = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	if _, err := s.Candidates(ctx, "a", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	find := func(user, text string, want uint64) {
+		t.Helper()
+		got, err := s.Candidates(ctx, user, text, 1)
+		if err != nil {
+			t.Fatalf("lookup of %s: %v", user, err)
+		}
+		if len(got.Candidates) != 1 || got.Candidates[0].Fact.ID != want {
+			t.Fatalf("lookup of %s: %+v, want fact %d", user, got, want)
+		}
+	}
+	pending := func() bool {
+		s.live.q.mu.Lock()
+		defer s.live.q.mu.Unlock()
+		return s.live.q.applied < s.live.q.queued
+	}
+	fa, err := s.Add(ctx, Note{User: "a", Text: "I play the cello on Fridays."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find("a", "cello on Fridays", fa.ID) // read your writes
+	// A wake-up the flush has not taken yet would apply b's change at once.
+	select {
+	case <-s.live.q.kick:
+	default:
+	}
+	fb, err := s.Add(ctx, Note{User: "b", Text: "My sister lives in Porto."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find("a", "cello on Fridays", fa.ID)
+	if !pending() {
+		t.Fatal("a's lookup waited for b's change")
+	}
+	find("b", "sister in Porto", fb.ID)
+	if pending() {
+		t.Fatal("b's lookup returned before b's change reached the index")
+	}
+}
+
+// Queued changes are applied without waiting out the delay once they
+// wrote enough records, however few commits wrote them: a supersession is
+// one commit of two records.
+func TestIndexerAppliesAFullBatchAtOnce(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.live.q.delay, s.live.q.batch = time.Hour, 2
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	old, err := s.Add(ctx, Note{Text: "I live in Lisbon."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	pending := func() bool {
+		s.live.q.mu.Lock()
+		defer s.live.q.mu.Unlock()
+		return s.live.q.applied < s.live.q.queued
+	}
+	if _, err := s.Supersede(ctx, "", old.ID, Note{Text: "I live in Porto."}); err != nil {
+		t.Fatal(err)
+	}
+	for pending() {
+		if ctx.Err() != nil {
+			t.Fatal("a commit of a full batch of records waited for the delay")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// The analyses lookups keep of their hits go with the index at a Delete:
+// no word of a deleted fact stays in memory.
+func TestDeleteForgetsTheAnalysesOfHits(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := s.Add(ctx, Note{Text: "My garden has a zebrawood bench."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Candidates(ctx, "", "zebrawood bench", 1)
+	if err != nil || len(got.Candidates) != 1 {
+		t.Fatalf("lookup: %+v, %v", got, err)
+	}
+	seen := func() bool {
+		s.live.seenMu.Lock()
+		defer s.live.seenMu.Unlock()
+		_, ok := s.live.seen[f.ID]
+		return ok
+	}
+	if !seen() {
+		t.Fatal("test is void: the lookup kept no analysis of its hit")
+	}
+	if _, err := s.Delete(ctx, "", f.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if seen() {
+		t.Error("the analysis of a deleted fact is still kept")
+	}
+}
