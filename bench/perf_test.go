@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +154,30 @@ func TestPerfRememberJudgesNewFacts(t *testing.T) {
 	}
 	if seen != len(cfg.modes) {
 		t.Errorf("%d Remember rows, want %d", seen, len(cfg.modes))
+	}
+}
+
+// Lookups beside writers of the same user look up a user with facts: a
+// user the index has never seen answers at once, and timing those
+// answers measured nothing (the writers' first commits left time for
+// thousands of them).
+func TestPerfSameUserLookupsFindFacts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("perf run skipped in -short")
+	}
+	s, err := memory.Open(filepath.Join(t.TempDir(), "m.db"), 0, &memory.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Candidates(context.Background(), "user-0", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	r, err := candidatesWhileWriting(context.Background(), s, sqliteTexts(), memory.LookupTopics, 64, true, 200*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.N == 0 || r.Empty*10 > r.N {
+		t.Errorf("%d of %d lookups found nothing: %s", r.Empty, r.N, r.Note)
 	}
 }
