@@ -309,6 +309,10 @@ func (l *liveIndex) close() {
 // each; 100 ms or 1,000 records let the writers add about a third more
 // a second and cut the lookups' p50 by about a quarter.)
 //
+// Changes to a user looked up in the last second are applied at once:
+// Remember looks up, writes and looks up again, and the apply then runs
+// while the caller does other work instead of inside its next lookup.
+//
 // A lookup searches one user's facts, so it waits only for the changes that
 // touched that user (or deleted a record, whose user is gone with it): with
 // many users writing, waiting for all of them put every lookup behind
@@ -330,15 +334,24 @@ type indexer struct {
 	anyUser uint64
 	delay   time.Duration
 	batch   int // records worth applying without waiting out delay
+	// askedAt is when each user was last looked up, for a while: a change
+	// to a user looked up lately is applied at once, not gathered, since
+	// that user's next lookup is likely near (Remember looks up, writes,
+	// and looks up again) and would otherwise wait for the whole batch.
+	askedAt map[string]time.Time
+	urgent  bool // a queued change touched a user looked up lately
 	running bool
 	stopped bool
 }
 
 // How long queued changes may wait for company, and how many records make
-// a batch worth applying at once.
+// a batch worth applying at once; how long after its lookup a user's
+// changes are applied at once, and how many such users are remembered.
 const (
 	flushDelay = 100 * time.Millisecond
 	flushBatch = 1000
+	askedFor   = time.Second
+	askedMax   = 1024
 )
 
 // change is what one commit did to the set of current facts: the final
@@ -354,6 +367,22 @@ func (q *indexer) init(l *liveIndex) {
 	q.kick = make(chan struct{}, 1)
 	q.delay, q.batch = flushDelay, flushBatch
 	q.byUser = map[string]uint64{}
+	q.askedAt = map[string]time.Time{}
+}
+
+// asked notes a lookup of user. Called with mu held.
+func (q *indexer) asked(user string, now time.Time) {
+	if len(q.askedAt) >= askedMax {
+		for u, at := range q.askedAt {
+			if now.Sub(at) >= askedFor {
+				delete(q.askedAt, u)
+			}
+		}
+		if len(q.askedAt) >= askedMax {
+			clear(q.askedAt)
+		}
+	}
+	q.askedAt[user] = now
 }
 
 // wake cuts a delayed flush short.
@@ -383,8 +412,12 @@ func (q *indexer) add(touched func(func(uint64, *kv.Record))) {
 		return
 	}
 	q.queued++
+	now := time.Now()
 	for _, u := range users {
 		q.byUser[u] = q.queued
+		if at, ok := q.askedAt[u]; ok && now.Sub(at) < askedFor {
+			q.urgent = true
+		}
 	}
 	if deleted {
 		q.anyUser = q.queued
@@ -395,6 +428,9 @@ func (q *indexer) add(touched func(func(uint64, *kv.Record))) {
 		q.running = true
 		go q.run()
 	}
+	if q.urgent {
+		q.wake()
+	}
 	q.cond.Broadcast()
 }
 
@@ -403,7 +439,7 @@ func (q *indexer) run() {
 	var delay *time.Timer
 	for {
 		q.mu.Lock()
-		if q.records < q.batch && q.waiters == 0 && !q.stopped {
+		if q.records < q.batch && q.waiters == 0 && !q.urgent && !q.stopped {
 			q.mu.Unlock()
 			if delay == nil {
 				delay = time.NewTimer(q.delay)
@@ -424,7 +460,7 @@ func (q *indexer) run() {
 			return
 		}
 		batch := q.queue
-		q.queue, q.records = nil, 0
+		q.queue, q.records, q.urgent = nil, 0, false
 		q.mu.Unlock()
 
 		q.apply(batch)
@@ -503,6 +539,7 @@ func (q *indexer) wait(ctx context.Context) error {
 func (q *indexer) waitUser(ctx context.Context, user string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.asked(user, time.Now())
 	return q.waitFor(ctx, max(q.byUser[user], q.anyUser))
 }
 
@@ -535,7 +572,7 @@ func (q *indexer) waitFor(ctx context.Context, target uint64) error {
 func (q *indexer) skip() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.queue, q.records = nil, 0
+	q.queue, q.records, q.urgent = nil, 0, false
 	q.applied = q.queued
 	clear(q.byUser)
 	q.cond.Broadcast()

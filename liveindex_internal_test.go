@@ -289,6 +289,43 @@ func TestIndexerAppliesAFullBatchAtOnce(t *testing.T) {
 	}
 }
 
+// A change to a user looked up lately is applied at once, not gathered:
+// Remember looks up, writes, and looks up again, and that next lookup
+// would wait for the whole batch. Other users' changes still gather.
+func TestIndexerAppliesALookedUpUsersChangeAtOnce(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.live.q.delay = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	defer cancel()
+	if _, err := s.Candidates(ctx, "asker", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	pending := func() bool {
+		s.live.q.mu.Lock()
+		defer s.live.q.mu.Unlock()
+		return s.live.q.applied < s.live.q.queued
+	}
+	if _, err := s.Add(ctx, Note{User: "other", Text: "I live in Lisbon."}); err != nil {
+		t.Fatal(err)
+	}
+	if !pending() {
+		t.Fatal("a change to a user nobody looked up was applied without waiting for company")
+	}
+	if _, err := s.Add(ctx, Note{User: "asker", Text: "I live in Porto."}); err != nil {
+		t.Fatal(err)
+	}
+	for pending() {
+		if ctx.Err() != nil {
+			t.Fatal("a change to a user just looked up waited for the delay")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // The analyses lookups keep of their hits go with the index at a Delete:
 // no word of a deleted fact stays in memory.
 func TestDeleteForgetsTheAnalysesOfHits(t *testing.T) {

@@ -437,7 +437,9 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			rawUpdate(raw, c.next()))
 		r := latRow(fmt.Sprintf("Remember, rules decider, %s lookup", mode), rem, rate(rem)/rate(base))
 		if r.Note == "" {
-			r.Actions, r.Note = actions, "ratio to a raw bbolt Update timed in turns; decisions: "+countActions(actions)
+			r.Actions = actions
+			r.Note = fmt.Sprintf("ratio to a raw bbolt Update timed in turns; p50 %.1f× the Update's; decisions: %s",
+				float64(rem[len(rem)/2])/float64(base[len(base)/2]), countActions(actions))
 		}
 		add(r)
 		if i == 0 {
