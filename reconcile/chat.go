@@ -132,9 +132,17 @@ func (e *endpoint) transportError(ctx context.Context, err error) error {
 	}
 	var te interface{ Timeout() bool }
 	if errors.As(err, &te) && te.Timeout() {
-		return fmt.Errorf("%w after %s", ErrModelTimeout, e.timeout)
+		return fmt.Errorf("%w after %s", ErrModelTimeout, seconds(e.timeout))
 	}
 	return errors.New(e.redact(err.Error()))
+}
+
+// seconds shows a duration of whole seconds as "60s", not "1m0s".
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
 }
 
 // providerMessage reads the error message out of an error reply: OpenAI's
