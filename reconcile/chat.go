@@ -138,7 +138,10 @@ func (e *endpoint) transportError(ctx context.Context, err error) error {
 	if errors.As(err, &te) && te.Timeout() {
 		return fmt.Errorf("%w after %s", ErrModelTimeout, seconds(e.timeout))
 	}
-	return errors.New(e.redact(err.Error()))
+	if msg := e.redact(err.Error()); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
 }
 
 // seconds shows a duration of whole seconds as "60s", not "1m0s".
