@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/palimpsest-mem/memory/internal/ollamatest"
+)
+
+// reconcileFixture writes a few cases and distractors, one case per
+// action, and returns the --data and --distractors arguments.
+func reconcileFixture(t *testing.T) (data, distractors string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, lines ...any) string {
+		var b bytes.Buffer
+		for _, l := range lines {
+			j, err := json.Marshal(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(append(j, '\n'))
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	data = write("updates.jsonl",
+		updateCase{ID: "t-1", Lang: "en", Old: "I work at Contoso.", OldSaid: "2025-01-10", New: "I now work at Fabrikam.", NewSaid: "2025-06-01", Action: "update"},
+		updateCase{ID: "t-2", Lang: "en", Old: "I have a dog named Rex.", OldSaid: "2025-01-10", New: "I play the cello.", NewSaid: "2025-06-01", Action: "add"},
+		updateCase{ID: "t-3", Lang: "en", Old: "My sister lives in Oslo.", OldSaid: "2025-01-10", New: "My sister lives in Oslo, still.", NewSaid: "2025-06-01", Action: "noop"},
+	)
+	distractors = write("distractors.jsonl",
+		distractor{Lang: "en", Text: "I like green tea in the morning.", Said: "2024-12-01"},
+		distractor{Lang: "en", Text: "My favourite film is Alien.", Said: "2024-12-02"},
+	)
+	return data, distractors
+}
+
+// fakeDecisions answers each fixture case as its gold action: the old fact
+// is the only candidate with the words of the new one, numbered 1.
+func fakeDecisions(prompt string) string {
+	switch {
+	case strings.Contains(prompt, "Fabrikam"):
+		return `{"reasoning":"the job changed","action":"update","target":1,"event_from":null,"grain":null}`
+	case strings.Contains(prompt, "still"):
+		return `{"reasoning":"a restatement","action":"noop","target":1,"event_from":null,"grain":null}`
+	}
+	return `{"reasoning":"unrelated","action":"add","target":0,"event_from":null,"grain":null}`
+}
+
+// runBench runs a bench subcommand in-process.
+func runBench(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	c := reconcileCmd()
+	var out bytes.Buffer
+	c.SetOut(&out)
+	c.SetErr(&out)
+	c.SetArgs(args)
+	err := c.Execute()
+	return out.String(), err
+}
+
+// The ollama decider on a fake Ollama: the model is the one named, every
+// case is decided by it, and the score counts its decisions.
+func TestReconcileOllama(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.Chat = func(r ollamatest.ChatRequest) string { return fakeDecisions(r.Messages[len(r.Messages)-1].Content) }
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	t.Setenv("MEMCTL_MODEL", "bench-model")
+	data, ds := reconcileFixture(t)
+	out, err := runBench(t, "--decider", "ollama", "--data", data, "--distractors", ds)
+	if err != nil {
+		t.Fatalf("bench reconcile: %v\n%s", err, out)
+	}
+	for _, want := range []string{"decisions of the ollama decider (model bench-model)", "accuracy 1.000 collateral 0.000 n=3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "fallbacks") {
+		t.Errorf("a fallback:\n%s", out)
+	}
+	if ms := srv.Models(); len(ms) != 3 || ms[0] != "bench-model" {
+		t.Errorf("models asked: %v", ms)
+	}
+}
+
+// A server that fails every call: the run says every decision fell back,
+// and why.
+func TestReconcileAllFallBack(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.SetFault(ollamatest.Error500)
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	data, ds := reconcileFixture(t)
+	out, err := runBench(t, "--decider", "ollama", "--model", "m", "--data", data, "--distractors", ds, "--limit", "2")
+	if err == nil || !strings.Contains(err.Error(), "every decision fell back") || !strings.Contains(err.Error(), "500") {
+		t.Errorf("error = %v", err)
+	}
+	if !strings.Contains(out, "fallbacks: 2") || !strings.Contains(out, "n=2") {
+		t.Errorf("output:\n%s", out)
+	}
+}
