@@ -27,7 +27,8 @@ type DecideCandidate = reconcile.Candidate
 type Verdict = reconcile.Decision
 
 // DefaultModelTimeout bounds one request to a model unless OllamaOptions
-// say otherwise: a chat model on a CPU can take tens of seconds.
+// or OpenAIOptions say otherwise: a chat model on a CPU can take tens of
+// seconds.
 const DefaultModelTimeout = reconcile.DefaultTimeout
 
 // DefaultEmbedModel is the embedding model of OllamaEmbedder unless one is
@@ -37,7 +38,12 @@ const DefaultEmbedModel = reconcile.DefaultEmbedModel
 // DefaultOllamaHost is where Ollama is unless OllamaOptions say otherwise.
 const DefaultOllamaHost = reconcile.DefaultHost
 
-// ErrNoModel: OllamaDecider without a model name.
+// DefaultOpenAIBaseURL is OpenAI's API, where OpenAIDecider and
+// OpenAIEmbedder go unless OpenAIOptions say otherwise.
+const DefaultOpenAIBaseURL = reconcile.DefaultOpenAIBaseURL
+
+// ErrNoModel: OllamaDecider, OpenAIDecider or OpenAIEmbedder without a
+// model name.
 var ErrNoModel = reconcile.ErrNoModel
 
 // OllamaOptions say where Ollama is and how long to wait for it. A nil
@@ -58,6 +64,48 @@ func (o *OllamaOptions) reconcile() *reconcile.OllamaOptions {
 		return nil
 	}
 	return &reconcile.OllamaOptions{Host: o.Host, Timeout: o.Timeout}
+}
+
+// OpenAIOptions say where an OpenAI-compatible server is, how to
+// authenticate, and how long to wait for it. A nil *OpenAIOptions means
+// all defaults: OpenAI's API, no key, DefaultModelTimeout.
+type OpenAIOptions struct {
+	// BaseURL is the API base as the OpenAI SDKs take it, version
+	// included; requests go to BaseURL+"/chat/completions" and
+	// BaseURL+"/embeddings". "" means DefaultOpenAIBaseURL. Local servers:
+	// http://127.0.0.1:8080/v1 (llama.cpp's llama-server),
+	// http://127.0.0.1:1234/v1 (LM Studio), http://127.0.0.1:11434/v1
+	// (Ollama). The library does not read $OPENAI_BASE_URL: memctl does,
+	// and passes it here.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer KEY"; "" sends none, as
+	// local servers want. It is never written to the store, a decision,
+	// an error message or a description.
+	APIKey string
+	// Timeout bounds each request to the model; 0 means
+	// DefaultModelTimeout.
+	Timeout time.Duration
+}
+
+// String shows the options without the key.
+func (o OpenAIOptions) String() string { return o.reconcile().String() }
+
+// GoString shows the options without the key, for %#v.
+func (o OpenAIOptions) GoString() string { return "memory.OpenAIOptions" + o.String() }
+
+func (o *OpenAIOptions) reconcile() *reconcile.OpenAIOptions {
+	if o == nil {
+		return nil
+	}
+	return &reconcile.OpenAIOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Timeout: o.Timeout}
+}
+
+// Describer is what the model deciders and embedders of this package
+// implement besides Decider or Embedder: Describe says what they wait
+// for, "MODEL at URL" (the URL without credentials, never the key), so a
+// program can tell its user while a model call takes long.
+type Describer interface {
+	Describe() string
 }
 
 // RulesDecider decides without a model: it acts only on explicit markers
@@ -86,6 +134,33 @@ func OllamaDecider(model string, opts *OllamaOptions) (Decider, error) {
 // Ollama until the first embedding.
 func OllamaEmbedder(model string, opts *OllamaOptions) (Embedder, error) {
 	e, err := reconcile.NewEmbedder(model, opts.reconcile())
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return e, nil
+}
+
+// OpenAIDecider asks a chat model behind an OpenAI-compatible
+// POST {BaseURL}/chat/completions (OpenAI, llama.cpp's server, LM Studio,
+// vLLM, Ollama's /v1) with a strict JSON schema, in the same protocol as
+// OllamaDecider: the same prompt, temperature 0, and once more with the
+// error fed back if the answer is invalid. model must be named (else the
+// error wraps ErrNoModel). It does not contact the server until Remember
+// asks it.
+func OpenAIDecider(model string, opts *OpenAIOptions) (Decider, error) {
+	d, err := reconcile.NewOpenAI(model, opts.reconcile())
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return d, nil
+}
+
+// OpenAIEmbedder embeds texts with an OpenAI-compatible
+// POST {BaseURL}/embeddings, for LookupSemantic. model must be named (else
+// the error wraps ErrNoModel): OpenAI-compatible servers have no common
+// default. It does not contact the server until the first embedding.
+func OpenAIEmbedder(model string, opts *OpenAIOptions) (Embedder, error) {
+	e, err := reconcile.NewOpenAIEmbedder(model, opts.reconcile())
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}

@@ -350,7 +350,7 @@ func TestRememberOllamaPinnedTarget(t *testing.T) {
 				t.Errorf("fact not added: %v %+v", err, out)
 			}
 			reqs := srv.ChatRequests()
-			if len(reqs) == 0 || !strings.Contains(reqs[0].Messages[1].Content, "(pinned: context only, not eligible)") {
+			if len(reqs) == 0 || !strings.Contains(reqs[0].Messages[1].Content, "(pinned: never changed)") {
 				t.Errorf("the pinned candidate is not marked in the request")
 			}
 			successorsOK(t, s, "")

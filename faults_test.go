@@ -89,7 +89,7 @@ var faultKinds = []faultKind{faultNone, faultError500, faultGarbage, faultHang, 
 var faultReason = map[faultKind]string{
 	faultError500:   "500",
 	faultGarbage:    "not json",
-	faultHang:       "deadline exceeded",
+	faultHang:       "timed out after",
 	faultRefused:    "connection refused",
 	faultOutOfRange: "target 99",
 }

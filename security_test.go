@@ -244,7 +244,7 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 
 // dataLine matches a line of the data block the decider sends: the new fact
 // or a numbered old one, ending in the fact's text as a JSON string literal.
-var dataLine = regexp.MustCompile(`^(?:New fact \(said on \d{4}-\d{2}-\d{2}\):|\d+\. \(recorded [0-9a-z ,-]+\)(?: \(pinned: context only, not eligible\))?) (".*")$`)
+var dataLine = regexp.MustCompile(`^(?:New fact \(said on \d{4}-\d{2}-\d{2}\):|\d+\. \(recorded [0-9a-z ,-]+\)(?: \(pinned: never changed\))?) (".*")$`)
 
 // A fact's text reaches the model only as data: inside the one delimited
 // block, as an escaped JSON string on a line of its own, whatever it holds

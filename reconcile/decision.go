@@ -86,7 +86,11 @@ const MaxRaw = 4000
 
 // Validate checks a decision against its input: a known action; update and
 // invalidate name an eligible candidate; add names none.
-func Validate(d Decision, in Input) error {
+func Validate(d Decision, in Input) error { return validate(d, in, false) }
+
+// validate is Validate; with pinnedOK an update or invalidate may name a
+// pinned candidate, as a model's answer may (see parseAnswer).
+func validate(d Decision, in Input, pinnedOK bool) error {
 	switch d.Action {
 	case Add:
 		if d.Target != 0 {
@@ -98,7 +102,7 @@ func Validate(d Decision, in Input) error {
 		if d.Target < 1 || d.Target > len(in.Candidates) {
 			return fmt.Errorf("%w: %s names target %d, want 1..%d", ErrInvalidDecision, d.Action, d.Target, len(in.Candidates))
 		}
-		if d.Action != Noop && in.Candidates[d.Target-1].Pinned {
+		if d.Action != Noop && !pinnedOK && in.Candidates[d.Target-1].Pinned {
 			return fmt.Errorf("%w: target %d is pinned and not eligible", ErrInvalidDecision, d.Target)
 		}
 	default:

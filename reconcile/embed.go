@@ -13,41 +13,51 @@ const DefaultEmbedModel = "nomic-embed-text"
 
 // Embedder turns texts into vectors with Ollama's /api/embed.
 type Embedder struct {
-	client *api.Client
-	host   string
-	model  string
+	ep    *endpoint
+	model string
 }
 
 // NewEmbedder returns an Embedder for model ("" means DefaultEmbedModel).
 // It does not contact Ollama until Embed.
 func NewEmbedder(model string, opts *OllamaOptions) (*Embedder, error) {
-	c, host, err := newClient(opts)
+	ep, err := newOllamaEndpoint(opts)
 	if err != nil {
 		return nil, fmt.Errorf("ollama: %w", err)
 	}
-	return &Embedder{client: c, host: host, model: cmp.Or(model, DefaultEmbedModel)}, nil
+	return &Embedder{ep: ep, model: cmp.Or(model, DefaultEmbedModel)}, nil
 }
 
 // Model names the embedding model.
 func (e *Embedder) Model() string { return e.model }
+
+// Describe says what the embedder waits for: "MODEL at HOST".
+func (e *Embedder) Describe() string { return e.model + " at " + e.ep.base }
 
 // Embed returns one vector per text, in order.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	resp, err := e.client.Embed(ctx, &api.EmbedRequest{Model: e.model, Input: texts})
-	if err != nil {
-		return nil, fmt.Errorf("ollama embed at %s with %s: %w", e.host, e.model, err)
+	var resp api.EmbedResponse
+	if err := e.ep.post(ctx, "/api/embed", &api.EmbedRequest{Model: e.model, Input: texts}, &resp); err != nil {
+		return nil, fmt.Errorf("ollama embed at %s with %s: %w", e.ep.base, e.model, err)
 	}
-	if len(resp.Embeddings) != len(texts) {
-		return nil, fmt.Errorf("ollama embed: %d vectors for %d texts", len(resp.Embeddings), len(texts))
-	}
-	dim := len(resp.Embeddings[0])
-	for _, v := range resp.Embeddings {
-		if len(v) == 0 || len(v) != dim {
-			return nil, fmt.Errorf("ollama embed: vectors of unequal or zero length")
-		}
+	if err := checkVectors(resp.Embeddings, len(texts)); err != nil {
+		return nil, fmt.Errorf("ollama embed at %s with %s: %w", e.ep.base, e.model, err)
 	}
 	return resp.Embeddings, nil
+}
+
+// checkVectors refuses a reply that is not one vector per text, all of
+// one non-zero length.
+func checkVectors(vs [][]float32, n int) error {
+	if len(vs) != n {
+		return fmt.Errorf("%d vectors for %d texts", len(vs), n)
+	}
+	for _, v := range vs {
+		if len(v) == 0 || len(v) != len(vs[0]) {
+			return fmt.Errorf("vectors of unequal or zero length")
+		}
+	}
+	return nil
 }

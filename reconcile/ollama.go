@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/ollama/ollama/api"
 )
 
 // DefaultTimeout bounds one request to a model unless the options say
@@ -32,22 +30,34 @@ type OllamaOptions struct {
 	Timeout time.Duration
 }
 
-func newClient(o *OllamaOptions) (*api.Client, string, error) {
+// newOllamaEndpoint checks the options and returns the endpoint they name.
+func newOllamaEndpoint(o *OllamaOptions) (*endpoint, error) {
 	var opts OllamaOptions
 	if o != nil {
 		opts = *o
 	}
-	if opts.Timeout < 0 {
-		return nil, "", fmt.Errorf("negative timeout %s", opts.Timeout)
-	}
-	if opts.Timeout == 0 {
-		opts.Timeout = DefaultTimeout
+	timeout, err := checkTimeout(opts.Timeout)
+	if err != nil {
+		return nil, err
 	}
 	u, err := parseHost(opts.Host)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return api.NewClient(u, &http.Client{Timeout: opts.Timeout}), u.String(), nil
+	return &endpoint{client: &http.Client{Timeout: timeout}, timeout: timeout,
+		base: u.Redacted(), redact: func(s string) string { return s }}, nil
+}
+
+// checkTimeout applies the default to a zero timeout and refuses a
+// negative one.
+func checkTimeout(t time.Duration) (time.Duration, error) {
+	switch {
+	case t < 0:
+		return 0, fmt.Errorf("negative timeout %s", t)
+	case t == 0:
+		return DefaultTimeout, nil
+	}
+	return t, nil
 }
 
 // parseHost reads an Ollama address as Ollama reads $OLLAMA_HOST: without

@@ -22,9 +22,7 @@ var ErrNoModel = errors.New("no model named")
 // output: one /api/chat call with a JSON schema, validated, retried once
 // with the error fed back when the answer is invalid.
 type Ollama struct {
-	client *api.Client
-	host   string
-	model  string
+	modelDecider
 }
 
 // NewOllama returns an Ollama decider for model ("" gives an error that
@@ -34,11 +32,11 @@ func NewOllama(model string, opts *OllamaOptions) (*Ollama, error) {
 	if strings.TrimSpace(m) == "" {
 		return nil, fmt.Errorf("ollama decider: %w", ErrNoModel)
 	}
-	c, host, err := newClient(opts)
+	ep, err := newOllamaEndpoint(opts)
 	if err != nil {
 		return nil, fmt.Errorf("ollama: %w", err)
 	}
-	return &Ollama{client: c, host: host, model: m}, nil
+	return &Ollama{modelDecider{name: "ollama", model: m, base: ep.base, t: ollamaChat{ep: ep, model: m}}}, nil
 }
 
 // Name is "ollama".
@@ -47,63 +45,41 @@ func (*Ollama) Name() string { return "ollama" }
 // Model names the chat model.
 func (o *Ollama) Model() string { return o.model }
 
+// Describe says what the decider waits for: "MODEL at HOST".
+func (o *Ollama) Describe() string { return o.model + " at " + o.base }
+
 // Decide asks the model once and, if its answer is invalid, once more with
 // the error fed back. Transport errors (refused, timeout, HTTP errors) are
 // returned without a retry. On error the Decision carries only Decider,
 // Model and Raw (the last answer received, if any), for the caller's log.
 func (o *Ollama) Decide(ctx context.Context, in Input) (Decision, error) {
-	base := Decision{Decider: "ollama", Model: o.model}
-	if err := ctx.Err(); err != nil {
-		return base, err
-	}
-	msgs := []api.Message{
-		{Role: "system", Content: systemPrompt},
-		{Role: "user", Content: userPrompt(in)},
-	}
-	schema := decisionSchema(len(in.Candidates))
-	var lastErr error
-	for attempt := 0; attempt < 2; attempt++ {
-		content, err := o.chat(ctx, msgs, schema)
-		if err != nil {
-			return base, err
-		}
-		base.Raw = clip.Bytes(content, MaxRaw)
-		d, err := parseDecision(content, in)
-		if err == nil {
-			d.Decider, d.Model, d.Raw = base.Decider, base.Model, base.Raw
-			return d, nil
-		}
-		lastErr = err
-		msgs = append(msgs,
-			api.Message{Role: "assistant", Content: content},
-			api.Message{Role: "user", Content: retryPrompt(err)})
-	}
-	return base, fmt.Errorf("ollama decider with %s: second answer also invalid: %w", o.model, lastErr)
+	return o.decide(ctx, in)
 }
 
-// chat makes one non-streaming /api/chat call and returns the reply's content.
-func (o *Ollama) chat(ctx context.Context, msgs []api.Message, schema json.RawMessage) (string, error) {
+// ollamaChat speaks Ollama's /api/chat: the schema in format, options in a
+// map (the typed api.Options drops a zero temperature), no streaming.
+type ollamaChat struct {
+	ep    *endpoint
+	model string
+}
+
+func (c ollamaChat) chat(ctx context.Context, msgs []chatMessage, schema json.RawMessage) (chatReply, error) {
 	stream := false
 	req := &api.ChatRequest{
-		Model:    o.model,
-		Messages: msgs,
+		Model:    c.model,
+		Messages: make([]api.Message, len(msgs)),
 		Stream:   &stream,
 		Format:   schema,
-		// A map, not api.Options: the typed struct drops a zero temperature.
-		Options: map[string]any{"temperature": 0},
+		Options:  map[string]any{"temperature": 0, "num_predict": MaxAnswerTokens},
 	}
-	var content strings.Builder
-	err := o.client.Chat(ctx, req, func(r api.ChatResponse) error {
-		content.WriteString(r.Message.Content)
-		return nil
-	})
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
-			err = fmt.Errorf("%w (%v)", cerr, err)
-		}
-		return "", fmt.Errorf("ollama chat at %s with %s: %w", o.host, o.model, err)
+	for i, m := range msgs {
+		req.Messages[i] = api.Message{Role: m.Role, Content: m.Content}
 	}
-	return content.String(), nil
+	var resp api.ChatResponse
+	if err := c.ep.post(ctx, "/api/chat", req, &resp); err != nil {
+		return chatReply{}, err
+	}
+	return chatReply{content: resp.Message.Content, finish: resp.DoneReason}, nil
 }
 
 // modelReply is the answer the schema asks for.
@@ -117,11 +93,13 @@ type modelReply struct {
 
 var replyFields = []string{"reasoning", "action", "target", "event_from", "grain"}
 
-// parseDecision reads a model's answer strictly: one JSON object with
+// parseAnswer reads a model's answer strictly: one JSON object with
 // exactly the schema's fields and types, nothing around it. The decision it
-// returns has passed Validate against in. Every error wraps
-// ErrInvalidDecision.
-func parseDecision(content string, in Input) (Decision, error) {
+// returns has passed Validate against in, except that an update or
+// invalidate may name a pinned candidate: that is the model's judgement,
+// which the caller turns into a conflict rather than a change. Every error
+// wraps ErrInvalidDecision.
+func parseAnswer(content string, in Input) (Decision, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(content), &fields); err != nil {
 		return Decision{}, fmt.Errorf("%w: the answer is not one JSON object: %v", ErrInvalidDecision, err)
@@ -185,7 +163,7 @@ func parseDecision(content string, in Input) (Decision, error) {
 		}
 	}
 	// A grain without a date says nothing; it is dropped.
-	if err := Validate(d, in); err != nil {
+	if err := validate(d, in, true); err != nil {
 		return Decision{}, err
 	}
 	return d, nil

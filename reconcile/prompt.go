@@ -15,23 +15,28 @@ const (
 	dataClose = "DATA>>>"
 )
 
-// maxReasoning bounds the reasoning the schema lets the model write.
-const maxReasoning = 400
-
-// decisionSchema is the JSON schema sent in the chat request's format field
-// for n candidates. Property order matters: Ollama's grammar generates the
-// properties in the order given, and small models judge far better when
-// they write their reasoning before the verdict.
+// decisionSchema is the JSON schema of the answer for n candidates, the
+// same for Ollama's format field and OpenAI's response_format. It stays in
+// OpenAI's strict subset, which the other servers accept too: every
+// property required, no other property allowed, null as a second type
+// (an enum that allows null says so in its type as well), and no
+// maxLength — the answer is bounded by MaxAnswerTokens and the reasoning
+// clipped locally instead. Property order matters: Ollama's grammar
+// generates the properties in the order given, and small models judge far
+// better when they write their reasoning before the verdict.
 func decisionSchema(n int) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{`+
-		`"reasoning":{"type":"string","maxLength":%d},`+
+		`"reasoning":{"type":"string"},`+
 		`"action":{"type":"string","enum":["add","update","invalidate","noop"]},`+
 		`"target":{"type":"integer","minimum":0,"maximum":%d},`+
-		`"event_from":{"anyOf":[{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},{"type":"null"}]},`+
-		`"grain":{"enum":["day","week","month","season","year",null]}},`+
+		`"event_from":{"type":["string","null"],"pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},`+
+		`"grain":{"type":["string","null"],"enum":["day","week","month","season","year",null]}},`+
 		`"required":["reasoning","action","target","event_from","grain"],`+
-		`"additionalProperties":false}`, maxReasoning, n))
+		`"additionalProperties":false}`, n))
 }
+
+// schemaName names the schema in OpenAI's response_format.
+const schemaName = "memory_decision"
 
 // systemPrompt holds the instructions; it never contains any fact's text.
 const systemPrompt = `You keep a memory of facts about a user. A new fact has just been said. Decide what it does to the old facts stored about the same user.
@@ -43,7 +48,7 @@ Choose exactly one action:
 - "noop": the new fact only restates an old fact; there is nothing new to store.
 
 "target" is the number of the one old fact concerned: the fact updated, invalidated or restated. It is 0 for add.
-Pinned facts are shown as context only. A pinned fact is never a valid target for update or invalidate; if the new fact contradicts a pinned fact, answer add.
+Pinned facts are fixed: the memory never changes them, whatever you answer. Judge them like the others: if the new fact updates or corrects a pinned fact, answer update or invalidate with its number, and the memory keeps the pinned fact and shows the user the disagreement.
 When unsure, answer add. A wrong add only stores a duplicate; a wrong update or invalidate retires a fact that is true.
 
 "event_from" is the date (YYYY-MM-DD) when the new fact became true in the world, resolved against the date it was said: "back in June", said on 2025-08-20, is 2025-06-01 with grain "month"; "from Monday" is the date of that Monday with grain "day"; "last spring" is the first day of that spring with grain "season". Use null when the new fact gives no time of its own, or when the date it was said is unknown and the time is relative.
@@ -74,7 +79,7 @@ func userPrompt(in Input) string {
 			}
 			b.WriteString(")")
 			if c.Pinned {
-				b.WriteString(" (pinned: context only, not eligible)")
+				b.WriteString(" (pinned: never changed)")
 			}
 			fmt.Fprintf(&b, " %s\n", jsonString(c.Text))
 		}

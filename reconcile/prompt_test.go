@@ -12,7 +12,7 @@ import (
 
 // promptLine is a line of the data block: the new fact or a numbered old
 // one, ending in its text as a JSON string literal.
-var promptLine = regexp.MustCompile(`^(?:New fact \(said on (?:\d{4}-\d{2}-\d{2}|unknown)\):|(\d+)\. \(recorded [0-9a-z ,-]+\)(?: \(pinned: context only, not eligible\))?) (".*")$`)
+var promptLine = regexp.MustCompile(`^(?:New fact \(said on (?:\d{4}-\d{2}-\d{2}|unknown)\):|(\d+)\. \(recorded [0-9a-z ,-]+\)(?: \(pinned: never changed\))?) (".*")$`)
 
 // FuzzUserPrompt: whatever the texts of the new fact and its candidates
 // hold, the user message has exactly one data block, each text is on one
@@ -82,7 +82,7 @@ func TestUserPromptShowsNoEvidence(t *testing.T) {
 		`New fact (said on 2025-08-20): "My mum moved to Saturday lessons."` + "\n" +
 		"Old facts:\n" +
 		`1. (recorded 2025-03-10) "Mother teaches piano on Fridays."` + "\n" +
-		`2. (recorded 2025-03-10) (pinned: context only, not eligible) "I play the piano."` + "\n" +
+		`2. (recorded 2025-03-10) (pinned: never changed) "I play the piano."` + "\n" +
 		dataClose + "\n" +
 		"Decide what the new fact does to old facts 1 to 2."
 	if bare != want {
