@@ -89,6 +89,9 @@ func deciderNamed(name, model string, timeout time.Duration, getenv func(string)
 	if model == "" {
 		model = getenv("MEMCTL_MODEL")
 	}
+	if model == "" && (name == "ollama" || name == "openai") {
+		return nil, fmt.Errorf("--decider %s needs a model: --model NAME or $MEMCTL_MODEL", name)
+	}
 	switch name {
 	case "rules":
 		return memory.RulesDecider(), nil
@@ -96,6 +99,9 @@ func deciderNamed(name, model string, timeout time.Duration, getenv func(string)
 		return memory.AddDecider(), nil
 	case "ollama":
 		return memory.OllamaDecider(model, &memory.OllamaOptions{Host: getenv("OLLAMA_HOST"), Timeout: timeout})
+	case "openai":
+		return memory.OpenAIDecider(model, &memory.OpenAIOptions{BaseURL: getenv("OPENAI_BASE_URL"),
+			APIKey: getenv("OPENAI_API_KEY"), Timeout: timeout})
 	}
 	return nil, fmt.Errorf("unknown decider %q (rules, add, ollama or openai)", name)
 }

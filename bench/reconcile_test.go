@@ -107,3 +107,4 @@ func TestReconcileAllFallBack(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+

@@ -47,6 +47,8 @@ type app struct {
 	now    time.Time
 	json   bool
 	lookup string
+	// embedderName is --embedder: who embeds for the semantic lookup.
+	embedderName string
 	// timeout bounds one model call; 0: $MEMCTL_TIMEOUT, else the default.
 	timeout time.Duration
 	// stderrMu orders the wait notices, written from timers, with the rest.
@@ -142,6 +144,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
 	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else topics)")
+	pf.StringVar(&a.embedderName, "embedder", "", "embeddings of the semantic lookup: ollama or openai (default $MEMCTL_EMBEDDER, else ollama; model $MEMCTL_EMBED_MODEL)")
 	pf.Var(durationFlag{&a.timeout}, "timeout", fmt.Sprintf("how long one model call may take, e.g. 90s (default $MEMCTL_TIMEOUT, else %s)", memory.DefaultModelTimeout))
 	root.AddCommand(a.factCommands()...)
 	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.demoCmd())

@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -80,27 +76,89 @@ func (a *app) ollamaOptions() (*memory.OllamaOptions, error) {
 	return &memory.OllamaOptions{Host: a.getenv("OLLAMA_HOST"), Timeout: timeout}, nil
 }
 
-// ollamaHost is where the Ollama models are asked, as the notice names it.
-func (a *app) ollamaHost() string {
-	if h := a.getenv("OLLAMA_HOST"); h != "" {
-		return showURL(h)
+// openAIOptions say where an OpenAI-compatible server is ($OPENAI_BASE_URL,
+// else OpenAI's API), its key ($OPENAI_API_KEY, none when unset, as local
+// servers want) and how long to wait for it. The names are the OpenAI
+// SDKs', so a shell set up for them works as it is.
+func (a *app) openAIOptions() (*memory.OpenAIOptions, error) {
+	timeout, err := a.modelTimeout()
+	if err != nil {
+		return nil, err
 	}
-	return memory.DefaultOllamaHost
+	return &memory.OpenAIOptions{BaseURL: a.getenv("OPENAI_BASE_URL"), APIKey: a.getenv("OPENAI_API_KEY"),
+		Timeout: timeout}, nil
 }
 
-// showURL is an address fit for a terminal: without the user information
-// or query a URL may carry (a key can hide there), and quoted when it is
-// not printable.
-func showURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" { // host[:port], or a mistake the library reports
-		if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-			return strconv.Quote(s)
-		}
-		return s
+// modelDecider is the decider of a model provider ("ollama" or "openai")
+// with model, announced on stderr when slow.
+func (a *app) modelDecider(provider, model string) (memory.Decider, error) {
+	if model == "" {
+		return nil, usagef("the %s decider needs a model: --model NAME or $MEMCTL_MODEL", provider)
 	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
+	var d memory.Decider
+	switch provider {
+	case "ollama":
+		opts, err := a.ollamaOptions()
+		if err != nil {
+			return nil, err
+		}
+		if d, err = memory.OllamaDecider(model, opts); err != nil {
+			return nil, usageError{err}
+		}
+	case "openai":
+		opts, err := a.openAIOptions()
+		if err != nil {
+			return nil, err
+		}
+		if d, err = memory.OpenAIDecider(model, opts); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	n, err := a.notice(d, "a decision")
+	if err != nil {
+		return nil, err
+	}
+	return noticedDecider{d, n}, nil
+}
+
+// embedder is the embedder of the semantic lookup: --embedder (else
+// $MEMCTL_EMBEDDER, else ollama) with the model $MEMCTL_EMBED_MODEL; Ollama
+// has a default model, an OpenAI-compatible server none.
+func (a *app) embedder() (memory.Embedder, error) {
+	provider := a.embedderName
+	if provider == "" {
+		provider = a.getenv("MEMCTL_EMBEDDER")
+	}
+	model := a.getenv("MEMCTL_EMBED_MODEL")
+	var e memory.Embedder
+	switch provider {
+	case "", "ollama":
+		opts, err := a.ollamaOptions()
+		if err != nil {
+			return nil, err
+		}
+		if e, err = memory.OllamaEmbedder(model, opts); err != nil {
+			return nil, usageError{err}
+		}
+	case "openai":
+		if model == "" {
+			return nil, usagef("the openai embedder needs a model: $MEMCTL_EMBED_MODEL, e.g. text-embedding-3-small")
+		}
+		opts, err := a.openAIOptions()
+		if err != nil {
+			return nil, err
+		}
+		if e, err = memory.OpenAIEmbedder(model, opts); err != nil {
+			return nil, usageError{err}
+		}
+	default:
+		return nil, usagef("unknown embedder %q (ollama or openai)", provider)
+	}
+	n, err := a.notice(e, "embeddings")
+	if err != nil {
+		return nil, err
+	}
+	return noticedEmbedder{e, n}, nil
 }
 
 // waitNotice says on stderr what a model call waits for once it has
@@ -151,34 +209,18 @@ func (e noticedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 	return e.Embedder.Embed(ctx, texts)
 }
 
-// notice is the wait notice of a call to model at host, for what.
-func (a *app) notice(model, host, what string) (waitNotice, error) {
+// notice is the wait notice of calls to model, a Decider or an Embedder,
+// for what: it names the model and its server as the library describes
+// them, without credentials or key.
+func (a *app) notice(model any, what string) (waitNotice, error) {
 	timeout, err := a.modelTimeout()
 	if err != nil {
 		return waitNotice{}, err
 	}
+	who := "the model"
+	if d, ok := model.(memory.Describer); ok {
+		who = d.Describe()
+	}
 	return waitNotice{w: a.stderr, mu: &a.stderrMu,
-		what: fmt.Sprintf("asking %s at %s for %s (timeout %s)", model, host, what, timeout)}, nil
-}
-
-// embedder is the embedder of the semantic lookup: Ollama's, with the
-// model $MEMCTL_EMBED_MODEL (else the library's default).
-func (a *app) embedder() (memory.Embedder, error) {
-	model := a.getenv("MEMCTL_EMBED_MODEL")
-	opts, err := a.ollamaOptions()
-	if err != nil {
-		return nil, err
-	}
-	e, err := memory.OllamaEmbedder(model, opts)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	if model == "" {
-		model = memory.DefaultEmbedModel
-	}
-	n, err := a.notice(model, a.ollamaHost(), "embeddings")
-	if err != nil {
-		return nil, err
-	}
-	return noticedEmbedder{e, n}, nil
+		what: fmt.Sprintf("asking %s for %s (timeout %s)", who, what, timeout)}, nil
 }

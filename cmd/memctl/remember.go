@@ -53,29 +53,18 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 		decider = memory.RulesDecider()
 	case "add":
 		decider = memory.AddDecider()
-	case "ollama":
+	case "ollama", "openai":
 		model := rf.model
 		if model == "" {
 			model = a.getenv("MEMCTL_MODEL")
 		}
-		if model == "" {
-			return nil, usagef("the ollama decider needs a model: --model NAME or $MEMCTL_MODEL")
-		}
-		opts, err := a.ollamaOptions()
+		d, err := a.modelDecider(name, model)
 		if err != nil {
 			return nil, err
 		}
-		d, err := memory.OllamaDecider(model, opts)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		n, err := a.notice(model, a.ollamaHost(), "a decision")
-		if err != nil {
-			return nil, err
-		}
-		decider = noticedDecider{d, n}
+		decider = d
 	default:
-		return nil, usagef("unknown decider %q (rules, ollama or add)", name)
+		return nil, usagef("unknown decider %q (rules, ollama, openai or add)", name)
 	}
 	return func(o *memory.Options) { o.Decider, o.Fallback = decider, rf.fallback }, nil
 }
@@ -95,11 +84,18 @@ Deciders (--decider, default $MEMCTL_DECIDER, else rules):
           else adds
   ollama  asks a local Ollama chat model (--model, default $MEMCTL_MODEL) at
           $OLLAMA_HOST
+  openai  asks a chat model (--model, default $MEMCTL_MODEL) of any server
+          speaking OpenAI's Chat Completions: $OPENAI_BASE_URL (default
+          https://api.openai.com/v1; llama.cpp's llama-server
+          http://localhost:8080/v1, LM Studio http://localhost:1234/v1,
+          Ollama http://localhost:11434/v1), with the key $OPENAI_API_KEY
+          (none when unset)
   add     always adds
 
 A model call waits at most --timeout (default $MEMCTL_TIMEOUT, else %s); once
 one takes over a second, memctl says on stderr which model it is asking where.
-When the decider fails (Ollama unreachable, a timeout, an invalid answer twice),
+When the decider fails (a server unreachable, a timeout, an HTTP error, a
+refusal, an invalid answer twice),
 --fallback add stores the fact anyway and --fallback error stores nothing and
 exits 1; either way the decision says "fallback:" and why. A decision that
 changed nothing (a refusal, a noop) offers no undo.
@@ -134,8 +130,8 @@ two (see conflicts and resolve).`, memory.DefaultModelTimeout),
 	f := c.Flags()
 	f.Var(timeFlag{&rf.said}, "said", "when the user said it (default: --now, else now)")
 	f.StringVar(&rf.source, "source", "", "reference to where the fact came from, e.g. a message id")
-	f.StringVar(&rf.decider, "decider", "", "rules, ollama or add (default $MEMCTL_DECIDER, else rules)")
-	f.StringVar(&rf.model, "model", "", "Ollama chat model of the ollama decider (default $MEMCTL_MODEL)")
+	f.StringVar(&rf.decider, "decider", "", "rules, ollama, openai or add (default $MEMCTL_DECIDER, else rules)")
+	f.StringVar(&rf.model, "model", "", "chat model of the ollama or openai decider (default $MEMCTL_MODEL)")
 	f.StringVar(&rf.fallback, "fallback", rf.fallback, "when the decider fails: add the fact anyway, or error")
 	return c
 }
