@@ -60,6 +60,9 @@ func (e *StatusError) Error() string {
 		s += " (rate limited"
 		if e.RetryAfter != "" {
 			s += ", retry after " + e.RetryAfter
+			if _, err := strconv.Atoi(e.RetryAfter); err == nil {
+				s += "s" // a number of seconds, else an HTTP date
+			}
 		}
 		s += ")"
 	}
@@ -260,5 +263,5 @@ func (m *modelDecider) decide(ctx context.Context, in Input) (Decision, error) {
 			chatMessage{Role: "assistant", Content: r.content},
 			chatMessage{Role: "user", Content: retryPrompt(err)})
 	}
-	return base, fmt.Errorf("%s decider with %s: second answer also invalid: %w", m.name, m.model, lastErr)
+	return base, fmt.Errorf("%s decider with %s at %s: second answer also invalid: %w", m.name, m.model, m.base, lastErr)
 }

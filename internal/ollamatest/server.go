@@ -29,6 +29,9 @@ const (
 	Garbage
 	// Hang waits until the client gives up (or HangFor passes).
 	Hang
+	// NotFound answers an HTTP 404 with an empty body, as a proxy or a
+	// server without the endpoint may.
+	NotFound
 )
 
 // HangFor bounds how long a Hang fault holds a request, so a test whose
@@ -43,6 +46,9 @@ type Server struct {
 	// Chat returns the content of the assistant's reply to a /api/chat
 	// request; set before the request. Nil answers DefaultChatReply.
 	Chat func(req ChatRequest) string
+	// DoneReason is the done_reason of every chat reply; "" means "stop".
+	// Set it before the request ("length": cut at num_predict).
+	DoneReason string
 
 	mu     sync.Mutex
 	fault  Fault
@@ -99,6 +105,8 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request) bool {
 		fmt.Fprintln(w, `{"error":"model runner has unexpectedly stopped"}`)
 	case Garbage:
 		fmt.Fprintln(w, `<html>not json`)
+	case NotFound:
+		w.WriteHeader(http.StatusNotFound)
 	case Hang:
 		select {
 		case <-r.Context().Done():
@@ -246,12 +254,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if s.Chat != nil {
 		content = s.Chat(req.clone())
 	}
+	done := s.DoneReason
+	if done == "" {
+		done = "stop"
+	}
 	now := func() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 	enc := json.NewEncoder(w) // one line per object, as Ollama writes them
 	if req.Stream != nil && !*req.Stream {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		_ = enc.Encode(chatResponse{Model: req.Model, CreatedAt: now(),
-			Message: chatMessageOut{Role: "assistant", Content: content}, Done: true, DoneReason: "stop"})
+			Message: chatMessageOut{Role: "assistant", Content: content}, Done: true, DoneReason: done})
 		return
 	}
 	// Streaming, Ollama's default: the content, then an empty final chunk.
@@ -259,5 +271,5 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	_ = enc.Encode(chatResponse{Model: req.Model, CreatedAt: now(),
 		Message: chatMessageOut{Role: "assistant", Content: content}})
 	_ = enc.Encode(chatResponse{Model: req.Model, CreatedAt: now(),
-		Message: chatMessageOut{Role: "assistant"}, Done: true, DoneReason: "stop"})
+		Message: chatMessageOut{Role: "assistant"}, Done: true, DoneReason: done})
 }
