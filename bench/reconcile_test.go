@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
+	"github.com/palimpsest-mem/memory/internal/openaitest"
 )
 
 // reconcileFixture writes a few cases and distractors, one case per
@@ -108,3 +109,45 @@ func TestReconcileAllFallBack(t *testing.T) {
 	}
 }
 
+// The openai decider on a fake OpenAI-compatible server, configured as
+// memctl is: $OPENAI_BASE_URL, $OPENAI_API_KEY and --model.
+func TestReconcileOpenAI(t *testing.T) {
+	const key = "sk-bench-key"
+	srv := openaitest.New(t)
+	srv.Key = key
+	srv.Chat = func(r openaitest.ChatRequest) openaitest.Reply {
+		return openaitest.Reply{Content: fakeDecisions(r.Messages[len(r.Messages)-1].Content)}
+	}
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
+	t.Setenv("OPENAI_API_KEY", key)
+	data, ds := reconcileFixture(t)
+	out, err := runBench(t, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
+	if err != nil {
+		t.Fatalf("bench reconcile: %v\n%s", err, out)
+	}
+	for _, want := range []string{"decisions of the openai decider (model gpt-bench)", "accuracy 1.000 collateral 0.000 n=3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Errorf("%d requests, want one per case", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Path != "/v1/chat/completions" || r.Authorization != "Bearer "+key {
+			t.Errorf("request %s %s, Authorization %q", r.Method, r.Path, r.Authorization)
+		}
+	}
+	// A wrong key: every decision falls back, the run fails and says why,
+	// without the key.
+	t.Setenv("OPENAI_API_KEY", "sk-wrong")
+	out, err = runBench(t, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
+	if err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error()+out, "sk-wrong") {
+		t.Errorf("wrong key: error %v\n%s", err, out)
+	}
+	t.Setenv("MEMCTL_MODEL", "")
+	if _, err := runBench(t, "--decider", "openai", "--data", data, "--distractors", ds); err == nil || !strings.Contains(err.Error(), "--model") {
+		t.Errorf("no model: %v", err)
+	}
+}
