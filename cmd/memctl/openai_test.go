@@ -321,3 +321,27 @@ func TestWaitNoticeOpenAI(t *testing.T) {
 	}
 	noKey(t, filepath.Dir(db), r.stdout, r.stderr)
 }
+
+// Against a real OpenAI-compatible server, when $OPENAI_BASE_URL and
+// $MEMCTL_MODEL name one (with $OPENAI_API_KEY if it wants a key): memctl
+// gets a decision from the model, with no fallback, and keeps no key.
+func TestRememberOpenAIRealServer(t *testing.T) {
+	if os.Getenv("OPENAI_BASE_URL") == "" || os.Getenv("MEMCTL_MODEL") == "" {
+		t.Skip("set OPENAI_BASE_URL and MEMCTL_MODEL (and OPENAI_API_KEY) to run against a real server")
+	}
+	db := tempDB(t)
+	ok(t, "--db", db, "remember", contoso)
+	r := memctl(t, "", "--db", db, "--json", "--timeout", "5m", "remember", fabrikam, "--decider", "openai")
+	d, _ := outcome(t, r.stdout)
+	if r.code != 0 || d["decider"] != "openai" || d["fallback"] != "" || d["reason"] == "" {
+		t.Fatalf("real server: exit %d, stderr %q, decision %v", r.code, r.stderr, d)
+	}
+	t.Logf("the model decided %v of fact %v: %v", d["action"], d["target"], d["reason"])
+	if key := os.Getenv("OPENAI_API_KEY"); key != "" {
+		for _, s := range []string{r.stdout, r.stderr, ok(t, "--db", db, "export")} {
+			if strings.Contains(s, key) {
+				t.Errorf("the key is in an output")
+			}
+		}
+	}
+}
