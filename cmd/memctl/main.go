@@ -51,7 +51,8 @@ type app struct {
 	embedderName string
 	// timeout bounds one model call; 0: $MEMCTL_TIMEOUT, else the default.
 	timeout time.Duration
-	// stderrMu orders the wait notices, written from timers, with the rest.
+	// stderrMu keeps the wait notices of concurrent model calls, written
+	// from timers, from interleaving.
 	stderrMu sync.Mutex
 	// staleWarned: the stale-store warning went to stderr already.
 	staleWarned bool

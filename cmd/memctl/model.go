@@ -166,12 +166,13 @@ func (a *app) embedder() (memory.Embedder, error) {
 // values it hands the library. One notice per call.
 type waitNotice struct {
 	w    io.Writer
-	mu   *sync.Mutex // one writer to stderr at a time
+	mu   *sync.Mutex // notices of concurrent calls, one line at a time
 	what string      // "asking MODEL at HOST for a decision (timeout 1m0s)"
 }
 
 // start arms the notice; stop disarms it and returns only once a notice
-// that fired has been written, so that nothing writes to stderr after.
+// that fired has been written, so that no notice is written once the call
+// has returned and memctl goes on printing.
 func (n waitNotice) start() (stop func()) {
 	done := make(chan struct{})
 	t := time.AfterFunc(noticeAfter, func() {
