@@ -9,9 +9,12 @@ import (
 
 // Decider decides what Remember does with a new fact: add it beside the
 // candidates, update or invalidate one, or nothing (noop). Build one with
-// RulesDecider, AddDecider or OllamaDecider, or implement it: Decide gets
-// the new fact and its candidates, numbered 1..n, and answers a Verdict
-// naming one by its number.
+// RulesDecider, AddDecider, OllamaDecider or OpenAIDecider, or implement
+// it: Decide gets the new fact and its candidates, numbered 1..n, and
+// answers a Verdict naming one by its number. A verdict that updates or
+// invalidates a pinned candidate is kept as an add in conflict with it:
+// automation never changes a pinned fact, and the conflict queue shows
+// the disagreement.
 type Decider = reconcile.Decider
 
 // DecideInput is what a Decider decides on: the new fact, when it was said,

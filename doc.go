@@ -27,7 +27,8 @@
 //	timeline.go    At and Prompt: event intervals as known at a record time
 //	remember.go    Remember: candidates, the decider's verdict, the executor
 //	plan.go        Remember's verdict and its plan, decided before any write
-//	decider.go     Decider and Embedder values: rules, add, Ollama
+//	decider.go     Decider and Embedder values: rules, add, Ollama,
+//	               OpenAI-compatible; Describer
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
 //	delete.go      Delete: the hard delete, its scrubbing and compaction
 //	export.go      Export: JSON Lines of everything
@@ -52,9 +53,12 @@
 // internal/term (the typed evidence term: word, root or synonym set, made
 // by index, read by the root and reconcile), internal/wordlist (the strict
 // line reader of the built-in word lists: index's lexicons, reconcile's
-// markers), reconcile (the deciders and the Ollama client;
-// the only importer of that client), eventtime (event time from English
-// and Russian words), internal/ollamatest (a fake Ollama server for tests),
+// markers), reconcile (the deciders and embedders: the rules, and one
+// model protocol over Ollama's /api/chat or an OpenAI-compatible
+// /chat/completions, in plain net/http; the only importer of the Ollama
+// client's types), eventtime (event time from English and Russian words),
+// internal/ollamatest and internal/openaitest (fake Ollama and
+// OpenAI-compatible servers for tests),
 // bench (go run ./bench: speed, recall, decisions, dates, crashes) and
 // cmd/memctl (the command line, on the public API alone).
 package memory

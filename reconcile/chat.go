@@ -47,6 +47,9 @@ const maxBody = 8 << 20
 type StatusError struct {
 	Code    int
 	Message string // the provider's error message, bounded; "" if none
+	// Param is the request field the provider blames (OpenAI's
+	// error.param), "" if none.
+	Param string
 	// RetryAfter is the Retry-After header of a 429, as sent.
 	RetryAfter string
 }
@@ -115,7 +118,8 @@ func (e *endpoint) post(ctx context.Context, path string, body, out any) error {
 		return e.transportError(ctx, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return &StatusError{Code: resp.StatusCode, Message: e.redact(providerMessage(raw)),
+		msg, param := providerError(raw)
+		return &StatusError{Code: resp.StatusCode, Message: e.redact(msg), Param: clip.Bytes(param, 80),
 			RetryAfter: clip.Bytes(resp.Header.Get("Retry-After"), 40)}
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -132,15 +136,33 @@ func (e *endpoint) transportError(ctx context.Context, err error) error {
 	}
 	var te interface{ Timeout() bool }
 	if errors.As(err, &te) && te.Timeout() {
-		return fmt.Errorf("%w after %s", ErrModelTimeout, e.timeout)
+		return fmt.Errorf("%w after %s", ErrModelTimeout, seconds(e.timeout))
 	}
-	return errors.New(e.redact(err.Error()))
+	if msg := e.redact(err.Error()); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
 }
 
-// providerMessage reads the error message out of an error reply: OpenAI's
-// {"error":{"message","type","code"}} (llama.cpp's too, with a numeric
-// code), Ollama's and LM Studio's {"error":"..."}, or else the body itself.
+// seconds shows a duration of whole seconds as "60s", not "1m0s".
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
+}
+
+// providerMessage reads the error message out of an error reply.
 func providerMessage(raw []byte) string {
+	msg, _ := providerError(raw)
+	return msg
+}
+
+// providerError reads the error message out of an error reply, and the
+// field it blames: OpenAI's {"error":{"message","type","param","code"}}
+// (llama.cpp's too, with a numeric code), Ollama's and LM Studio's
+// {"error":"..."}, or else the body itself.
+func providerError(raw []byte) (msg, param string) {
 	var body struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -148,11 +170,12 @@ func providerMessage(raw []byte) string {
 	if json.Unmarshal(raw, &body) == nil {
 		var s string
 		if json.Unmarshal(body.Error, &s) == nil && s != "" {
-			return clip.Bytes(oneLine(s), 1000)
+			return clip.Bytes(oneLine(s), 1000), ""
 		}
 		var o struct {
 			Message string          `json:"message"`
 			Type    string          `json:"type"`
+			Param   *string         `json:"param"`
 			Code    json.RawMessage `json:"code"`
 		}
 		if json.Unmarshal(body.Error, &o) == nil && o.Message != "" {
@@ -167,13 +190,16 @@ func providerMessage(raw []byte) string {
 			if len(tags) > 0 {
 				msg += " (" + strings.Join(tags, ", ") + ")"
 			}
-			return clip.Bytes(msg, 1000)
+			if o.Param != nil {
+				param = *o.Param
+			}
+			return clip.Bytes(msg, 1000), param
 		}
 		if body.Message != "" {
-			return clip.Bytes(oneLine(body.Message), 1000)
+			return clip.Bytes(oneLine(body.Message), 1000), ""
 		}
 	}
-	return snippet(raw)
+	return snippet(raw), ""
 }
 
 // snippet is the start of a body, on one line, for an error message.

@@ -190,3 +190,11 @@ func TestProviderMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestSeconds(t *testing.T) {
+	for d, want := range map[time.Duration]string{60 * time.Second: "60s", 300 * time.Millisecond: "300ms", 90 * time.Second: "90s", 1500 * time.Millisecond: "1.5s"} {
+		if got := seconds(d); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+}

@@ -100,6 +100,9 @@ var replyFields = []string{"reasoning", "action", "target", "event_from", "grain
 // which the caller turns into a conflict rather than a change. Every error
 // wraps ErrInvalidDecision.
 func parseAnswer(content string, in Input) (Decision, error) {
+	if strings.TrimSpace(content) == "" {
+		return Decision{}, fmt.Errorf("%w: the answer is empty, not one JSON object", ErrInvalidDecision)
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(content), &fields); err != nil {
 		return Decision{}, fmt.Errorf("%w: the answer is not one JSON object: %v", ErrInvalidDecision, err)

@@ -3,11 +3,13 @@ package reconcile
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -60,13 +62,15 @@ func newOpenAIEndpoint(o *OpenAIOptions) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := opts.APIKey
+	// A key read from a file keeps its newline: it is trimmed, and a
+	// break inside it refused, as it would forge a header.
+	key := strings.TrimSpace(opts.APIKey)
 	if strings.ContainsAny(key, "\r\n") {
-		return nil, fmt.Errorf("openai: the API key holds a line break")
+		return nil, fmt.Errorf("the API key holds a line break")
 	}
 	ep := &endpoint{client: &http.Client{Timeout: timeout}, timeout: timeout, base: base,
 		header: http.Header{}, redact: func(s string) string { return s }}
-	if key = strings.TrimSpace(key); key != "" {
+	if key != "" {
 		ep.header.Set("Authorization", "Bearer "+key)
 		// A server may echo what it was sent (a proxy's error page, a
 		// message quoting the key): the key is cut from every text the
@@ -120,7 +124,8 @@ func NewOpenAI(model string, opts *OpenAIOptions) (*OpenAI, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openai: %w", err)
 	}
-	return &OpenAI{modelDecider{name: "openai", model: model, base: ep.base, t: openAIChat{ep: ep, model: model}}}, nil
+	t := openAIChat{ep: ep, model: model, defaultTemperature: new(atomic.Bool)}
+	return &OpenAI{modelDecider{name: "openai", model: model, base: ep.base, t: t}}, nil
 }
 
 // Name is "openai".
@@ -139,7 +144,9 @@ func (o *OpenAI) String() string { return "openai decider " + o.Describe() }
 // token limit, once more with the error fed back. Every other failure —
 // no connection, a timeout, an HTTP error status (429 included: a retry
 // at once would be limited too), a refusal, the content filter — is
-// returned at once, saying what it was. On error the Decision carries only
+// returned at once, saying what it was. One 400 is retried: a model that
+// refuses temperature 0 (OpenAI's reasoning models take only their
+// default) is asked again without it, and from then on. On error the Decision carries only
 // Decider, Model and Raw (the last answer received, if any).
 func (o *OpenAI) Decide(ctx context.Context, in Input) (Decision, error) {
 	return o.decide(ctx, in)
@@ -151,6 +158,9 @@ func (o *OpenAI) Decide(ctx context.Context, in Input) (Decision, error) {
 type openAIChat struct {
 	ep    *endpoint
 	model string
+	// defaultTemperature is set once the server refused temperature 0
+	// for this model (OpenAI's reasoning models take only their default).
+	defaultTemperature *atomic.Bool
 }
 
 type openAIMessage struct {
@@ -161,7 +171,7 @@ type openAIMessage struct {
 type openAIChatRequest struct {
 	Model               string          `json:"model"`
 	Messages            []openAIMessage `json:"messages"`
-	Temperature         float64         `json:"temperature"`
+	Temperature         *float64        `json:"temperature,omitempty"`
 	MaxCompletionTokens int             `json:"max_completion_tokens"`
 	Stream              bool            `json:"stream"`
 	ResponseFormat      struct {
@@ -175,6 +185,8 @@ type openAIChatRequest struct {
 }
 
 type openAIChatResponse struct {
+	// Error is an error object some proxies send with a 200.
+	Error   json.RawMessage `json:"error"`
 	Choices []struct {
 		Message struct {
 			Content *string `json:"content"`
@@ -185,7 +197,10 @@ type openAIChatResponse struct {
 }
 
 func (c openAIChat) chat(ctx context.Context, msgs []chatMessage, schema json.RawMessage) (chatReply, error) {
-	req := openAIChatRequest{Model: c.model, Temperature: 0, MaxCompletionTokens: MaxAnswerTokens}
+	req := openAIChatRequest{Model: c.model, MaxCompletionTokens: MaxAnswerTokens}
+	if !c.defaultTemperature.Load() {
+		req.Temperature = new(float64) // 0: the same facts, the same verdict
+	}
 	for _, m := range msgs {
 		req.Messages = append(req.Messages, openAIMessage{Role: m.Role, Content: m.Content})
 	}
@@ -194,10 +209,21 @@ func (c openAIChat) chat(ctx context.Context, msgs []chatMessage, schema json.Ra
 	req.ResponseFormat.JSONSchema.Strict = true
 	req.ResponseFormat.JSONSchema.Schema = schema
 	var resp openAIChatResponse
-	if err := c.ep.post(ctx, "/chat/completions", &req, &resp); err != nil {
+	err := c.ep.post(ctx, "/chat/completions", &req, &resp)
+	var se *StatusError
+	if req.Temperature != nil && errors.As(err, &se) && se.Code == http.StatusBadRequest && se.Param == "temperature" {
+		c.defaultTemperature.Store(true)
+		req.Temperature = nil
+		resp = openAIChatResponse{}
+		err = c.ep.post(ctx, "/chat/completions", &req, &resp)
+	}
+	if err != nil {
 		return chatReply{}, err
 	}
 	if len(resp.Choices) == 0 {
+		if msg, _ := providerError(resp.Error); len(resp.Error) > 0 && msg != "" {
+			return chatReply{}, fmt.Errorf("the reply holds no choices but an error: %s", c.ep.redact(msg))
+		}
 		return chatReply{}, fmt.Errorf("the reply holds no choices")
 	}
 	ch := resp.Choices[0]

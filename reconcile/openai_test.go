@@ -465,3 +465,55 @@ func TestRealOpenAI(t *testing.T) {
 		t.Errorf("got %s %d, want update 2", got.Action, got.Target)
 	}
 }
+
+// A model that takes only its default temperature (OpenAI's reasoning
+// models answer 400 with param "temperature") is asked again without it,
+// once, and from then on without it.
+func TestOpenAITemperatureRefused(t *testing.T) {
+	d, srv := fakeOpenAI(t, testKey, 2*time.Second)
+	srv.Chat = func(req openaitest.ChatRequest) openaitest.Reply {
+		if req.Temperature != nil && *req.Temperature != 1 {
+			return openaitest.Reply{Status: 400, Body: `{"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`}
+		}
+		return openaitest.Reply{Content: goodUpdate}
+	}
+	for i, want := range []int{2, 3} {
+		got, err := d.Decide(context.Background(), deciderInput())
+		if err != nil || got.Action != Update {
+			t.Fatalf("call %d: %+v %v", i, got, err)
+		}
+		if n := len(srv.ChatRequests()); n != want {
+			t.Errorf("call %d: %d requests so far, want %d", i, n, want)
+		}
+	}
+	reqs := srv.ChatRequests()
+	if reqs[0].Temperature == nil || reqs[1].Temperature != nil || reqs[2].Temperature != nil {
+		t.Errorf("temperatures %v %v %v", reqs[0].Temperature, reqs[1].Temperature, reqs[2].Temperature)
+	}
+	// Another 400 is not retried.
+	d, srv = fakeOpenAI(t, "", 2*time.Second)
+	srv.Chat = func(openaitest.ChatRequest) openaitest.Reply {
+		return openaitest.Reply{Status: 400, Body: `{"error":{"message":"Unsupported parameter: 'max_completion_tokens'.","type":"invalid_request_error","param":"max_completion_tokens","code":"unsupported_parameter"}}`}
+	}
+	if _, err := d.Decide(context.Background(), deciderInput()); err == nil || srv.Calls() != 1 || !strings.Contains(err.Error(), "Unsupported parameter: 'max_completion_tokens'.") {
+		t.Errorf("%v, %d calls", err, srv.Calls())
+	}
+}
+
+// A proxy's error object sent with a 200 is said, not taken for an empty
+// answer.
+func TestOpenAIErrorWith200(t *testing.T) {
+	srv := openaitest.New(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, `{"error":{"message":"upstream provider unavailable","type":"upstream_error","code":502}}`)
+	})
+	srv.Config.Handler = mux
+	d, err := NewOpenAI("m", &OpenAIOptions{BaseURL: srv.BaseURL(), Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Decide(context.Background(), deciderInput()); err == nil || !strings.Contains(err.Error(), "the reply holds no choices but an error: upstream provider unavailable") {
+		t.Errorf("error %v", err)
+	}
+}
