@@ -45,7 +45,18 @@ $OPENAI_API_KEY); ollama and openai need --model (default $MEMCTL_MODEL).`,
 			if err != nil {
 				return err
 			}
-			res, err := evalReconcile(cmd.Context(), spread(cases, limit), ds, memory.Options{Decider: d, Lookup: m})
+			cases = spread(cases, limit)
+			var progress func(done int)
+			if decider == "ollama" || decider == "openai" {
+				// A model takes seconds a case: say how far the run is, on
+				// stderr, so the table on stdout stays clean.
+				progress = func(done int) {
+					if done%10 == 0 || done == len(cases) {
+						fmt.Fprintf(cmd.ErrOrStderr(), "bench: %d/%d cases decided\n", done, len(cases))
+					}
+				}
+			}
+			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m}, progress)
 			if err != nil {
 				return err
 			}
@@ -125,7 +136,9 @@ type reconcileResult struct {
 // action and, for update and invalidate, its target is the old fact.
 // Collateral is a case where a fact that should have stayed current was
 // superseded or retracted.
-func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options) (*reconcileResult, error) {
+//
+// progress, if not nil, is told after each case how many are done.
+func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options, progress func(done int)) (*reconcileResult, error) {
 	res := &reconcileResult{decider: memory.RulesDecider().Name(), gold: map[memory.Action]int{}, got: map[memory.Action]int{},
 		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}}
 	if opts.Decider != nil {
@@ -167,6 +180,9 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 		shouldChange := gold == memory.ActionUpdate || gold == memory.ActionInvalidate
 		if changes && (d.Target != oldID || !shouldChange) {
 			res.collateral++
+		}
+		if progress != nil {
+			progress(res.n)
 		}
 	}
 	return res, nil

@@ -56,15 +56,19 @@ func fakeDecisions(prompt string) string {
 	return `{"reasoning":"unrelated","action":"add","target":0,"event_from":null,"grain":null}`
 }
 
-// runBench runs a bench subcommand in-process.
-func runBench(t *testing.T, args ...string) (string, error) {
+// runBench runs bench reconcile in-process; its stderr is kept in
+// *stderr when not nil.
+func runBench(t *testing.T, stderr *string, args ...string) (string, error) {
 	t.Helper()
 	c := reconcileCmd()
-	var out bytes.Buffer
+	var out, errOut bytes.Buffer
 	c.SetOut(&out)
-	c.SetErr(&out)
+	c.SetErr(&errOut)
 	c.SetArgs(args)
 	err := c.Execute()
+	if stderr != nil {
+		*stderr = errOut.String()
+	}
 	return out.String(), err
 }
 
@@ -76,7 +80,7 @@ func TestReconcileOllama(t *testing.T) {
 	t.Setenv("OLLAMA_HOST", srv.URL)
 	t.Setenv("MEMCTL_MODEL", "bench-model")
 	data, ds := reconcileFixture(t)
-	out, err := runBench(t, "--decider", "ollama", "--data", data, "--distractors", ds)
+	out, err := runBench(t, nil, "--decider", "ollama", "--data", data, "--distractors", ds)
 	if err != nil {
 		t.Fatalf("bench reconcile: %v\n%s", err, out)
 	}
@@ -100,7 +104,7 @@ func TestReconcileAllFallBack(t *testing.T) {
 	srv.SetFault(ollamatest.Error500)
 	t.Setenv("OLLAMA_HOST", srv.URL)
 	data, ds := reconcileFixture(t)
-	out, err := runBench(t, "--decider", "ollama", "--model", "m", "--data", data, "--distractors", ds, "--limit", "2")
+	out, err := runBench(t, nil, "--decider", "ollama", "--model", "m", "--data", data, "--distractors", ds, "--limit", "2")
 	if err == nil || !strings.Contains(err.Error(), "every decision fell back") || !strings.Contains(err.Error(), "500") {
 		t.Errorf("error = %v", err)
 	}
@@ -121,9 +125,13 @@ func TestReconcileOpenAI(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
 	t.Setenv("OPENAI_API_KEY", key)
 	data, ds := reconcileFixture(t)
-	out, err := runBench(t, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
+	var stderr string
+	out, err := runBench(t, &stderr, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
 	if err != nil {
 		t.Fatalf("bench reconcile: %v\n%s", err, out)
+	}
+	if stderr != "bench: 3/3 cases decided\n" {
+		t.Errorf("progress on stderr: %q", stderr)
 	}
 	for _, want := range []string{"decisions of the openai decider (model gpt-bench)", "accuracy 1.000 collateral 0.000 n=3"} {
 		if !strings.Contains(out, want) {
@@ -142,12 +150,35 @@ func TestReconcileOpenAI(t *testing.T) {
 	// A wrong key: every decision falls back, the run fails and says why,
 	// without the key.
 	t.Setenv("OPENAI_API_KEY", "sk-wrong")
-	out, err = runBench(t, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
+	out, err = runBench(t, nil, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
 	if err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error()+out, "sk-wrong") {
 		t.Errorf("wrong key: error %v\n%s", err, out)
 	}
 	t.Setenv("MEMCTL_MODEL", "")
-	if _, err := runBench(t, "--decider", "openai", "--data", data, "--distractors", ds); err == nil || !strings.Contains(err.Error(), "--model") {
+	if _, err := runBench(t, nil, "--decider", "openai", "--data", data, "--distractors", ds); err == nil || !strings.Contains(err.Error(), "--model") {
 		t.Errorf("no model: %v", err)
+	}
+}
+
+// The openai decider on a few cases of the dev set (skipped without it),
+// as a user measures their own model: every case reaches the server and
+// none falls back.
+func TestReconcileOpenAIDevData(t *testing.T) {
+	devData(t) // skips without ../shared/data
+	srv := openaitest.New(t)
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
+	t.Setenv("OPENAI_API_KEY", "")
+	out, err := runBench(t, nil, "--decider", "openai", "--model", "m", "--limit", "6",
+		"--data", dataDir+"/updates.dev.jsonl", "--distractors", dataDir+"/distractors.en.jsonl,"+dataDir+"/distractors.ru.jsonl")
+	if err != nil || !strings.Contains(out, "n=6") || strings.Contains(out, "fallbacks") {
+		t.Errorf("error %v, output:\n%s", err, out)
+	}
+	if n := len(srv.ChatRequests()); n != 6 {
+		t.Errorf("%d chat requests, want 6", n)
+	}
+	for _, r := range srv.Requests() {
+		if r.Authorization != "" {
+			t.Errorf("an Authorization header without a key: %q", r.Authorization)
+		}
 	}
 }
