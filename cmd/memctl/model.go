@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -85,8 +86,13 @@ func (a *app) openAIOptions() (*memory.OpenAIOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memory.OpenAIOptions{BaseURL: a.getenv("OPENAI_BASE_URL"), APIKey: a.getenv("OPENAI_API_KEY"),
-		Timeout: timeout}, nil
+	o := &memory.OpenAIOptions{BaseURL: a.getenv("OPENAI_BASE_URL"), APIKey: a.getenv("OPENAI_API_KEY"), Timeout: timeout}
+	// OpenAI's own API always wants a key; a local server need not.
+	if strings.TrimSpace(o.BaseURL) == "" && strings.TrimSpace(o.APIKey) == "" {
+		return nil, usagef("OpenAI's API (%s) needs a key: set $OPENAI_API_KEY, or $OPENAI_BASE_URL for another server",
+			memory.DefaultOpenAIBaseURL)
+	}
+	return o, nil
 }
 
 // modelDecider is the decider of a model provider ("ollama" or "openai")

@@ -242,6 +242,16 @@ func TestRememberOpenAIUsage(t *testing.T) {
 			noKey(t, filepath.Dir(db), e)
 		})
 	}
+	// OpenAI's own API without a key.
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	if e := fails(t, 2, "--db", db, "remember", "x", "--decider", "openai", "--model", "m"); !strings.Contains(e, "OPENAI_API_KEY") {
+		t.Errorf("no key for OpenAI's API: %q", e)
+	}
+	t.Setenv("MEMCTL_EMBED_MODEL", "text-embedding-3-small")
+	if e := fails(t, 2, "--db", db, "--lookup", "semantic", "--embedder", "openai", "candidates", "x"); !strings.Contains(e, "OPENAI_API_KEY") {
+		t.Errorf("no key for OpenAI's API, embedder: %q", e)
+	}
 	if got := states(t, db); len(got) != 1 {
 		t.Errorf("facts after usage errors: %v", got)
 	}
