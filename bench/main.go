@@ -3,6 +3,7 @@
 //
 //	go run ./bench candidates --data FILE --distractors FILE[,FILE...] --mode MODE [--k 12]
 //	go run ./bench crash [--kills 200] [--seed S] [--json]
+//	go run ./bench reconcile [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--timeout D]
 //
 // Each subcommand prints a table and ends with one summary line.
 package main

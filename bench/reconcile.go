@@ -18,61 +18,115 @@ import (
 
 func reconcileCmd() *cobra.Command {
 	var data, distractors, decider, model, mode string
+	var timeout time.Duration
+	var limit int
 	c := &cobra.Command{
 		Use:   "reconcile",
 		Short: "Decision accuracy and collateral rate of Remember on an updates file",
-		Args:  cobra.NoArgs,
+		Long: `reconcile runs Remember on each case of an updates file (default: the dev
+set) with the decider named, and scores its decisions.
+
+Deciders: rules, add, ollama (Ollama at $OLLAMA_HOST) or openai (any
+OpenAI-compatible server at $OPENAI_BASE_URL, else OpenAI, with the key
+$OPENAI_API_KEY); ollama and openai need --model (default $MEMCTL_MODEL).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if limit < 0 {
+				return fmt.Errorf("--limit %d: want 0 (all) or more", limit)
+			}
+			if timeout < 0 {
+				return fmt.Errorf("--timeout %s: want more than zero", timeout)
+			}
 			m, cases, ds, err := loadEval(mode, data, distractors)
 			if err != nil {
 				return err
 			}
-			d, err := deciderNamed(decider, model)
+			d, err := deciderNamed(decider, model, timeout, os.Getenv)
 			if err != nil {
 				return err
 			}
-			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m})
+			cases = spread(cases, limit)
+			var progress func(done int)
+			if decider == "ollama" || decider == "openai" {
+				// A model takes seconds a case: say how far the run is, on
+				// stderr, so the table on stdout stays clean.
+				progress = func(done int) {
+					if done%10 == 0 || done == len(cases) {
+						fmt.Fprintf(cmd.ErrOrStderr(), "bench: %d/%d cases decided\n", done, len(cases))
+					}
+				}
+			}
+			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m}, progress)
 			if err != nil {
 				return err
 			}
 			res.print(cmd.OutOrStdout())
+			if res.n > 0 && res.fallbacks == res.n {
+				// A wrong address, key or model name: the figures above
+				// measure the fallback, not the model.
+				return fmt.Errorf("every decision fell back, the first because %s", res.fallback)
+			}
 			return nil
 		},
 	}
 	f := c.Flags()
 	dataFlags(f, &data, &distractors)
-	f.StringVar(&decider, "decider", "rules", "rules, add or ollama")
-	f.StringVar(&model, "model", "", "Ollama model for --decider ollama (default $MEMCTL_MODEL; Ollama at $OLLAMA_HOST)")
+	f.StringVar(&decider, "decider", "rules", "rules, add, ollama or openai")
+	f.StringVar(&model, "model", "", "chat model of --decider ollama or openai (default $MEMCTL_MODEL)")
+	f.DurationVar(&timeout, "timeout", memory.DefaultModelTimeout, "how long one model call may take")
+	f.IntVar(&limit, "limit", 0, "score N cases spread evenly over the file (0: all), for a quick look at a slow model")
 	f.StringVar(&mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
 	return c
 }
 
-// deciderNamed builds the decider --decider names; the ollama decider
-// takes its model from model, else $MEMCTL_MODEL, and Ollama's address
-// from $OLLAMA_HOST, as memctl does.
-func deciderNamed(name, model string) (memory.Decider, error) {
+// spread picks n cases at even intervals, so that a short run still sees
+// each language and action of a file grouped by them; n 0 keeps all.
+func spread(cases []updateCase, n int) []updateCase {
+	if n == 0 || n >= len(cases) {
+		return cases
+	}
+	out := make([]updateCase, n)
+	for i := range out {
+		out[i] = cases[i*len(cases)/n]
+	}
+	return out
+}
+
+// deciderNamed builds the decider --decider names, as memctl does: a
+// model decider takes its model from model, else $MEMCTL_MODEL; Ollama's
+// address from $OLLAMA_HOST; an OpenAI-compatible server's from
+// $OPENAI_BASE_URL and its key from $OPENAI_API_KEY.
+func deciderNamed(name, model string, timeout time.Duration, getenv func(string) string) (memory.Decider, error) {
+	if model == "" {
+		model = getenv("MEMCTL_MODEL")
+	}
+	if model == "" && (name == "ollama" || name == "openai") {
+		return nil, fmt.Errorf("--decider %s needs a model: --model NAME or $MEMCTL_MODEL", name)
+	}
 	switch name {
 	case "rules":
 		return memory.RulesDecider(), nil
 	case "add":
 		return memory.AddDecider(), nil
 	case "ollama":
-		if model == "" {
-			model = os.Getenv("MEMCTL_MODEL")
-		}
-		return memory.OllamaDecider(model, &memory.OllamaOptions{Host: os.Getenv("OLLAMA_HOST")})
+		return memory.OllamaDecider(model, &memory.OllamaOptions{Host: getenv("OLLAMA_HOST"), Timeout: timeout})
+	case "openai":
+		return memory.OpenAIDecider(model, &memory.OpenAIOptions{BaseURL: getenv("OPENAI_BASE_URL"),
+			APIKey: getenv("OPENAI_API_KEY"), Timeout: timeout})
 	}
-	return nil, fmt.Errorf("unknown decider %q (rules, add or ollama)", name)
+	return nil, fmt.Errorf("unknown decider %q (rules, add, ollama or openai)", name)
 }
 
 // reconcileResult counts decisions per gold action.
 type reconcileResult struct {
 	decider    string
+	model      string
 	n, right   int
 	collateral int
 	gold, got  map[memory.Action]int // cases per gold action, decisions per action
 	hit        map[memory.Action]int // right decisions per action
 	fallbacks  int
+	fallback   string // the first fallback's reason, which names the cause
 	confusion  map[[2]memory.Action]int
 }
 
@@ -82,7 +136,9 @@ type reconcileResult struct {
 // action and, for update and invalidate, its target is the old fact.
 // Collateral is a case where a fact that should have stayed current was
 // superseded or retracted.
-func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options) (*reconcileResult, error) {
+//
+// progress, if not nil, is told after each case how many are done.
+func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options, progress func(done int)) (*reconcileResult, error) {
 	res := &reconcileResult{decider: memory.RulesDecider().Name(), gold: map[memory.Action]int{}, got: map[memory.Action]int{},
 		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}}
 	if opts.Decider != nil {
@@ -101,12 +157,18 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
 		}
+		if res.model == "" {
+			res.model = d.Model
+		}
 		gold, got := memory.Action(c.Action), d.Action
 		res.n++
 		res.gold[gold]++
 		res.got[got]++
 		res.confusion[[2]memory.Action{gold, got}]++
 		if d.Fallback != "" {
+			if res.fallbacks == 0 {
+				res.fallback = d.Fallback
+			}
 			res.fallbacks++
 		}
 		changes := got == memory.ActionUpdate || got == memory.ActionInvalidate
@@ -118,6 +180,9 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 		shouldChange := gold == memory.ActionUpdate || gold == memory.ActionInvalidate
 		if changes && (d.Target != oldID || !shouldChange) {
 			res.collateral++
+		}
+		if progress != nil {
+			progress(res.n)
 		}
 	}
 	return res, nil
@@ -191,7 +256,11 @@ func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Opti
 }
 
 func (r *reconcileResult) print(w io.Writer) {
-	fmt.Fprintf(w, "decisions of the %s decider\n\n", r.decider)
+	model := ""
+	if r.model != "" {
+		model = " (model " + r.model + ")"
+	}
+	fmt.Fprintf(w, "decisions of the %s decider%s\n\n", r.decider, model)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "action\tgold\tdecided\tright\tprecision\trecall")
 	for _, a := range []memory.Action{memory.ActionAdd, memory.ActionUpdate, memory.ActionInvalidate, memory.ActionNoop} {
@@ -206,7 +275,7 @@ func (r *reconcileResult) print(w io.Writer) {
 	sort.Strings(keys)
 	fmt.Fprintf(w, " %s\n", strings.Join(keys, ", "))
 	if r.fallbacks > 0 {
-		fmt.Fprintf(w, "fallbacks: %d\n", r.fallbacks)
+		fmt.Fprintf(w, "fallbacks: %d (the decider failed; the first: %s)\n", r.fallbacks, r.fallback)
 	}
 	fmt.Fprintf(w, "accuracy %.3f collateral %.3f n=%d\n", ratio(r.right, r.n), ratio(r.collateral, r.n), r.n)
 }

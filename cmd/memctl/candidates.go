@@ -25,12 +25,6 @@ func (a *app) lookupMode() (memory.LookupMode, error) {
 	return m, nil
 }
 
-// ollamaOptions say where Ollama is: $OLLAMA_HOST, else the library's
-// default.
-func (a *app) ollamaOptions() *memory.OllamaOptions {
-	return &memory.OllamaOptions{Host: a.getenv("OLLAMA_HOST")}
-}
-
 type candidateJSON struct {
 	Fact       factJSON      `json:"fact"`
 	Score      float64       `json:"score"`

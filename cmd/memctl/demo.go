@@ -291,6 +291,7 @@ func (d *demo) remember(job memory.Fact, others ...memory.Fact) error {
 	}
 	d.printf("    Stored #%d, true from %s (event time from the words); #%d is kept as history.\n", c.ID, showTime(c.EventFrom), job.ID)
 	d.printf("    The decision is logged: memctl undo %d would reverse it.\n", dec.ID)
+	d.printf("    The %s decider needs no model; memctl remember --decider ollama or openai asks one.\n", dec.Decider)
 	if err := d.ask("Where do I work at the end of September?", date(2026, 9, 25), time.Time{}, append(others, job)...); err != nil {
 		return err
 	}

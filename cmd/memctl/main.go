@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
@@ -46,6 +47,13 @@ type app struct {
 	now    time.Time
 	json   bool
 	lookup string
+	// embedderName is --embedder: who embeds for the semantic lookup.
+	embedderName string
+	// timeout bounds one model call; 0: $MEMCTL_TIMEOUT, else the default.
+	timeout time.Duration
+	// stderrMu keeps the wait notices of concurrent model calls, written
+	// from timers, from interleaving.
+	stderrMu sync.Mutex
 	// staleWarned: the stale-store warning went to stderr already.
 	staleWarned bool
 	quietStale  bool // check and repair report the stale state themselves
@@ -137,6 +145,8 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
 	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else topics)")
+	pf.StringVar(&a.embedderName, "embedder", "", "embeddings of the semantic lookup: ollama or openai (default $MEMCTL_EMBEDDER, else ollama; model $MEMCTL_EMBED_MODEL)")
+	pf.Var(durationFlag{&a.timeout}, "timeout", fmt.Sprintf("how long one model call may take, e.g. 90s (default $MEMCTL_TIMEOUT, else %s)", memory.DefaultModelTimeout))
 	root.AddCommand(a.factCommands()...)
 	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.demoCmd())
 	root.AddCommand(a.reconcileCommands()...)
@@ -277,8 +287,8 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (s *memory.Stor
 		return nil, nil, err
 	}
 	if opts.Lookup == memory.LookupSemantic {
-		if opts.Embedder, err = memory.OllamaEmbedder(a.getenv("MEMCTL_EMBED_MODEL"), a.ollamaOptions()); err != nil {
-			return nil, nil, usageError{err}
+		if opts.Embedder, err = a.embedder(); err != nil {
+			return nil, nil, err
 		}
 	}
 	if now := a.now; !now.IsZero() {

@@ -515,7 +515,8 @@ func TestDemo(t *testing.T) {
 	db := tempDB(t)
 	out := ok(t, "--db", db, "demo")
 	for _, want := range []string{"company A", "company B", "2026-06-01", "Wednesday 16 September",
-		"fact is pinned", "Facts about the user", "History of #1"} {
+		"fact is pinned", "Facts about the user", "History of #1", "decider rules",
+		"The rules decider needs no model; memctl remember --decider ollama or openai asks one."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}

@@ -53,21 +53,18 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 		decider = memory.RulesDecider()
 	case "add":
 		decider = memory.AddDecider()
-	case "ollama":
+	case "ollama", "openai":
 		model := rf.model
 		if model == "" {
 			model = a.getenv("MEMCTL_MODEL")
 		}
-		if model == "" {
-			return nil, usagef("the ollama decider needs a model: --model NAME or $MEMCTL_MODEL")
-		}
-		d, err := memory.OllamaDecider(model, a.ollamaOptions())
+		d, err := a.modelDecider(name, model)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, err
 		}
 		decider = d
 	default:
-		return nil, usagef("unknown decider %q (rules, ollama or add)", name)
+		return nil, usagef("unknown decider %q (rules, ollama, openai or add)", name)
 	}
 	return func(o *memory.Options) { o.Decider, o.Fallback = decider, rf.fallback }, nil
 }
@@ -77,7 +74,7 @@ func (a *app) rememberCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "remember TEXT",
 		Short: "Record a fact and reconcile it with what is known: add, update, invalidate or noop",
-		Long: `remember records TEXT as what the user said and decides what it does to the
+		Long: fmt.Sprintf(`remember records TEXT as what the user said and decides what it does to the
 facts it may update or contradict: add it beside them, update (supersede) one,
 invalidate (retract) one that was wrong, or nothing (noop) when it restates one.
 It prints the decision, its reason and the fact stored; "memctl undo ID" reverses it.
@@ -87,14 +84,24 @@ Deciders (--decider, default $MEMCTL_DECIDER, else rules):
           else adds
   ollama  asks a local Ollama chat model (--model, default $MEMCTL_MODEL) at
           $OLLAMA_HOST
+  openai  asks a chat model (--model, default $MEMCTL_MODEL) of any server
+          speaking OpenAI's Chat Completions: $OPENAI_BASE_URL (default
+          https://api.openai.com/v1; llama.cpp's llama-server
+          http://localhost:8080/v1, LM Studio http://localhost:1234/v1,
+          Ollama http://localhost:11434/v1), with the key $OPENAI_API_KEY
+          (none when unset)
   add     always adds
 
-When the decider fails (Ollama unreachable, a timeout, an invalid answer twice),
+A model call waits at most --timeout (default $MEMCTL_TIMEOUT, else %s); once
+one takes over a second, memctl says on stderr which model it is asking where.
+When the decider fails (a server unreachable, a timeout, an HTTP error, a
+refusal, an invalid answer twice),
 --fallback add stores the fact anyway and --fallback error stores nothing and
-exits 1; either way the decision says "fallback:" and why.
+exits 1; either way the decision says "fallback:" and why. A decision that
+changed nothing (a refusal, a noop) offers no undo.
 
 A pinned fact is never changed: the new fact is added and a conflict links the
-two (see conflicts and resolve).`,
+two (see conflicts and resolve).`, memory.DefaultModelTimeout),
 		Args: exactArgs("TEXT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tune, err := a.rememberOptions(&rf)
@@ -123,16 +130,42 @@ two (see conflicts and resolve).`,
 	f := c.Flags()
 	f.Var(timeFlag{&rf.said}, "said", "when the user said it (default: --now, else now)")
 	f.StringVar(&rf.source, "source", "", "reference to where the fact came from, e.g. a message id")
-	f.StringVar(&rf.decider, "decider", "", "rules, ollama or add (default $MEMCTL_DECIDER, else rules)")
-	f.StringVar(&rf.model, "model", "", "Ollama chat model of the ollama decider (default $MEMCTL_MODEL)")
+	f.StringVar(&rf.decider, "decider", "", "rules, ollama, openai or add (default $MEMCTL_DECIDER, else rules)")
+	f.StringVar(&rf.model, "model", "", "chat model of the ollama or openai decider (default $MEMCTL_MODEL)")
 	f.StringVar(&rf.fallback, "fallback", rf.fallback, "when the decider fails: add the fact anyway, or error")
 	return c
 }
 
 // outcomeJSON is remember's --json output.
 type outcomeJSON struct {
-	Decision memory.Decision `json:"decision"`
-	Fact     *factJSON       `json:"fact"`
+	Decision decisionJSON `json:"decision"`
+	Fact     *factJSON    `json:"fact"`
+}
+
+// decisionJSON is a decision as memctl prints it: the library's, with the
+// action a table shows, "refused" where the library leaves it empty (the
+// fallback policy stored nothing).
+type decisionJSON struct {
+	memory.Decision
+	Action string `json:"action"` // shadows Decision.Action
+}
+
+func decisionObject(d memory.Decision) decisionJSON {
+	return decisionJSON{Decision: d, Action: actionName(d.Action)}
+}
+
+// actionName is an action as memctl shows it.
+func actionName(a memory.Action) string {
+	if a == "" {
+		return "refused"
+	}
+	return string(a)
+}
+
+// changedNothing: undoing d would change nothing, as for a refusal or a
+// noop, so memctl does not offer it.
+func changedNothing(d memory.Decision) bool {
+	return d.Added == 0 && !(d.Target != 0 && (d.Action == memory.ActionUpdate || d.Action == memory.ActionInvalidate))
 }
 
 // printOutcome prints what remember decided and stored; policy is the
@@ -140,7 +173,7 @@ type outcomeJSON struct {
 func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outcome, policy string) error {
 	d := out.Decision
 	if a.json {
-		o := outcomeJSON{Decision: d}
+		o := outcomeJSON{Decision: decisionObject(d)}
 		if out.Fact.ID != 0 {
 			f := factObject(out.Fact)
 			o.Fact = &f
@@ -167,7 +200,11 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		decider += " (model " + d.Model + ")"
 	}
 	fmt.Fprintf(tw, "decider:\t%s\n", decider)
-	fmt.Fprintf(tw, "decision:\t%d (undo with: memctl undo %d)\n", d.ID, d.ID)
+	if changedNothing(d) {
+		fmt.Fprintf(tw, "decision:\t%d (nothing to undo)\n", d.ID)
+	} else {
+		fmt.Fprintf(tw, "decision:\t%d (undo with: memctl undo %d)\n", d.ID, d.ID)
+	}
 	if d.Conflict != 0 {
 		fmt.Fprintf(tw, "conflict:\t%d (see memctl conflicts)\n", d.Conflict)
 	}
@@ -189,7 +226,7 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 func (a *app) actionText(ctx context.Context, s *memory.Store, action memory.Action, target uint64) string {
 	text := string(action)
 	if action == "" {
-		text = "none (refused)"
+		text = "none (refused)" // the table says why at "fallback:"
 	}
 	if target == 0 {
 		return text
@@ -217,10 +254,11 @@ func (a *app) decisionsCmd() *cobra.Command {
 					return err
 				}
 				if a.json {
-					if ds == nil {
-						ds = []memory.Decision{}
+					out := make([]decisionJSON, len(ds))
+					for i, d := range ds {
+						out[i] = decisionObject(d)
 					}
-					return a.printJSON(ds)
+					return a.printJSON(out)
 				}
 				if len(ds) == 0 {
 					_, err := fmt.Fprintln(a.stdout, "no decisions")
@@ -229,10 +267,7 @@ func (a *app) decisionsCmd() *cobra.Command {
 				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tAT\tACTION\tTARGET\tADDED\tDECIDER\tFALLBACK\tUNDONE\tTEXT")
 				for _, d := range ds {
-					action := string(d.Action)
-					if action == "" {
-						action = "refused"
-					}
+					action := actionName(d.Action)
 					undone := "-"
 					if d.UndoneAt != nil {
 						undone = showTime(*d.UndoneAt)
@@ -272,7 +307,7 @@ func (a *app) undoCmd() *cobra.Command {
 					return err
 				}
 				if a.json {
-					return a.printJSON(d)
+					return a.printJSON(decisionObject(d))
 				}
 				what := "nothing to change"
 				switch restored := d.Target != 0 && (d.Action == memory.ActionUpdate || d.Action == memory.ActionInvalidate); {
@@ -283,11 +318,7 @@ func (a *app) undoCmd() *cobra.Command {
 				case restored:
 					what = fmt.Sprintf("restored fact %d", d.Target)
 				}
-				action := string(d.Action)
-				if action == "" {
-					action = "refused"
-				}
-				_, err = fmt.Fprintf(a.stdout, "undid decision %d (%s): %s\n", d.ID, action, what)
+				_, err = fmt.Fprintf(a.stdout, "undid decision %d (%s): %s\n", d.ID, actionName(d.Action), what)
 				return err
 			})
 		},

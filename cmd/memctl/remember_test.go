@@ -249,7 +249,7 @@ func TestRememberOllamaUnreachable(t *testing.T) {
 		t.Errorf("fallback error: exit %d, stderr %q", r.code, r.stderr)
 	}
 	d, f = outcome(t, r.stdout)
-	if d["action"] != "" || d["fallback"] == "" || num(d["added"]) != 0 || f != nil {
+	if d["action"] != "refused" || d["fallback"] == "" || num(d["added"]) != 0 || f != nil {
 		t.Errorf("fallback error printed decision %v, fact %v", d, f)
 	}
 	if got := states(t, db); len(got) != 3 {
@@ -262,7 +262,7 @@ func TestRememberOllamaUnreachable(t *testing.T) {
 		t.Errorf("fallback error, text: %+v", r)
 	}
 	ds := decode[[]map[string]any](t, ok(t, "--db", db, "--json", "decisions"))
-	if len(ds) != 5 || ds[0]["fallback"] == "" || ds[0]["action"] != "" || ds[4]["fallback"] != "" {
+	if len(ds) != 5 || ds[0]["fallback"] == "" || ds[0]["action"] != "refused" || ds[4]["fallback"] != "" {
 		t.Errorf("decisions = %v", ds)
 	}
 	if table := ok(t, "--db", db, "decisions", "--limit", "1"); !strings.Contains(table, "refused") || !strings.Contains(table, "yes") {
@@ -394,5 +394,47 @@ func TestRememberHelp(t *testing.T) {
 	}
 	if out := ok(t, "remember", "--help"); !strings.Contains(out, "topics") || !strings.Contains(out, "fallback") {
 		t.Errorf("remember --help:\n%s", out)
+	}
+}
+
+// A decision that changed nothing offers no undo, and --json names a
+// refusal as the table does.
+func TestRememberNothingToUndo(t *testing.T) {
+	db := tempDB(t)
+	t.Setenv("OLLAMA_HOST", closedPort(t))
+	out := ok(t, "--db", db, "remember", contoso)
+	if !strings.Contains(out, "undo with: memctl undo 1") {
+		t.Errorf("an add offers no undo:\n%s", out)
+	}
+
+	r := memctl(t, "", "--db", db, "remember", fabrikam, "--decider", "ollama", "--model", "m", "--fallback", "error")
+	if r.code != 1 || !strings.Contains(r.stdout, "action:") || !strings.Contains(r.stdout, "refused") {
+		t.Fatalf("fallback error: %+v", r)
+	}
+	if strings.Contains(r.stdout, "memctl undo") {
+		t.Errorf("a refusal offers an undo:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "decision:") || !strings.Contains(r.stdout, "2 (nothing to undo)") {
+		t.Errorf("a refusal does not say its decision changed nothing:\n%s", r.stdout)
+	}
+
+	r = memctl(t, "", "--db", db, "--json", "remember", fabrikam, "--decider", "ollama", "--model", "m", "--fallback", "error")
+	d, f := outcome(t, r.stdout)
+	if r.code != 1 || d["action"] != "refused" || d["proposed"] != "" || f != nil {
+		t.Errorf("fallback error --json: exit %d, decision %v, fact %v", r.code, d, f)
+	}
+	ds := decode[[]map[string]any](t, ok(t, "--db", db, "--json", "decisions"))
+	if len(ds) != 3 || ds[0]["action"] != "refused" || ds[1]["action"] != "refused" || ds[2]["action"] != "add" {
+		t.Errorf("decisions --json = %v", ds)
+	}
+	u := decode[map[string]any](t, ok(t, "--db", db, "--json", "undo", "3"))
+	if u["action"] != "refused" || u["undone_at"] == nil {
+		t.Errorf("undo --json of a refusal = %v", u)
+	}
+
+	// A restatement changes nothing either.
+	out = ok(t, "--db", db, "remember", contoso)
+	if strings.Contains(out, "memctl undo") || !strings.Contains(out, "noop") || !strings.Contains(out, "(nothing to undo)") {
+		t.Errorf("a noop offers an undo:\n%s", out)
 	}
 }

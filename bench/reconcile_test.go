@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/palimpsest-mem/memory/internal/ollamatest"
+	"github.com/palimpsest-mem/memory/internal/openaitest"
+)
+
+// reconcileFixture writes a few cases and distractors, one case per
+// action, and returns the --data and --distractors arguments.
+func reconcileFixture(t *testing.T) (data, distractors string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, lines ...any) string {
+		var b bytes.Buffer
+		for _, l := range lines {
+			j, err := json.Marshal(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(append(j, '\n'))
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	data = write("updates.jsonl",
+		updateCase{ID: "t-1", Lang: "en", Old: "I work at Contoso.", OldSaid: "2025-01-10", New: "I now work at Fabrikam.", NewSaid: "2025-06-01", Action: "update"},
+		updateCase{ID: "t-2", Lang: "en", Old: "I have a dog named Rex.", OldSaid: "2025-01-10", New: "I play the cello.", NewSaid: "2025-06-01", Action: "add"},
+		updateCase{ID: "t-3", Lang: "en", Old: "My sister lives in Oslo.", OldSaid: "2025-01-10", New: "My sister lives in Oslo, still.", NewSaid: "2025-06-01", Action: "noop"},
+	)
+	distractors = write("distractors.jsonl",
+		distractor{Lang: "en", Text: "I like green tea in the morning.", Said: "2024-12-01"},
+		distractor{Lang: "en", Text: "My favourite film is Alien.", Said: "2024-12-02"},
+	)
+	return data, distractors
+}
+
+// fakeDecisions answers each fixture case as its gold action: the old fact
+// is the only candidate with the words of the new one, numbered 1.
+func fakeDecisions(prompt string) string {
+	switch {
+	case strings.Contains(prompt, "Fabrikam"):
+		return `{"reasoning":"the job changed","action":"update","target":1,"event_from":null,"grain":null}`
+	case strings.Contains(prompt, "still"):
+		return `{"reasoning":"a restatement","action":"noop","target":1,"event_from":null,"grain":null}`
+	}
+	return `{"reasoning":"unrelated","action":"add","target":0,"event_from":null,"grain":null}`
+}
+
+// runBench runs bench reconcile in-process; its stderr is kept in
+// *stderr when not nil.
+func runBench(t *testing.T, stderr *string, args ...string) (string, error) {
+	t.Helper()
+	c := reconcileCmd()
+	var out, errOut bytes.Buffer
+	c.SetOut(&out)
+	c.SetErr(&errOut)
+	c.SetArgs(args)
+	err := c.Execute()
+	if stderr != nil {
+		*stderr = errOut.String()
+	}
+	return out.String(), err
+}
+
+// The ollama decider on a fake Ollama: the model is the one named, every
+// case is decided by it, and the score counts its decisions.
+func TestReconcileOllama(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.Chat = func(r ollamatest.ChatRequest) string { return fakeDecisions(r.Messages[len(r.Messages)-1].Content) }
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	t.Setenv("MEMCTL_MODEL", "bench-model")
+	data, ds := reconcileFixture(t)
+	out, err := runBench(t, nil, "--decider", "ollama", "--data", data, "--distractors", ds)
+	if err != nil {
+		t.Fatalf("bench reconcile: %v\n%s", err, out)
+	}
+	for _, want := range []string{"decisions of the ollama decider (model bench-model)", "accuracy 1.000 collateral 0.000 n=3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "fallbacks") {
+		t.Errorf("a fallback:\n%s", out)
+	}
+	if ms := srv.Models(); len(ms) != 3 || ms[0] != "bench-model" {
+		t.Errorf("models asked: %v", ms)
+	}
+}
+
+// A server that fails every call: the run says every decision fell back,
+// and why.
+func TestReconcileAllFallBack(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.SetFault(ollamatest.Error500)
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	data, ds := reconcileFixture(t)
+	out, err := runBench(t, nil, "--decider", "ollama", "--model", "m", "--data", data, "--distractors", ds, "--limit", "2")
+	if err == nil || !strings.Contains(err.Error(), "every decision fell back") || !strings.Contains(err.Error(), "500") {
+		t.Errorf("error = %v", err)
+	}
+	if !strings.Contains(out, "fallbacks: 2") || !strings.Contains(out, "n=2") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+// The openai decider on a fake OpenAI-compatible server, configured as
+// memctl is: $OPENAI_BASE_URL, $OPENAI_API_KEY and --model.
+func TestReconcileOpenAI(t *testing.T) {
+	const key = "sk-bench-key"
+	srv := openaitest.New(t)
+	srv.Key = key
+	srv.Chat = func(r openaitest.ChatRequest) openaitest.Reply {
+		return openaitest.Reply{Content: fakeDecisions(r.Messages[len(r.Messages)-1].Content)}
+	}
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
+	t.Setenv("OPENAI_API_KEY", key)
+	data, ds := reconcileFixture(t)
+	var stderr string
+	out, err := runBench(t, &stderr, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
+	if err != nil {
+		t.Fatalf("bench reconcile: %v\n%s", err, out)
+	}
+	if stderr != "bench: 3/3 cases decided\n" {
+		t.Errorf("progress on stderr: %q", stderr)
+	}
+	for _, want := range []string{"decisions of the openai decider (model gpt-bench)", "accuracy 1.000 collateral 0.000 n=3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Errorf("%d requests, want one per case", len(reqs))
+	}
+	for _, r := range reqs {
+		if r.Path != "/v1/chat/completions" || r.Authorization != "Bearer "+key {
+			t.Errorf("request %s %s, Authorization %q", r.Method, r.Path, r.Authorization)
+		}
+	}
+	// A wrong key: every decision falls back, the run fails and says why,
+	// without the key.
+	t.Setenv("OPENAI_API_KEY", "sk-wrong")
+	out, err = runBench(t, nil, "--decider", "openai", "--model", "gpt-bench", "--data", data, "--distractors", ds)
+	if err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error()+out, "sk-wrong") {
+		t.Errorf("wrong key: error %v\n%s", err, out)
+	}
+	t.Setenv("MEMCTL_MODEL", "")
+	if _, err := runBench(t, nil, "--decider", "openai", "--data", data, "--distractors", ds); err == nil || !strings.Contains(err.Error(), "--model") {
+		t.Errorf("no model: %v", err)
+	}
+}
+
+// The openai decider on a few cases of the dev set (skipped without it),
+// as a user measures their own model: every case reaches the server and
+// none falls back.
+func TestReconcileOpenAIDevData(t *testing.T) {
+	devData(t) // skips without ../shared/data
+	srv := openaitest.New(t)
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
+	t.Setenv("OPENAI_API_KEY", "")
+	out, err := runBench(t, nil, "--decider", "openai", "--model", "m", "--limit", "6",
+		"--data", dataDir+"/updates.dev.jsonl", "--distractors", dataDir+"/distractors.en.jsonl,"+dataDir+"/distractors.ru.jsonl")
+	if err != nil || !strings.Contains(out, "n=6") || strings.Contains(out, "fallbacks") {
+		t.Errorf("error %v, output:\n%s", err, out)
+	}
+	if n := len(srv.ChatRequests()); n != 6 {
+		t.Errorf("%d chat requests, want 6", n)
+	}
+	for _, r := range srv.Requests() {
+		if r.Authorization != "" {
+			t.Errorf("an Authorization header without a key: %q", r.Authorization)
+		}
+	}
+}
