@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/kv"
 )
 
 // Close while the first lookup is building the index: the build that ends
@@ -323,6 +324,35 @@ func TestIndexerAppliesALookedUpUsersChangeAtOnce(t *testing.T) {
 			t.Fatal("a change to a user just looked up waited for the delay")
 		}
 		time.Sleep(time.Millisecond)
+	}
+	// A large change, such as a group commit of many writers, gathers
+	// even for a user just looked up.
+	notes := make([]Note, smallChange+1)
+	for i := range notes {
+		notes[i] = Note{User: "asker", Text: fmt.Sprintf("I have %d cats.", i+2)}
+	}
+	if _, err := s.Candidates(ctx, "asker", "cats", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.update(ctx, func(tx *kv.Tx) error {
+		for i := range notes {
+			rec, err := s.record(notes[i])
+			if err != nil {
+				return err
+			}
+			if err := s.insert(tx, &rec, nil, s.now()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Give an apply at once the time to happen: with an hour's delay,
+	// nothing else applies the change.
+	time.Sleep(100 * time.Millisecond)
+	if !pending() {
+		t.Fatal("a large change was applied at once: many writers' commits would each make a segment")
 	}
 }
 
