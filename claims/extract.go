@@ -199,11 +199,13 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 		}
 		f = &found{p: p, start: ti}
 	}
-	if !r.rest(text, toks, p, 0, ti, f) {
+	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) || !r.rest(text, toks, p, 0, ti, f) {
 		return nil
 	}
 	if implicit {
-		for back := ti - 1; back >= 0 && back >= ti-5; back-- {
+		// The longest subject phrase ending here: "моя подруга Маша", not
+		// "Маша".
+		for back := max(ti-5, 0); back < ti; back++ {
 			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti {
 				f.subject = s
 				break
@@ -216,12 +218,15 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 // continued returns the match a conjunction at ti continues: one ending,
 // or whose first object ends, just before it.
 func continued(earlier []*found, ti int) *found {
-	for i := len(earlier) - 1; i >= 0; i-- {
+	var prev *found
+	for i := len(earlier) - 1; i >= 0 && earlier[i].start >= ti-maxSpan; i-- {
+		// The earliest such match has the whole subject: "my brother Dan
+		// lives in X and works at Y" continues "my brother", not "Dan".
 		if f := earlier[i]; f.end == ti || f.objects[0].b == ti {
-			return earlier[i]
+			prev = f
 		}
 	}
-	return nil
+	return prev
 }
 
 // rest matches p's elements from ei on at token ti, filling f.
@@ -279,8 +284,8 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	case skip:
 		for n := 1; n <= maxSkip; n++ {
 			i := ti + n - 1
-			if w := word(i); w == "" || r.stop[w] {
-				return false
+			if w := word(i); w == "" || r.negation[w] || conjunction(w) {
+				return false // "работаю _ в X" must not reach past "и живу в"
 			}
 			if r.rest(text, toks, p, ei+1, i+1, f) {
 				return true
@@ -448,12 +453,20 @@ func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (sp
 				a, b = r.name(toks, b)
 				break
 			}
+			if b > a && b+1 < len(toks) && quote(toks[b].mark) {
+				break // "группа «Кино»": the quotation, below
+			}
 			b++
 		}
 		if b == a {
 			return span{}, 0, false
 		}
 		next = b
+		if b < len(toks) && quote(toks[b].mark) {
+			if q, n, ok := r.object(text, toks, b, e, limit); ok {
+				return q, n, true
+			}
+		}
 	}
 	return span{a, b, r.nominative(text[toks[a].start:toks[b-1].end], e.cases)}, next, true
 }

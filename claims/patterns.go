@@ -35,7 +35,7 @@ const (
 	capture                 // one of words, which is the object: "[vegan|vegetarian]"
 	subject                 // "S": whom the fact is about ("my sister", "Anna")
 	slot                    // "X" or "NAME": the object
-	skip                    // "_": one to four words not the object ("a software engineer")
+	skip                    // "_": one to four words not the object ("a software engineer"), the fewest that do
 )
 
 type elem struct {
@@ -50,11 +50,12 @@ type elem struct {
 
 // pattern is one line of a pattern file.
 type pattern struct {
-	rel   Relation
-	kind  Kind
-	elems []elem
-	obj   int    // the index in elems of the object (slot or capture)
-	where string // "en.txt:12", for tests and errors
+	rel     Relation
+	kind    Kind
+	elems   []elem
+	obj     int    // the index in elems of the object (slot or capture)
+	atStart bool   // "^": only at the start of the text or of a sentence
+	where   string // "en.txt:12", for tests and errors
 }
 
 // rules is everything Extract reads from the pattern files.
@@ -222,6 +223,9 @@ func (r *rules) parsePattern(line string) (pattern, error) {
 		return pattern{}, fmt.Errorf("unknown kind %q", hf[1])
 	}
 	objects := 0
+	if rest, ok := strings.CutPrefix(body, "^ "); ok {
+		p.atStart, body = true, rest
+	}
 	for i, f := range strings.Split(body, " ") {
 		e, err := r.parseElem(f)
 		if err != nil {
