@@ -443,7 +443,13 @@ func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (sp
 		a, b = r.name(toks, ti)
 		next = b
 	case e.names:
-		return span{}, 0, false
+		// A common noun with a letter or a number names one thing:
+		// "company A", "school 57", "школа 57".
+		if !designation(toks, ti) {
+			return span{}, 0, false
+		}
+		a, b = ti, ti+2
+		next = b
 	default:
 		a, b = ti, ti
 		for b < len(toks) && b-a < limit && toks[b].word != "" && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
@@ -469,6 +475,23 @@ func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (sp
 		}
 	}
 	return span{a, b, r.nominative(text[toks[a].start:toks[b-1].end], e.cases)}, next, true
+}
+
+// designation reports whether toks[ti:ti+2] are a word and a letter or
+// a number that together name one thing ("company A", "school 57"): a
+// lowercase word of letters, then a single capital letter or a number.
+func designation(toks []token, ti int) bool {
+	if ti+1 >= len(toks) {
+		return false
+	}
+	w, d := toks[ti], toks[ti+1]
+	if w.word == "" || w.upper || strings.ContainsFunc(w.word, func(r rune) bool { return !unicode.IsLetter(r) }) || d.word == "" {
+		return false
+	}
+	// Not the pronoun: "my brother and I".
+	letter := d.upper && d.word != "i" && utf8.RuneCountInString(d.word) == 1 && unicode.IsLetter([]rune(d.word)[0])
+	number := !strings.ContainsFunc(d.word, func(r rune) bool { return !unicode.IsDigit(r) })
+	return letter || number
 }
 
 // named reports whether t may begin a name inside a phrase: a capitalised

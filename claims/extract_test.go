@@ -127,3 +127,14 @@ func TestExtractRussian(t *testing.T) {
 		"Встреча перенесена на четверг.": nil,
 	})
 }
+
+// A common noun with a capital letter or a number names one thing, where
+// the patterns want a name: "company A", "school 57".
+func TestExtractDesignations(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"I work at company A.":                {{u, claims.WorksAt, "company A"}},
+		"I work at company B.":                {{u, claims.WorksAt, "company B"}},
+		"I study at school 57.":               {{u, claims.StudiesAt, "school 57"}},
+		"My brother and I work at company C.": {{u, claims.WorksAt, "company C"}},
+	})
+}
