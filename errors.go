@@ -46,6 +46,9 @@ var (
 	ErrInvalidUser     = errors.New("invalid user name")
 	ErrInvalidInterval = errors.New("event interval ends before it starts")
 	ErrInvalidTime     = errors.New("time outside the years 1900 to 2199")
+	// ErrInvalidClaim: a claim of a Note that is not valid (unknown
+	// relation, empty or over-long name, …).
+	ErrInvalidClaim = errors.New("invalid claim")
 
 	// ErrPinned: automation tried to supersede or invalidate a pinned fact.
 	ErrPinned = errors.New("fact is pinned")

@@ -101,6 +101,11 @@ type Fact struct {
 	// like the markers.
 	EventStart time.Time
 	EventEnd   time.Time
+
+	// Claims are what the fact states, (subject, relation, object): the
+	// edges of the graph are derived from them. Written with the fact and
+	// immutable with it; empty for a fact that states none.
+	Claims []Claim
 }
 
 // Where a fact's event time came from.
@@ -130,6 +135,10 @@ type Note struct {
 	Pinned     bool
 	Origin     Origin
 	Source     Source
+	// Claims: nil means extract them from Text by rule; a non-nil slice,
+	// even empty, means exactly these (each validated: a bad one is
+	// ErrInvalidClaim and nothing is written).
+	Claims []Claim
 }
 
 // Change says who makes a change of state and why; Reason is kept in the log.
