@@ -72,7 +72,9 @@ func TestGraphModel(t *testing.T) {
 			}
 			return n
 		}
-		facts := func() []memory.Fact { return rmust[[]memory.Fact](t)(s.List(ctx, user, &memory.ListOptions{All: true})) }
+		facts := func() []memory.Fact {
+			return rmust[[]memory.Fact](t)(s.List(ctx, user, &memory.ListOptions{All: true}))
+		}
 		pick := func(t *rapid.T, want func(memory.Fact) bool) (memory.Fact, bool) {
 			var fs []memory.Fact
 			for _, f := range facts() {
