@@ -27,7 +27,7 @@ func TestDeleteRemovesItsClaimsAndEntities(t *testing.T) {
 		Claims: []memory.Claim{{Relation: memory.RelWorksAt, Object: only, Kind: "company"},
 			{Relation: memory.RelLivesIn, Object: shared, Kind: "city"}}}))
 	must[memory.Lookup](t)(s.Candidates(ctx, "", "a new company in the old town", 5)) // the index is built
-	must[memory.Fact](t)(s.Invalidate(ctx, "", doomed.ID, memory.Change{}))         // churn: old copies in free pages
+	must[memory.Fact](t)(s.Invalidate(ctx, "", doomed.ID, memory.Change{}))           // churn: old copies in free pages
 	must[memory.Fact](t)(s.Restore(ctx, "", doomed.ID, memory.Change{}))
 	dir := filepath.Dir(path)
 	if !dirContains(t, dir, only) {
