@@ -101,6 +101,11 @@ type Fact struct {
 	// like the markers.
 	EventStart time.Time
 	EventEnd   time.Time
+
+	// Claims are what the fact states, (subject, relation, object): the
+	// edges of the graph are derived from them. Written with the fact and
+	// immutable with it; empty for a fact that states none.
+	Claims []Claim
 }
 
 // Where a fact's event time came from.
@@ -130,6 +135,10 @@ type Note struct {
 	Pinned     bool
 	Origin     Origin
 	Source     Source
+	// Claims: nil means extract them from Text by rule; a non-nil slice,
+	// even empty, means exactly these (each validated: a bad one is
+	// ErrInvalidClaim and nothing is written).
+	Claims []Claim
 }
 
 // Change says who makes a change of state and why; Reason is kept in the log.
@@ -212,6 +221,7 @@ func factOf(r *kv.Record) Fact {
 		EventFrom:    toTime(r.EventFrom, r.HasFrom),
 		EventUntil:   toTime(r.EventUntil, r.HasUntil),
 		EventSource:  r.EventSource,
+		Claims:       fromKVClaims(r.Claims),
 	}
 	f.EventStart, f.EventEnd = effective(spanAt(r, nil, math.MaxInt64))
 	return f
@@ -352,7 +362,12 @@ func (s *Store) record(n Note) (kv.Record, error) {
 		}
 		*f.dst = v
 	}
+	cs, err := claimsOf(&n, text)
+	if err != nil {
+		return kv.Record{}, err
+	}
 	return kv.Record{
+		Claims:     cs,
 		User:       n.User,
 		Text:       text,
 		Pinned:     n.Pinned,

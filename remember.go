@@ -57,7 +57,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 	vec := s.embedFact(ctx, rec.Text)
 	var out Outcome
 	for attempt := 1; ; attempt++ {
-		look, err := s.Candidates(ctx, rec.User, rec.Text, DefaultCandidates)
+		look, err := s.candidates(ctx, rec.User, rec.Text, fromKVClaims(rec.Claims), DefaultCandidates)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -91,6 +91,7 @@ func (s *Store) decisionInput(rec *kv.Record, n Note, look Lookup) reconcile.Inp
 		in.Candidates = append(in.Candidates, reconcile.Candidate{
 			N: i + 1, Text: c.Fact.Text, Pinned: c.Fact.Pinned, RecordedAt: c.Fact.RecordedAt,
 			EventFrom: c.Fact.EventFrom, Terms: c.Terms, Topics: c.Topics, Score: c.Score, Overlap: c.Overlap,
+			Relation: string(c.Relation),
 		})
 	}
 	return in
