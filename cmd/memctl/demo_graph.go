@@ -29,7 +29,7 @@ func showEdge(e memory.Edge) string {
 	for i, id := range e.Support {
 		ids[i] = fmt.Sprintf("#%d", id)
 	}
-	return fmt.Sprintf("%s %s %s  %-9s  %s  (facts %s)", e.Subject, e.Relation, e.Object, e.State, edgeSpan(e), strings.Join(ids, ", "))
+	return fmt.Sprintf("%s %s %s  %-9s  %s  (facts %s)", showSubject(e.Subject), e.Relation, e.Object, e.State, edgeSpan(e), strings.Join(ids, ", "))
 }
 
 // expectEdges prints edges and fails unless their objects are exactly want

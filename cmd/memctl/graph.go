@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/spf13/cobra"
 )
 
@@ -70,10 +71,13 @@ recorded instead, current, ended and retracted alike, whatever --event and
 	return c
 }
 
-// relationNames is the closed vocabulary of relations, sorted.
+// relationNames is the closed vocabulary of relations, in the claims
+// package's order.
 func relationNames() []string {
-	var names []string // TODO: the claims package's vocabulary
-	slices.Sort(names)
+	var names []string
+	for _, r := range claims.Relations() {
+		names = append(names, string(r))
+	}
 	return names
 }
 
@@ -139,9 +143,19 @@ func claimObjects(cs []memory.Claim) []claimJSON {
 	return out
 }
 
-// showClaim is a claim for people: "user works_at company A (company)".
+// userSubject is how a table shows the subject "", the user.
+const userSubject = "(user)"
+
+func showSubject(s string) string {
+	if s == "" {
+		return userSubject
+	}
+	return oneLineText(s)
+}
+
+// showClaim is a claim for people: "(user) works_at company A (company)".
 func showClaim(c memory.Claim) string {
-	s := oneLineText(c.Subject) + " " + string(c.Relation) + " " + oneLineText(c.Object)
+	s := showSubject(c.Subject) + " " + string(c.Relation) + " " + oneLineText(c.Object)
 	if c.Kind != "" {
 		s += " (" + string(c.Kind) + ")"
 	}
@@ -170,7 +184,7 @@ func (a *app) printEdges(edges []memory.Edge) error {
 	}
 	fmt.Fprintln(tw)
 	for _, e := range edges {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", oneLineText(e.Subject), string(e.Relation), oneLineText(e.Object),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", showSubject(e.Subject), string(e.Relation), oneLineText(e.Object),
 			e.State, edgeSpan(e), supportList(e.Support))
 		if known {
 			fmt.Fprintf(tw, "\t%s", knownSpan(e))
