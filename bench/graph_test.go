@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+// The graph rows time a graph, not an empty one: imported, the graph
+// store's facts carry claims in about the share the texts were made with,
+// and the user has works_at edges for the Edges row to return.
+func TestGraphStoreHasClaims(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const n = 500
+	var b strings.Builder
+	writeGraphImport(&b, sqliteTexts(), n, n)
+	path := filepath.Join(t.TempDir(), "g.db")
+	if _, err := timeImport(ctx, path, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	facts, err := s.List(ctx, "user-0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := 0
+	for _, f := range facts {
+		if len(f.Claims) > 0 {
+			with++
+		}
+	}
+	if len(facts) != n || with < n*claimShare/10*9/10 || with > n*6/10 {
+		t.Errorf("%d of %d facts carry claims, want about %d in 10", with, len(facts), claimShare)
+	}
+	jobs, err := s.Edges(ctx, "user-0", &memory.EdgeQuery{Relation: "works_at"})
+	if err != nil || len(jobs) == 0 {
+		t.Errorf("works_at edges: %v, %v; want some", jobs, err)
+	}
+}
