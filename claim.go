@@ -1,5 +1,15 @@
 package memory
 
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
 // Claim is one (subject, relation, object) statement a fact makes, with the
 // kind of its object. It is stored in the fact's own record, written in the
 // same transaction and immutable with it.
@@ -19,3 +29,71 @@ type Relation string
 
 // EntityKind is the kind of an entity ("company", "city", "person", …).
 type EntityKind string
+
+// MaxClaims bounds the claims of one fact; MaxNameLen a name's bytes.
+const (
+	MaxClaims  = 32
+	MaxNameLen = 256
+)
+
+var errEmptyClaimField = errors.New("empty subject, relation or object")
+
+// validClaims checks a note's claims: each must pass the vocabulary's rules,
+// and names must be short, valid UTF-8 without control characters.
+func validClaims(cs []Claim) error {
+	if len(cs) > MaxClaims {
+		return fmt.Errorf("%w: %d claims, at most %d", ErrInvalidClaim, len(cs), MaxClaims)
+	}
+	for i, c := range cs {
+		for _, f := range []struct{ what, v string }{{"subject", c.Subject}, {"relation", string(c.Relation)},
+			{"object", c.Object}, {"kind", string(c.Kind)}} {
+			if len(f.v) > MaxNameLen {
+				return fmt.Errorf("%w: claim %d: %s of %d bytes, at most %d", ErrInvalidClaim, i, f.what, len(f.v), MaxNameLen)
+			}
+			if !utf8.ValidString(f.v) {
+				return fmt.Errorf("%w: claim %d: %s is not valid UTF-8", ErrInvalidClaim, i, f.what)
+			}
+			if strings.IndexFunc(f.v, unicode.IsControl) >= 0 {
+				return fmt.Errorf("%w: claim %d: %s holds a control character", ErrInvalidClaim, i, f.what)
+			}
+		}
+		if err := validateClaimRules(c); err != nil {
+			return fmt.Errorf("%w: claim %d: %w", ErrInvalidClaim, i, err)
+		}
+	}
+	return nil
+}
+
+// claimsOf is how a note's claims are stored: nil extracts them from text.
+func claimsOf(n *Note, text string) ([]kv.Claim, error) {
+	cs := n.Claims
+	if cs == nil {
+		cs = extractClaims(text)
+	}
+	if err := validClaims(cs); err != nil {
+		return nil, err
+	}
+	return toKVClaims(cs), nil
+}
+
+func toKVClaims(cs []Claim) []kv.Claim {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]kv.Claim, len(cs))
+	for i, c := range cs {
+		out[i] = kv.Claim{Subject: c.Subject, Relation: string(c.Relation), Object: c.Object, Kind: string(c.Kind)}
+	}
+	return out
+}
+
+func fromKVClaims(cs []kv.Claim) []Claim {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]Claim, len(cs))
+	for i, c := range cs {
+		out[i] = Claim{Subject: c.Subject, Relation: Relation(c.Relation), Object: c.Object, Kind: EntityKind(c.Kind)}
+	}
+	return out
+}

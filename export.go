@@ -14,10 +14,12 @@ import (
 // header, then one line per fact with its whole lifecycle log. Version 2
 // gave log steps their decision references ("decision", "undoes"); in
 // version 1 they were the step's cause, "decision N" or "undo of decision
-// N", and Import reads them from there.
+// N", and Import reads them from there. Version 3 gave facts their claims
+// ("claims", absent for none); a fact of an earlier version has its claims
+// extracted from its text on import, as a write without claims does.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 2
+	exportVersion = 3
 )
 
 type exportHeader struct {
@@ -66,7 +68,15 @@ type exportFact struct {
 	EventFrom    *time.Time    `json:"event_from"`
 	EventUntil   *time.Time    `json:"event_until"`
 	EventSource  string        `json:"event_source,omitempty"`
+	Claims       []exportClaim `json:"claims,omitempty"`
 	Log          []exportEvent `json:"log"`
+}
+
+type exportClaim struct {
+	Subject  string `json:"subject"`
+	Relation string `json:"relation"`
+	Object   string `json:"object"`
+	Kind     string `json:"kind,omitempty"`
 }
 
 func timePtr(n int64, has bool) *time.Time {
@@ -140,6 +150,9 @@ func exportOf(r *kv.Record, evs []kv.Event) exportFact {
 		EventUntil:   timePtr(r.EventUntil, r.HasUntil),
 		EventSource:  r.EventSource,
 		Log:          make([]exportEvent, len(evs)),
+	}
+	for _, c := range r.Claims {
+		f.Claims = append(f.Claims, exportClaim(c))
 	}
 	for i, e := range evs {
 		f.Log[i] = exportEvent{Kind: e.Kind.String(), At: time.Unix(0, e.At).UTC(), Origin: originOf(e.Auto).String(),

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	} {
 		a := must[[]memory.Fact](t)(src.At(ctx, q.user, dateOrZero(q.event), dateOrZero(q.known)))
 		b := must[[]memory.Fact](t)(dst.At(ctx, q.user, dateOrZero(q.event), dateOrZero(q.known)))
-		if len(a) != len(b) || len(a) > 0 && a[0] != b[0] {
+		if len(a) != len(b) || len(a) > 0 && !reflect.DeepEqual(a[0], b[0]) {
 			t.Errorf("At %v: source %v, imported %v", q, ids(a), ids(b))
 		}
 	}

@@ -221,6 +221,7 @@ func factOf(r *kv.Record) Fact {
 		EventFrom:    toTime(r.EventFrom, r.HasFrom),
 		EventUntil:   toTime(r.EventUntil, r.HasUntil),
 		EventSource:  r.EventSource,
+		Claims:       fromKVClaims(r.Claims),
 	}
 	f.EventStart, f.EventEnd = effective(spanAt(r, nil, math.MaxInt64))
 	return f
@@ -361,7 +362,12 @@ func (s *Store) record(n Note) (kv.Record, error) {
 		}
 		*f.dst = v
 	}
+	cs, err := claimsOf(&n, text)
+	if err != nil {
+		return kv.Record{}, err
+	}
 	return kv.Record{
+		Claims:     cs,
 		User:       n.User,
 		Text:       text,
 		Pinned:     n.Pinned,

@@ -1,9 +1,14 @@
 package memory
 
 import (
+	"cmp"
 	"context"
-	"errors"
+	"fmt"
+	"math"
+	"slices"
 	"time"
+
+	"github.com/palimpsest-mem/memory/kv"
 )
 
 // The graph of facts is derived, never stored: an edge is the set of claims
@@ -22,6 +27,9 @@ const (
 	EdgeEnded = "ended"
 	// EdgeRetracted: every supporting fact recorded by then is retracted.
 	EdgeRetracted = "retracted"
+	// EdgeUpcoming: the interval is visible and begins after the event time
+	// asked about (a change told in advance).
+	EdgeUpcoming = "upcoming"
 )
 
 // EdgeQuery selects edges; empty Subject, Relation or Object match any.
@@ -49,7 +57,7 @@ type Edge struct {
 	Kind EntityKind
 	// Support is the ids of the facts behind this interval, ascending.
 	Support []uint64
-	State   string // EdgeCurrent, EdgeEnded or EdgeRetracted
+	State   string // EdgeCurrent, EdgeEnded, EdgeUpcoming or EdgeRetracted
 	// EventStart is nil when no supporting fact says when it began;
 	// EventEnd is nil while open.
 	EventStart, EventEnd *time.Time
@@ -68,31 +76,367 @@ type Support struct {
 	Decisions []Decision
 }
 
-// errGraphPending is returned by graph queries not built yet.
-var errGraphPending = errors.New("graph: not implemented yet")
+// edgeKey is an edge: names normalized.
+type edgeKey struct {
+	subject, object string
+	relation        Relation
+}
+
+// claimRef is a claim of a fact of a timeline: tl[fact].rec.Claims[claim].
+type claimRef struct{ fact, claim int }
+
+// userGraph is the claims of one user's facts grouped by edge, over the
+// timeline they were read from. It holds no state of its own: every
+// question replays the supporting facts' logs (spanAt) at the record time
+// asked about, so it cannot drift from the facts.
+type userGraph struct {
+	tl       timeline
+	keys     []edgeKey // sorted
+	support  map[edgeKey][]claimRef
+	byEntity map[string][]edgeKey
+}
+
+func keyLess(a, b edgeKey) int {
+	return cmp.Or(cmp.Compare(a.subject, b.subject), cmp.Compare(a.relation, b.relation), cmp.Compare(a.object, b.object))
+}
+
+func buildGraph(tl timeline) *userGraph {
+	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}}
+	for i := range tl {
+		for j, c := range tl[i].rec.Claims {
+			k := edgeKey{normalizeName(c.Subject), normalizeName(c.Object), Relation(c.Relation)}
+			refs := g.support[k]
+			if n := len(refs); n > 0 && refs[n-1].fact == i {
+				continue // the same claim twice in one fact
+			}
+			if len(refs) == 0 {
+				g.keys = append(g.keys, k)
+				g.byEntity[k.subject] = append(g.byEntity[k.subject], k)
+				if k.object != k.subject {
+					g.byEntity[k.object] = append(g.byEntity[k.object], k)
+				}
+			}
+			g.support[k] = append(refs, claimRef{i, j})
+		}
+	}
+	slices.SortFunc(g.keys, keyLess)
+	for _, ks := range g.byEntity {
+		slices.SortFunc(ks, keyLess)
+	}
+	return g
+}
+
+// graph returns user's graph, from the cache when it is fresh.
+func (s *Store) graph(ctx context.Context, user string) (*userGraph, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if g, ok := s.lists.getGraph(user); ok {
+		return g, nil
+	}
+	gen := s.lists.current()
+	tl, err := s.userTimeline(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	g := buildGraph(tl)
+	s.lists.putGraph(user, gen, g)
+	return g, nil
+}
+
+// piece is one maximal interval of an edge as known at a record time.
+type piece struct {
+	start, end int64 // start math.MinInt64: unknown; end meaningful when hasEnd
+	hasEnd     bool
+	retracted  bool
+	refs       []claimRef
+}
+
+func (p piece) contains(e int64) bool {
+	return !p.retracted && p.start <= e && (!p.hasEnd || e < p.end)
+}
+
+func (p piece) same(q piece) bool {
+	return p.start == q.start && p.hasEnd == q.hasEnd && (!p.hasEnd || p.end == q.end) && p.retracted == q.retracted &&
+		slices.Equal(p.refs, q.refs)
+}
+
+// pieces is edge k as known at record time at: the union of its visible
+// supporting facts' event intervals, one piece per maximal interval, start
+// order; or, when every supporting fact recorded by then is retracted, one
+// retracted piece spanning theirs. Intervals that meet join: a fact
+// superseded by one making the same claim continues its edge.
+func (g *userGraph) pieces(k edgeKey, at int64) []piece {
+	type iv struct {
+		p   span
+		ref claimRef
+	}
+	var vis, gone []iv
+	for _, r := range g.support[k] {
+		e := &g.tl[r.fact]
+		p := spanAt(&e.rec, e.evs, at)
+		switch {
+		case e.rec.RecordedAt > at:
+		case !p.visible:
+			gone = append(gone, iv{p, r})
+		case p.hasEnd && p.end <= p.start:
+			// An empty interval: superseded from where it began; At never
+			// shows it either.
+		default:
+			vis = append(vis, iv{p, r})
+		}
+	}
+	merge := func(ivs []iv, retracted bool) []piece {
+		slices.SortStableFunc(ivs, func(a, b iv) int { return cmp.Compare(a.p.start, b.p.start) })
+		var out []piece
+		for _, v := range ivs {
+			if n := len(out); n > 0 && (!out[n-1].hasEnd || v.p.start <= out[n-1].end || retracted) {
+				last := &out[n-1]
+				if last.hasEnd && (!v.p.hasEnd || v.p.end > last.end) {
+					last.end, last.hasEnd = v.p.end, v.p.hasEnd
+				}
+				last.refs = append(last.refs, v.ref)
+				continue
+			}
+			out = append(out, piece{start: v.p.start, end: v.p.end, hasEnd: v.p.hasEnd, retracted: retracted, refs: []claimRef{v.ref}})
+		}
+		for i := range out {
+			slices.SortFunc(out[i].refs, func(a, b claimRef) int { return cmp.Compare(a.fact, b.fact) })
+		}
+		return out
+	}
+	if len(vis) > 0 {
+		return merge(vis, false)
+	}
+	return merge(gone, true)
+}
+
+// edge is the public form of piece p of k; e is the event time its state
+// is relative to.
+func (g *userGraph) edge(k edgeKey, p piece, e int64) Edge {
+	last := p.refs[len(p.refs)-1] // the latest fact names it
+	c := g.tl[last.fact].rec.Claims[last.claim]
+	out := Edge{Subject: c.Subject, Relation: k.relation, Object: c.Object, Kind: EntityKind(c.Kind)}
+	for _, r := range p.refs {
+		out.Support = append(out.Support, g.tl[r.fact].rec.ID)
+	}
+	switch {
+	case p.retracted:
+		out.State = EdgeRetracted
+	case p.contains(e):
+		out.State = EdgeCurrent
+	case p.start > e:
+		out.State = EdgeUpcoming
+	default:
+		out.State = EdgeEnded
+	}
+	if p.start != math.MinInt64 {
+		out.EventStart = timeAt(p.start)
+	}
+	if p.hasEnd {
+		out.EventEnd = timeAt(p.end)
+	}
+	return out
+}
+
+func timeAt(n int64) *time.Time {
+	t := time.Unix(0, n).UTC()
+	return &t
+}
+
+// match is the filter of a query, names normalized.
+type match struct{ subject, object string }
+
+func (m match) ok(k edgeKey, relation Relation) bool {
+	return (m.subject == "" || m.subject == k.subject) && (m.object == "" || m.object == k.object) &&
+		(relation == "" || relation == k.relation)
+}
 
 // Edges returns user's edges that q selects (nil: every edge current now),
 // ordered by subject, relation, object and interval start.
 func (s *Store) Edges(ctx context.Context, user string, q *EdgeQuery) ([]Edge, error) {
-	return nil, errGraphPending
+	var o EdgeQuery
+	if q != nil {
+		o = *q
+	}
+	g, err := s.graph(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	e, k := orNow(o.Event, now), orNow(o.Known, now)
+	m := match{normalizeName(o.Subject), normalizeName(o.Object)}
+	keys := g.keys
+	switch {
+	case m.subject != "":
+		keys = g.byEntity[m.subject]
+	case m.object != "":
+		keys = g.byEntity[m.object]
+	}
+	var out []Edge
+	for _, key := range keys {
+		if !m.ok(key, o.Relation) {
+			continue
+		}
+		for _, p := range g.pieces(key, k) {
+			if o.All || p.contains(e) {
+				out = append(out, g.edge(key, p, e))
+			}
+		}
+	}
+	return out, nil
 }
 
 // Neighbours returns the edges current at event time event, as known at
 // record time known (zero: now), that have entity as subject or object.
 func (s *Store) Neighbours(ctx context.Context, user, entity string, event, known time.Time) ([]Edge, error) {
-	return nil, errGraphPending
+	g, err := s.graph(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	e, k := orNow(event, now), orNow(known, now)
+	var out []Edge
+	for _, key := range g.byEntity[normalizeName(entity)] {
+		for _, p := range g.pieces(key, k) {
+			if p.contains(e) {
+				out = append(out, g.edge(key, p, e))
+			}
+		}
+	}
+	return out, nil
 }
 
 // EntityTimeline returns every interval of every edge of entity on both
 // axes: each Edge carries its event interval and the record times
-// (KnownFrom, KnownUntil) during which the store believed it, oldest first.
+// (KnownFrom, KnownUntil) during which the store believed it, in the order
+// of the edges, then KnownFrom. Its State is relative to now.
 func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge, error) {
-	return nil, errGraphPending
+	g, err := s.graph(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	var out []Edge
+	for _, key := range g.byEntity[normalizeName(entity)] {
+		// The belief changes only at a supporting fact's record time or a
+		// step of its log.
+		var at []int64
+		for _, r := range g.support[key] {
+			e := &g.tl[r.fact]
+			at = append(at, e.rec.RecordedAt)
+			for _, ev := range e.evs {
+				at = append(at, ev.At)
+			}
+		}
+		slices.Sort(at)
+		at = slices.Compact(at)
+		type open struct {
+			p    piece
+			from int64
+		}
+		var live []open
+		flush := func(o open, until int64, closed bool) {
+			ed := g.edge(key, o.p, now)
+			ed.KnownFrom = timeAt(o.from)
+			if closed {
+				ed.KnownUntil = timeAt(until)
+			}
+			out = append(out, ed)
+		}
+		for _, k := range at {
+			ps := g.pieces(key, k)
+			var next []open
+			for _, p := range ps {
+				i := slices.IndexFunc(live, func(o open) bool { return o.p.same(p) })
+				if i >= 0 {
+					next = append(next, live[i])
+					live = slices.Delete(live, i, i+1)
+				} else {
+					next = append(next, open{p, k})
+				}
+			}
+			for _, o := range live {
+				flush(o, k, true)
+			}
+			live = next
+		}
+		for _, o := range live {
+			flush(o, 0, false)
+		}
+	}
+	return out, nil
 }
 
 // Why returns the facts behind e with their provenance, lifecycle logs and
-// decisions. A fact of e.Support that is gone or no longer carries e's claim
-// gives ErrNotFound.
+// the decisions that made or ended them. A fact of e.Support that is gone,
+// another user's, or no longer carries e's claim gives ErrNotFound.
 func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error) {
-	return nil, errGraphPending
+	key := edgeKey{normalizeName(e.Subject), normalizeName(e.Object), e.Relation}
+	var out []Support
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		want := map[uint64]int{}
+		for _, id := range e.Support {
+			r, err := getUser(tx, id, user)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(r.Claims, func(c kv.Claim) bool {
+				return edgeKey{normalizeName(c.Subject), normalizeName(c.Object), Relation(c.Relation)} == key
+			})
+			if i < 0 {
+				return fmt.Errorf("fact %d has no claim %s %s %s: %w", id, e.Subject, e.Relation, e.Object, ErrNotFound)
+			}
+			f, err := factIn(tx, &r)
+			if err != nil {
+				return err
+			}
+			evs, err := tx.Events(id)
+			if err != nil {
+				return err
+			}
+			sp := Support{Fact: f, Claim: fromKVClaims(r.Claims[i : i+1])[0]}
+			for j := range evs {
+				sp.Events = append(sp.Events, eventOf(&evs[j]))
+			}
+			want[id] = len(out)
+			out = append(out, sp)
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		// A decision made or ended a fact when it added it, targeted it, or
+		// a step of the fact's log names it.
+		named := map[uint64][]int{}
+		for i, sp := range out {
+			for _, ev := range sp.Events {
+				for _, d := range []uint64{ev.Decision, ev.Undoes} {
+					if d != 0 {
+						named[d] = append(named[d], i)
+					}
+				}
+			}
+		}
+		return forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
+			if d.User != user {
+				return nil
+			}
+			var to []int
+			for _, fid := range []uint64{d.Added, d.Target} {
+				if i, ok := want[fid]; ok && fid != 0 {
+					to = append(to, i)
+				}
+			}
+			to = append(to, named[id]...)
+			slices.Sort(to)
+			for _, i := range slices.Compact(to) {
+				out[i].Decisions = append(out[i].Decisions, d)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

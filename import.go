@@ -381,6 +381,15 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 	if f.Source.SaidAt != nil {
 		n.Source.SaidAt = *f.Source.SaidAt
 	}
+	if hdr.Version >= 3 {
+		// The export says its claims: none when it says none.
+		n.Claims = make([]Claim, 0, len(f.Claims))
+		for _, c := range f.Claims {
+			n.Claims = append(n.Claims, Claim{Subject: c.Subject, Relation: Relation(c.Relation), Object: c.Object, Kind: EntityKind(c.Kind)})
+		}
+	} else if f.Claims != nil {
+		return kv.Record{}, nil, fmt.Errorf("claims in a version %d export", hdr.Version)
+	}
 	var err error
 	if n.Origin, err = parseOrigin(f.Origin); err != nil {
 		return kv.Record{}, nil, err

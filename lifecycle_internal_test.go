@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -49,11 +50,11 @@ func TestStep(t *testing.T) {
 			if err := step(tx, &r, now, &e); err != nil {
 				return err
 			}
-			if r != want {
+			if !reflect.DeepEqual(r, want) {
 				t.Errorf("%s: record %+v, want %+v", c.e.Kind, r, want)
 			}
 			stored, err := tx.Get(f.ID)
-			if err != nil || stored != want {
+			if err != nil || !reflect.DeepEqual(stored, want) {
 				t.Errorf("%s: stored %+v, %v; want %+v", c.e.Kind, stored, err, want)
 			}
 			evs, err := tx.Events(f.ID)

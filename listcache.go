@@ -15,6 +15,12 @@ type listCache struct {
 	gen       uint64
 	entries   map[listKey]listEntry
 	timelines map[string]timelineEntry
+	graphs    map[string]graphEntry
+}
+
+type graphEntry struct {
+	gen uint64
+	g   *userGraph
 }
 
 type timelineEntry struct {
@@ -79,6 +85,35 @@ func (c *listCache) invalidate() {
 	c.gen++
 	clear(c.entries)
 	clear(c.timelines)
+	clear(c.graphs)
+}
+
+// getGraph returns a fresh graph, shared like a timeline.
+func (c *listCache) getGraph(user string) (*userGraph, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.graphs[user]
+	return e.g, ok && e.gen == c.gen
+}
+
+// putGraph stores a graph built under generation gen, unless a commit came
+// since.
+func (c *listCache) putGraph(user string, gen uint64, g *userGraph) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if c.graphs == nil {
+		c.graphs = map[string]graphEntry{}
+	}
+	if len(c.graphs) >= maxListEntries {
+		for old := range c.graphs {
+			delete(c.graphs, old)
+			break
+		}
+	}
+	c.graphs[user] = graphEntry{gen: gen, g: g}
 }
 
 // getTimeline returns a fresh timeline. Readers only read it, so it is

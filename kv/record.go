@@ -29,6 +29,15 @@ type Record struct {
 	// the "model"'s answer, or the "words" of the text; "" when unset.
 	EventSource string
 	Source      Source
+	// Claims are what the fact states; records of version 1, written
+	// before claims existed, have none.
+	Claims []Claim
+}
+
+// Claim is one (subject, relation, object) claim of a fact, with the kind of
+// its object. kv stores it as given; memory validates it.
+type Claim struct {
+	Subject, Relation, Object, Kind string
 }
 
 // Source is a fact's provenance.
@@ -42,7 +51,8 @@ type Source struct {
 // Current reports whether the record is neither superseded nor retracted.
 func (r *Record) Current() bool { return r.ValidUntil == 0 }
 
-const recordVersion = 1
+// recordVersion 2 added the claims; version 1 still decodes, with none.
+const recordVersion = 2
 
 const (
 	flagPinned = 1 << iota
@@ -87,7 +97,15 @@ func appendRecordBody(b []byte, r *Record) []byte {
 	b = appendString(b, r.Source.Ref)
 	b = appendString(b, r.Source.Quote)
 	b = binary.AppendVarint(b, r.Source.SaidAt)
-	return appendString(b, r.EventSource) // later fields go after this, each optional on read
+	b = appendString(b, r.EventSource)
+	b = binary.AppendUvarint(b, uint64(len(r.Claims)))
+	for _, c := range r.Claims {
+		b = appendString(b, c.Subject)
+		b = appendString(b, c.Relation)
+		b = appendString(b, c.Object)
+		b = appendString(b, c.Kind)
+	}
+	return b
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -119,7 +137,8 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 		return Record{}, fmt.Errorf("%w: fact %d: %v", ErrDecode, id, err)
 	}
 	d := decoder{b: b}
-	if v := d.byte(); v != recordVersion {
+	v := d.byte()
+	if v != 1 && v != recordVersion {
 		return Record{}, fmt.Errorf("%w: fact %d: version %d", ErrDecode, id, v)
 	}
 	flags := d.byte()
@@ -142,8 +161,23 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 	r.Source.Ref = d.string()
 	r.Source.Quote = d.string()
 	r.Source.SaidAt = d.varint()
-	if d.err == nil && len(d.b) > 0 { // absent in records written before it existed
+	if v == 1 {
+		if d.err == nil && len(d.b) > 0 { // absent in records written before it existed
+			r.EventSource = d.string()
+		}
+	} else {
 		r.EventSource = d.string()
+		n := d.uvarint()
+		// Each claim takes at least four bytes: a bound before allocating.
+		if d.err == nil && n > uint64(len(d.b))/4 {
+			d.err = errShort
+		}
+		if d.err == nil && n > 0 {
+			r.Claims = make([]Claim, n)
+			for i := range r.Claims {
+				r.Claims[i] = Claim{Subject: d.string(), Relation: d.string(), Object: d.string(), Kind: d.string()}
+			}
+		}
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")

@@ -1,0 +1,59 @@
+package kv
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestRecordClaimsRoundTrip(t *testing.T) {
+	r := Record{ID: 5, User: "u", Text: "I work at company A. Моя сестра живёт в Казани.", RecordedAt: 7, EventSource: "",
+		Claims: []Claim{{Subject: "user", Relation: "works_at", Object: "company a", Kind: "company"},
+			{Subject: "сестра", Relation: "lives_in", Object: "казань", Kind: "city"}}}
+	got, err := DecodeRecord(r.ID, AppendRecord(nil, &r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, r)
+	}
+}
+
+// appendV1 is the encoding of version 1, before claims: the same fields up
+// to EventSource, without the claim count.
+func appendV1(r *Record) []byte {
+	body := appendRecordBody(nil, &Record{User: r.User, Text: r.Text, RecordedAt: r.RecordedAt, EventSource: r.EventSource,
+		Pinned: r.Pinned, Source: r.Source})
+	body[0] = 1
+	body = body[:len(body)-1] // the zero claim count
+	return sealed(body, 0)
+}
+
+// Records written before claims existed still decode, with none.
+func TestRecordVersion1DecodesWithoutClaims(t *testing.T) {
+	r := Record{ID: 9, User: "u", Text: "I work at company A.", RecordedAt: 11, EventSource: "words", Pinned: true}
+	got, err := DecodeRecord(r.ID, appendV1(&r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r) || got.Claims != nil {
+		t.Errorf("v1 record:\n got %+v\nwant %+v", got, r)
+	}
+	// A version that never existed is refused.
+	b := appendRecordBody(nil, &r)
+	b[0] = 3
+	if _, err := DecodeRecord(r.ID, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("version 3: %v", err)
+	}
+}
+
+// A claim count larger than the bytes left is corruption, not a huge
+// allocation.
+func TestRecordClaimCountBounded(t *testing.T) {
+	b := appendRecordBody(nil, &Record{Text: "x"})
+	b = b[:len(b)-1]
+	b = append(b, 0xff, 0xff, 0xff, 0xff, 0x0f)
+	if _, err := DecodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("huge claim count: %v", err)
+	}
+}
