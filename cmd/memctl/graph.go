@@ -27,18 +27,25 @@ interval is the union of theirs. "Where did I work in May?" is
 graph --relation works_at --event 2026-05-15; "what did you believe on
 1 August about July?" adds --known 2026-08-01. Both default to now.
 
---entity NAME shows the edges of that entity (as subject or object) at
---event and --known: its neighbours. --all shows every edge interval ever
-recorded instead, current, ended and retracted alike, whatever --event and
---known say, so it takes neither; with --entity it is the entity's timeline.
---relation keeps the edges of one relation.`,
+--all shows every edge interval as known at --known, ended, not yet begun
+and retracted ones too, each with its state at --event.
+
+--entity NAME shows the edges that have that entity as subject or object,
+current at --event as known at --known: its neighbours. With --all it shows
+the entity's timeline instead: every interval of its edges on both axes,
+with KNOWN, the record times during which the store believed it; the
+timeline takes no --event or --known.
+
+--relation keeps the edges of one relation (an unknown one is a usage
+error that lists them). The subject "(user)" is the user; its JSON
+"subject" is "".`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if relation != "" && !slices.Contains(relationNames(), relation) {
 				return usagef("unknown relation %q: want one of %s", relation, strings.Join(relationNames(), ", "))
 			}
-			if all && (cmd.Flags().Changed("event") || cmd.Flags().Changed("known")) {
-				return usagef("--all shows every edge interval: it takes no --event or --known")
+			if entity != "" && all && (cmd.Flags().Changed("event") || cmd.Flags().Changed("known")) {
+				return usagef("--entity with --all is the entity's whole timeline: it takes no --event or --known")
 			}
 			return a.withStore(true, func(s *memory.Store) error {
 				ctx := cmd.Context()
@@ -63,11 +70,11 @@ recorded instead, current, ended and retracted alike, whatever --event and
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&entity, "entity", "", "the edges of this entity, as subject or object (its neighbours; with --all its timeline)")
-	f.StringVar(&relation, "relation", "", "only edges of this relation")
+	f.StringVar(&entity, "entity", "", "the edges of entity `NAME`, as subject or object (its neighbours; with --all its timeline)")
+	f.StringVar(&relation, "relation", "", "only edges of relation `R` (works_at, lives_in, …)")
 	f.Var(timeFlag{&event}, "event", "when in the world (default: now)")
 	f.Var(timeFlag{&known}, "known", "as the store knew it then (default: now)")
-	f.BoolVar(&all, "all", false, "every edge interval, ended and retracted ones too")
+	f.BoolVar(&all, "all", false, "every edge interval, ended and retracted ones too (with --entity: its timeline)")
 	return c
 }
 

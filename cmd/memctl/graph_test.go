@@ -136,7 +136,7 @@ func TestGraphUsageErrors(t *testing.T) {
 		{"unknown relation", []string{"graph", "--relation", "lives_at"},
 			[]string{`unknown relation "lives_at"`, "works_at", "lives_in", "allergic_to", "dislikes"}},
 		{"unknown relation with an entity", []string{"graph", "--entity", "Kazan", "--relation", "Lives_In"}, []string{"unknown relation"}},
-		{"--all with --event", []string{"graph", "--all", "--event", "2026-01-01"}, []string{"--all", "--event"}},
+		{"timeline with --event", []string{"graph", "--entity", "Kazan", "--all", "--event", "2026-01-01"}, []string{"--all", "--event"}},
 		{"--all with --known", []string{"graph", "--entity", "Kazan", "--all", "--known", "2026-01-01"}, []string{"--all", "--known"}},
 		{"an argument", []string{"graph", "Kazan"}, []string{"no arguments"}},
 		{"bad time", []string{"graph", "--event", "May"}, []string{"YYYY-MM-DD"}},
