@@ -1,42 +1,73 @@
 package memory
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
 // Claim is one (subject, relation, object) statement a fact makes, with the
-// kind of its object. It is stored in the fact's own record, written in the
-// same transaction and immutable with it.
-//
-// These types are defined here until the claims package (rule-based
-// extraction, the closed vocabulary of relations) is merged; they then become
-// aliases of its types with the same fields and names.
-type Claim struct {
-	Subject  string
-	Relation Relation
-	Object   string
-	Kind     EntityKind
-}
+// kind of its object; Subject "" is the user. It is stored in the fact's own
+// record, written in the same transaction and immutable with it.
+type Claim = claims.Claim
 
-// Relation is a relation of the closed vocabulary ("works_at", "lives_in", …).
-type Relation string
+// Relation is a relation of the closed vocabulary ("works_at", "lives_in",
+// …); Relations lists them, ParseRelation checks a name.
+type Relation = claims.Relation
 
 // EntityKind is the kind of an entity ("company", "city", "person", …).
-type EntityKind string
+type EntityKind = claims.Kind
+
+// The relations of the vocabulary.
+const (
+	RelWorksAt    = claims.WorksAt
+	RelJobTitle   = claims.JobTitle
+	RelLivesIn    = claims.LivesIn
+	RelStudiesAt  = claims.StudiesAt
+	RelPartner    = claims.Partner
+	RelChild      = claims.Child
+	RelParent     = claims.Parent
+	RelSibling    = claims.Sibling
+	RelFriend     = claims.Friend
+	RelHasPet     = claims.HasPet
+	RelOwns       = claims.Owns
+	RelDrives     = claims.Drives
+	RelSpeaks     = claims.Speaks
+	RelAllergicTo = claims.AllergicTo
+	RelTakes      = claims.Takes
+	RelDiet       = claims.Diet
+	RelMemberOf   = claims.MemberOf
+	RelPlays      = claims.Plays
+	RelLikes      = claims.Likes
+	RelDislikes   = claims.Dislikes
+)
+
+// Relations returns every relation of the vocabulary.
+func Relations() []Relation { return claims.Relations() }
+
+// ParseRelation checks the name of a relation; an unknown one is
+// ErrInvalidClaim.
+func ParseRelation(s string) (Relation, error) {
+	r, err := claims.ParseRelation(s)
+	if err != nil {
+		return r, fmt.Errorf("%w: %w", ErrInvalidClaim, err)
+	}
+	return r, nil
+}
+
+// NormalizeName is the key by which entities are matched: case-folded,
+// spaces collapsed, outer punctuation and a leading article dropped.
+func NormalizeName(name string) string { return claims.Normalize(name) }
 
 // MaxClaims bounds the claims of one fact; MaxNameLen a name's bytes.
 const (
 	MaxClaims  = 32
 	MaxNameLen = 256
 )
-
-var errEmptyClaimField = errors.New("empty subject, relation or object")
 
 // validClaims checks a note's claims: each must pass the vocabulary's rules,
 // and names must be short, valid UTF-8 without control characters.
@@ -57,8 +88,8 @@ func validClaims(cs []Claim) error {
 				return fmt.Errorf("%w: claim %d: %s holds a control character", ErrInvalidClaim, i, f.what)
 			}
 		}
-		if err := validateClaimRules(c); err != nil {
-			return fmt.Errorf("%w: claim %d: %w", ErrInvalidClaim, i, err)
+		if err := c.Validate(); err != nil {
+			return fmt.Errorf("claim %d: %w", i, err) // wraps ErrInvalidClaim
 		}
 	}
 	return nil
@@ -68,7 +99,7 @@ func validClaims(cs []Claim) error {
 func claimsOf(n *Note, text string) ([]kv.Claim, error) {
 	cs := n.Claims
 	if cs == nil {
-		cs = extractClaims(text)
+		cs = claims.Extract(text)
 	}
 	if err := validClaims(cs); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"errors"
+	"github.com/palimpsest-mem/memory/claims"
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
@@ -48,7 +49,7 @@ var (
 	ErrInvalidTime     = errors.New("time outside the years 1900 to 2199")
 	// ErrInvalidClaim: a claim of a Note that is not valid (unknown
 	// relation, empty or over-long name, …).
-	ErrInvalidClaim = errors.New("invalid claim")
+	ErrInvalidClaim = claims.ErrInvalidClaim
 
 	// ErrPinned: automation tried to supersede or invalidate a pinned fact.
 	ErrPinned = errors.New("fact is pinned")

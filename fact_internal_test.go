@@ -30,6 +30,13 @@ func TestRecordFieldsMapped(t *testing.T) {
 			f.SetUint(uint64(100 + n))
 		case reflect.Int64: // nanoseconds
 			f.SetInt(time.Date(2026, 1, n, 0, 0, 0, 0, time.UTC).UnixNano())
+		case reflect.Slice:
+			if f.Type() != reflect.TypeFor[[]kv.Claim]() {
+				t.Fatalf("kv.Record.%s is a %s, which this test cannot fill yet", name, f.Type())
+			}
+			// Claims must be valid to import: a known relation and kind.
+			f.Set(reflect.ValueOf([]kv.Claim{{Subject: fmt.Sprintf("value %d", n), Relation: "works_at",
+				Object: fmt.Sprintf("value %d", n+1), Kind: "company"}, {Relation: "lives_in", Object: "Kazan"}}))
 		default:
 			t.Fatalf("kv.Record.%s is a %s, which this test cannot fill yet", name, f.Kind())
 		}
@@ -74,6 +81,8 @@ func TestRecordFieldsMapped(t *testing.T) {
 			same = got.Interface() == any(OriginAuto) && want.Bool()
 		case got.Type() == reflect.TypeFor[time.Time]():
 			same = got.Interface().(time.Time).UnixNano() == want.Int()
+		case name == "Claims":
+			same = reflect.DeepEqual(got.Interface(), fromKVClaims(r.Claims)) && len(r.Claims) == 2
 		default:
 			same = got.Interface() == want.Interface()
 		}

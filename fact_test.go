@@ -45,6 +45,8 @@ func TestFactFieldsSurvive(t *testing.T) {
 			Quote:  "moved to Porto",
 			SaidAt: date("2026-02-09T18:30:00Z"),
 		},
+		Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: "Porto", Kind: "city"},
+			{Relation: memory.RelWorksAt, Object: "the harbour", Kind: "company"}},
 	}
 	for name, v := range memory.Fields(note) {
 		if v.IsZero() {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -33,7 +34,8 @@ const (
 )
 
 // EdgeQuery selects edges; empty Subject, Relation or Object match any.
-// Names are compared normalized (claims.Normalize).
+// Names are compared normalized (NormalizeName); Subject "" is any
+// subject, and UserSubject is the user.
 type EdgeQuery struct {
 	Subject  string
 	Relation Relation
@@ -104,7 +106,7 @@ func buildGraph(tl timeline) *userGraph {
 	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}}
 	for i := range tl {
 		for j, c := range tl[i].rec.Claims {
-			k := edgeKey{normalizeName(c.Subject), normalizeName(c.Object), Relation(c.Relation)}
+			k := edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)}
 			refs := g.support[k]
 			if n := len(refs); n > 0 && refs[n-1].fact == i {
 				continue // the same claim twice in one fact
@@ -244,11 +246,28 @@ func timeAt(n int64) *time.Time {
 	return &t
 }
 
-// match is the filter of a query, names normalized.
-type match struct{ subject, object string }
+// UserSubject names the user as a subject or entity in queries: claims
+// about the user have the subject "". (It holds a control character, which
+// no claim's name may.)
+const UserSubject = "\x00user"
+
+// entityKey is the key of an entity name in a query.
+func entityKey(name string) string {
+	if name == UserSubject {
+		return ""
+	}
+	return claims.Normalize(name)
+}
+
+// match is the filter of a query, names normalized; has says a subject is
+// asked for ("" being the user).
+type match struct {
+	subject, object string
+	has             bool
+}
 
 func (m match) ok(k edgeKey, relation Relation) bool {
-	return (m.subject == "" || m.subject == k.subject) && (m.object == "" || m.object == k.object) &&
+	return (!m.has || m.subject == k.subject) && (m.object == "" || m.object == k.object) &&
 		(relation == "" || relation == k.relation)
 }
 
@@ -265,10 +284,10 @@ func (s *Store) Edges(ctx context.Context, user string, q *EdgeQuery) ([]Edge, e
 	}
 	now := s.now()
 	e, k := orNow(o.Event, now), orNow(o.Known, now)
-	m := match{normalizeName(o.Subject), normalizeName(o.Object)}
+	m := match{subject: entityKey(o.Subject), object: claims.Normalize(o.Object), has: o.Subject != ""}
 	keys := g.keys
 	switch {
-	case m.subject != "":
+	case m.has:
 		keys = g.byEntity[m.subject]
 	case m.object != "":
 		keys = g.byEntity[m.object]
@@ -297,7 +316,7 @@ func (s *Store) Neighbours(ctx context.Context, user, entity string, event, know
 	now := s.now()
 	e, k := orNow(event, now), orNow(known, now)
 	var out []Edge
-	for _, key := range g.byEntity[normalizeName(entity)] {
+	for _, key := range g.byEntity[entityKey(entity)] {
 		for _, p := range g.pieces(key, k) {
 			if p.contains(e) {
 				out = append(out, g.edge(key, p, e))
@@ -318,7 +337,7 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 	}
 	now := s.now()
 	var out []Edge
-	for _, key := range g.byEntity[normalizeName(entity)] {
+	for _, key := range g.byEntity[entityKey(entity)] {
 		// The belief changes only at a supporting fact's record time or a
 		// step of its log.
 		var at []int64
@@ -372,7 +391,7 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 // the decisions that made or ended them. A fact of e.Support that is gone,
 // another user's, or no longer carries e's claim gives ErrNotFound.
 func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error) {
-	key := edgeKey{normalizeName(e.Subject), normalizeName(e.Object), e.Relation}
+	key := edgeKey{claims.Normalize(e.Subject), claims.Normalize(e.Object), e.Relation}
 	var out []Support
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		want := map[uint64]int{}
@@ -382,7 +401,7 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 				return err
 			}
 			i := slices.IndexFunc(r.Claims, func(c kv.Claim) bool {
-				return edgeKey{normalizeName(c.Subject), normalizeName(c.Object), Relation(c.Relation)} == key
+				return edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)} == key
 			})
 			if i < 0 {
 				return fmt.Errorf("fact %d has no claim %s %s %s: %w", id, e.Subject, e.Relation, e.Object, ErrNotFound)

@@ -198,10 +198,3 @@ func Normalize(name string) string {
 		return s
 	}
 }
-
-// Extract returns the claims text states, found by the built-in rules in
-// English and Russian, in the order they appear; nil when none is found.
-// Every claim it returns passes Validate. It never panics.
-func Extract(text string) []Claim {
-	return nil
-}

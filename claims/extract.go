@@ -1,0 +1,394 @@
+package claims
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/palimpsest-mem/memory/internal/fold"
+)
+
+// Extract returns the claims text states, found by the built-in rules in
+// English and Russian, in the order their objects appear, each once; nil
+// when none is found. Every claim it returns passes Validate, and its
+// object is a span of the text (Normalize of the object is a substring of
+// Normalize of the text) but for the last two letters of a Russian word
+// put back in the nominative. It never panics.
+func Extract(text string) []Claim {
+	if rulesErr != nil {
+		return nil
+	}
+	return builtin.extract(text)
+}
+
+// found is one match of a pattern in a text.
+type found struct {
+	p          *pattern
+	start, end int    // the tokens matched, [start, end)
+	lits       []int  // the tokens the pattern's words matched
+	subject    string // "" for the user
+	objects    []span // the first from the pattern, the rest joined to it by "and" or a comma
+}
+
+// span is an object: tokens [a, b), and its text.
+type span struct {
+	a, b int
+	text string
+}
+
+const (
+	maxPhrase = 3 // words of an object that is not a name
+	maxName   = 6 // words of a capitalised name
+	maxSkip   = 4 // words a "_" passes over
+	maxQuote  = 12
+)
+
+func (r *rules) extract(text string) []Claim {
+	toks := tokenize(text)
+	var all []*found
+	for ti := range toks {
+		for pi := range r.patterns {
+			f := r.matchAt(text, toks, &r.patterns[pi], ti, all)
+			if f != nil {
+				all = append(all, f)
+			}
+		}
+	}
+	type at struct {
+		pos int
+		c   Claim
+	}
+	var out []at
+	type key struct{ s, r, o string }
+	seen := map[key]bool{}
+	for _, f := range r.kept(toks, all) {
+		for _, o := range f.objects {
+			if overlapsLiteral(o, f, all) {
+				continue
+			}
+			c := Claim{Subject: f.subject, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
+			k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}
+			if seen[k] || c.Validate() != nil {
+				continue
+			}
+			seen[k] = true
+			out = append(out, at{o.a, c})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(out, func(x, y at) int { return x.pos - y.pos })
+	claims := make([]Claim, len(out))
+	for i, x := range out {
+		claims[i] = x.c
+	}
+	return claims
+}
+
+// kept drops the matches another match overrules: one denied by the word
+// before it ("not", "не"), and one whose words are a part of another's
+// with the same object ("люблю X" inside "не люблю X", "i am a X" inside
+// "i am a vegetarian"), and one needing the same words as an earlier one
+// ("Anna lives in X" inside "my sister Anna lives in X").
+func (r *rules) kept(toks []token, all []*found) []*found {
+	var out []*found
+	for _, f := range all {
+		if f.start > 0 && r.negation[toks[f.start-1].word] {
+			continue
+		}
+		if slices.ContainsFunc(all, func(g *found) bool {
+			return g != f && overrules(g, f) || g.start < f.start && slices.Equal(g.lits, f.lits)
+		}) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func overrules(g, f *found) bool {
+	if len(g.lits) <= len(f.lits) || !overlap(g.objects[0], f.objects[0]) {
+		return false
+	}
+	for _, i := range f.lits {
+		if !slices.Contains(g.lits, i) {
+			return false
+		}
+	}
+	return true
+}
+
+func overlap(a, b span) bool { return a.a < b.b && b.a < a.b }
+
+// overlapsLiteral reports whether an object of f is a word another match
+// needs: "member" of "i am a member of X" is no job title.
+func overlapsLiteral(o span, f *found, all []*found) bool {
+	for _, g := range all {
+		if g == f {
+			continue
+		}
+		for _, i := range g.lits {
+			if o.a <= i && i < o.b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchAt matches p at token ti; earlier are the matches found so far,
+// which a leading "and" continues ("I work at A and live in B").
+func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier []*found) *found {
+	f := &found{p: p, start: ti}
+	e0 := p.elems[0]
+	// The subject of a pattern that names none (Russian verbs carry the
+	// person: "сестра переехала в X") is a subject phrase just before it.
+	implicit := e0.kind != subject && !(e0.kind == literal && (slices.Contains(e0.words, "i") || slices.Contains(e0.words, "я") || slices.Contains(e0.words, "мы") || slices.Contains(e0.words, "we")))
+	if ti < len(toks) && (toks[ti].word == "and" || toks[ti].word == "и") {
+		prev := continued(earlier, ti)
+		switch {
+		case prev == nil:
+		case e0.kind == subject && prev.subject != "":
+			f.subject = prev.subject
+			if r.rest(text, toks, p, 1, ti+1, f) {
+				return f
+			}
+		case e0.kind == literal && !implicit && prev.subject == "":
+			if r.rest(text, toks, p, 1, ti+1, f) {
+				return f
+			}
+		}
+		f = &found{p: p, start: ti}
+	}
+	if !r.rest(text, toks, p, 0, ti, f) {
+		return nil
+	}
+	if implicit {
+		for back := ti - 1; back >= 0 && back >= ti-5; back-- {
+			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti {
+				f.subject = s
+				break
+			}
+		}
+	}
+	return f
+}
+
+// continued returns the match a conjunction at ti continues: one ending,
+// or whose first object ends, just before it.
+func continued(earlier []*found, ti int) *found {
+	for i := len(earlier) - 1; i >= 0; i-- {
+		if f := earlier[i]; f.end == ti || f.objects[0].b == ti {
+			return earlier[i]
+		}
+	}
+	return nil
+}
+
+// rest matches p's elements from ei on at token ti, filling f.
+func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found) bool {
+	if ei == len(p.elems) {
+		f.end = ti
+		return true
+	}
+	e := p.elems[ei]
+	word := func(i int) string {
+		if i < len(toks) {
+			return toks[i].word
+		}
+		return ""
+	}
+	switch e.kind {
+	case literal, capture:
+		if w := word(ti); w != "" && slices.Contains(e.words, w) {
+			n := len(f.lits)
+			if e.kind == literal {
+				f.lits = append(f.lits, ti)
+			} else {
+				f.objects = []span{{ti, ti + 1, text[toks[ti].start:toks[ti].end]}}
+			}
+			if r.rest(text, toks, p, ei+1, ti+1, f) {
+				return true
+			}
+			f.lits = f.lits[:n]
+		}
+		return e.optional && r.rest(text, toks, p, ei+1, ti, f)
+	case subject:
+		s, next, ok := r.subjectAt(text, toks, ti)
+		if !ok {
+			return false
+		}
+		f.subject = s
+		return r.rest(text, toks, p, ei+1, next, f)
+	case skip:
+		for n := 1; n <= maxSkip; n++ {
+			i := ti + n - 1
+			if w := word(i); w == "" || r.stop[w] {
+				return false
+			}
+			if r.rest(text, toks, p, ei+1, i+1, f) {
+				return true
+			}
+		}
+		return false
+	}
+	o, next, ok := r.object(text, toks, ti, e)
+	if !ok {
+		return false
+	}
+	f.objects = []span{o}
+	// More objects joined by "and" or a comma, of the same shape: "I speak
+	// English, French and German". A comma after a place qualifies it
+	// ("Kazan, Russia") and joins nothing.
+	for next < len(toks) && (toks[next].mark == ',' && p.kind != Place && p.kind != City || word(next) == "and" || word(next) == "or" || word(next) == "и" || word(next) == "или") {
+		at := next + 1
+		if toks[next].mark == ',' && (word(at) == "and" || word(at) == "и") {
+			at++
+		}
+		o2, n2, ok := r.object(text, toks, at, e)
+		if !ok || o2.a < len(toks) && toks[o2.a].upper != toks[o.a].upper {
+			break
+		}
+		f.objects = append(f.objects, o2)
+		next = n2
+	}
+	return r.rest(text, toks, p, ei+1, next, f)
+}
+
+// subjectAt reads a subject phrase at ti: "my sister", "my older sister
+// Anna", "моя сестра" (the noun, as written), or a capitalised name.
+func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool) {
+	if ti >= len(toks) || toks[ti].word == "" {
+		return "", 0, false
+	}
+	switch toks[ti].word {
+	case "my", "мой", "моя", "мое", "мои":
+		for n := ti + 1; n <= ti+2 && n < len(toks); n++ {
+			if r.subjects[toks[n].word] {
+				next := n + 1
+				if next < len(toks) && toks[next].upper && toks[next].word != "i" {
+					_, next = r.name(toks, next)
+				}
+				return text[toks[n].start:toks[n].end], next, true
+			}
+			if w := toks[n].word; w == "" || r.stop[w] {
+				break
+			}
+		}
+		return "", 0, false
+	}
+	if !toks[ti].upper || toks[ti].word == "i" || r.stop[toks[ti].word] || r.lead[toks[ti].word] || r.negation[toks[ti].word] || unicode.IsDigit(rune(toks[ti].word[0])) {
+		return "", 0, false
+	}
+	a, b := r.name(toks, ti)
+	if b-a > 3 {
+		return "", 0, false
+	}
+	return text[toks[a].start:toks[b-1].end], b, true
+}
+
+// name returns the run of capitalised words at ti, with "of", "de" and the
+// like between them ("University of Tartu") and numbers after them
+// ("Model 3").
+func (r *rules) name(toks []token, ti int) (int, int) {
+	b := ti + 1
+	for b < len(toks) && b-ti < maxName {
+		t := toks[b]
+		switch {
+		case t.word != "" && t.upper && t.word != "i":
+			b++
+			continue
+		case (t.word == "of" || t.word == "de" || t.word == "la" || t.word == "на") && b+1 < len(toks) && toks[b+1].upper && toks[b+1].word != "":
+			b += 2
+			continue
+		}
+		break
+	}
+	return ti, b
+}
+
+// object reads the object of slot e at ti: a quotation, a capitalised
+// name, or (not for NAME) a phrase of up to three words ending at a stop
+// word or a mark. It returns the object and the token after it.
+func (r *rules) object(text string, toks []token, ti int, e elem) (span, int, bool) {
+	for ti < len(toks) && r.lead[toks[ti].word] {
+		ti++
+	}
+	if ti >= len(toks) {
+		return span{}, 0, false
+	}
+	t := toks[ti]
+	if e.prefix != "" {
+		rest, ok := strings.CutPrefix(t.word, e.prefix)
+		if !ok || rest == "" {
+			return span{}, 0, false
+		}
+		w := text[t.start:t.end]
+		for range utf8.RuneCountInString(e.prefix) {
+			_, n := utf8.DecodeRuneInString(w)
+			w = w[n:]
+		}
+		return span{ti, ti + 1, r.nominative(w, e.cases)}, ti + 1, true
+	}
+	var a, b, next int
+	switch {
+	case t.mark != 0 && quote(t.mark):
+		a, b = ti+1, ti+1
+		for b < len(toks) && b-a < maxQuote && toks[b].word != "" {
+			b++
+		}
+		if b == a || b >= len(toks) || !quote(toks[b].mark) {
+			return span{}, 0, false
+		}
+		next = b + 1
+	case t.word == "":
+		return span{}, 0, false
+	case t.upper && t.word != "i":
+		a, b = r.name(toks, ti)
+		next = b
+	case e.names:
+		return span{}, 0, false
+	default:
+		a, b = ti, ti
+		for b < len(toks) && b-a < maxPhrase && toks[b].word != "" && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
+			b++
+		}
+		if b == a {
+			return span{}, 0, false
+		}
+		next = b
+	}
+	s := strings.TrimSpace(text[toks[a].start:toks[b-1].end])
+	if b-a == 1 {
+		s = r.nominative(s, e.cases)
+	}
+	return span{a, b, s}, next, true
+}
+
+// nominative puts a Russian word back in the nominative by the first
+// suffix rule of its case that fits (cases.txt): "Казани" → "Казань". A
+// word not Cyrillic, in capitals, or too short is left as written.
+func (r *rules) nominative(w, cases string) string {
+	rules := r.cases[cases]
+	if len(rules) == 0 || w == "" {
+		return w
+	}
+	runes := []rune(w)
+	last := runes[len(runes)-1]
+	if !unicode.Is(unicode.Cyrillic, last) || !unicode.IsLower(last) {
+		return w
+	}
+	low := strings.Map(fold.Rune, w)
+	for _, c := range rules {
+		if strings.HasSuffix(low, c[0]) {
+			n := utf8.RuneCountInString(c[0])
+			if len(runes)-n < 2 {
+				return w
+			}
+			return string(runes[:len(runes)-n]) + c[1]
+		}
+	}
+	return w
+}

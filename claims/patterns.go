@@ -1,0 +1,270 @@
+package claims
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/palimpsest-mem/memory/internal/wordlist"
+)
+
+// patternFiles holds the rules' data; each file's opening comment says
+// its format.
+//
+//go:embed patterns/*.txt
+var patternFiles embed.FS
+
+// errPatterns marks a malformed pattern file. The files are built in, so
+// it means the build is broken, and Extract finds nothing rather than
+// guess.
+var errPatterns = errors.New("malformed claim patterns")
+
+// The built-in rules, read once when the package is initialised and never
+// changed; rulesErr says why they could not be read.
+var builtin, rulesErr = loadRules(patternFiles)
+
+// elemKind is what one element of a pattern matches.
+type elemKind int
+
+const (
+	literal elemKind = iota // one of words
+	capture                 // one of words, which is the object: "[vegan|vegetarian]"
+	subject                 // "S": whom the fact is about ("my sister", "Anna")
+	slot                    // "X" or "NAME": the object
+	skip                    // "_": one to four words not the object ("a software engineer")
+)
+
+type elem struct {
+	kind     elemKind
+	words    []string // literal and capture: the alternatives
+	optional bool     // literal: "the?" may be absent
+	names    bool     // slot: NAME takes only a capitalised or quoted name
+	prefix   string   // slot: "по-" in "по-X": the object is the rest of a word so begun
+	cases    string   // slot: the Russian case its object stands in ("prep"), put back in the nominative
+}
+
+// pattern is one line of a pattern file.
+type pattern struct {
+	rel   Relation
+	kind  Kind
+	elems []elem
+	where string // "en.txt:12", for tests and errors
+}
+
+// rules is everything Extract reads from the pattern files.
+type rules struct {
+	patterns []pattern
+	stop     map[string]bool        // words that end an object phrase
+	lead     map[string]bool        // words dropped before an object: "a", "my"
+	subjects map[string]bool        // nouns after "my" that name a subject: "sister"
+	negation map[string]bool        // a word before a pattern that denies it: "not", "не"
+	cases    map[string][][2]string // case name → ordered suffix rewrites {from, to}
+}
+
+func loadRules(fsys fs.FS) (*rules, error) {
+	r := &rules{cases: map[string][][2]string{}}
+	var err error
+	lists := []struct {
+		file string
+		set  *map[string]bool
+	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}}
+	for _, l := range lists {
+		if *l.set, err = readWords(fsys, l.file); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.readCases(fsys, "cases.txt"); err != nil {
+		return nil, err
+	}
+	for _, f := range []string{"en.txt", "ru.txt"} {
+		if err := r.readPatterns(fsys, f); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func readFile(fsys fs.FS, file string) (string, error) {
+	b, err := fs.ReadFile(fsys, "patterns/"+file)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return string(b), nil
+}
+
+// readWords reads a list of one word a line.
+func readWords(fsys fs.FS, file string) (map[string]bool, error) {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	err = wordlist.Parse(file, text, func(_ int, line string) error {
+		if why := badWord(line); why != "" {
+			return fmt.Errorf("word %q %s", line, why)
+		}
+		if set[line] {
+			return fmt.Errorf("word %q twice", line)
+		}
+		set[line] = true
+		return nil
+	})
+	if err == nil && len(set) == 0 {
+		err = fmt.Errorf("%s: the list has no words", file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return set, nil
+}
+
+// badWord is wordlist.BadWord, letting an apostrophe begin a word ("'s",
+// the possessive as the tokenizer writes it).
+func badWord(w string) string {
+	if rest, ok := strings.CutPrefix(w, "'"); ok && rest != "" {
+		w = rest
+	}
+	return wordlist.BadWord(w)
+}
+
+// readCases reads the suffix rewrites: "case from to" a line, "-" for an
+// empty to.
+func (r *rules) readCases(fsys fs.FS, file string) error {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return err
+	}
+	err = wordlist.Parse(file, text, func(_ int, line string) error {
+		f := strings.Split(line, " ")
+		if len(f) != 3 {
+			return fmt.Errorf("want \"case from to\", got %q", line)
+		}
+		to := f[2]
+		if to == "-" {
+			to = ""
+		}
+		for _, w := range []string{f[0], f[1], to} {
+			if why := wordlist.BadWord(w); w != "" && why != "" {
+				return fmt.Errorf("word %q %s", w, why)
+			}
+		}
+		for _, c := range r.cases[f[0]] {
+			if strings.HasSuffix(f[1], c[0]) {
+				return fmt.Errorf("suffix %q ends in the earlier %q, which is found first", f[1], c[0])
+			}
+		}
+		r.cases[f[0]] = append(r.cases[f[0]], [2]string{f[1], to})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return nil
+}
+
+// readPatterns reads "relation kind: elements" a line.
+func (r *rules) readPatterns(fsys fs.FS, file string) error {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return err
+	}
+	seen := map[string]int{}
+	err = wordlist.Parse(file, text, func(n int, line string) error {
+		if at, ok := seen[line]; ok {
+			return fmt.Errorf("pattern already on line %d", at)
+		}
+		seen[line] = n
+		p, err := r.parsePattern(line)
+		if err != nil {
+			return err
+		}
+		p.where = fmt.Sprintf("%s:%d", file, n)
+		r.patterns = append(r.patterns, p)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return nil
+}
+
+func (r *rules) parsePattern(line string) (pattern, error) {
+	head, body, ok := strings.Cut(line, ": ")
+	hf := strings.Split(head, " ")
+	if !ok || len(hf) != 2 {
+		return pattern{}, fmt.Errorf("want \"relation kind: elements\", got %q", line)
+	}
+	rel, err := ParseRelation(hf[0])
+	if err != nil {
+		return pattern{}, err
+	}
+	p := pattern{rel: rel, kind: Kind(hf[1])}
+	if !slices.Contains(Kinds(), p.kind) {
+		return pattern{}, fmt.Errorf("unknown kind %q", hf[1])
+	}
+	objects := 0
+	for i, f := range strings.Split(body, " ") {
+		e, err := r.parseElem(f)
+		if err != nil {
+			return pattern{}, fmt.Errorf("element %q: %w", f, err)
+		}
+		switch {
+		case e.kind == subject && i > 0:
+			return pattern{}, fmt.Errorf("S must come first")
+		case i == 0 && (e.kind == slot || e.kind == skip || e.optional):
+			return pattern{}, fmt.Errorf("a pattern must begin with a word it needs or S")
+		case e.kind == slot || e.kind == capture:
+			objects++
+		}
+		p.elems = append(p.elems, e)
+	}
+	if objects != 1 {
+		return pattern{}, fmt.Errorf("a pattern needs exactly one object (X, NAME or [words]), has %d", objects)
+	}
+	return p, nil
+}
+
+func (r *rules) parseElem(f string) (elem, error) {
+	switch f {
+	case "S":
+		return elem{kind: subject}, nil
+	case "_":
+		return elem{kind: skip}, nil
+	}
+	if name, cases, _ := strings.Cut(f, "."); strings.HasSuffix(name, "X") || name == "NAME" {
+		e := elem{kind: slot, names: name == "NAME", cases: cases}
+		if name != "X" && name != "NAME" {
+			e.prefix = strings.TrimSuffix(name, "X")
+			if !strings.HasSuffix(e.prefix, "-") || wordlist.BadWord(strings.TrimSuffix(e.prefix, "-")) != "" {
+				return elem{}, fmt.Errorf("a prefixed slot is a word, a hyphen and X: \"по-X\"")
+			}
+		}
+		if _, ok := r.cases[cases]; cases != "" && !ok {
+			return elem{}, fmt.Errorf("unknown case %q (cases.txt)", cases)
+		}
+		return e, nil
+	}
+	e := elem{kind: literal}
+	if inner, ok := strings.CutPrefix(f, "["); ok {
+		if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+			return elem{}, fmt.Errorf("no closing ]")
+		}
+		e.kind, f = capture, inner
+	} else if f, e.optional = strings.CutSuffix(f, "?"); e.optional && utf8.RuneCountInString(f) == 0 {
+		return elem{}, fmt.Errorf("nothing before ?")
+	}
+	for _, w := range strings.Split(f, "|") {
+		if why := badWord(w); why != "" {
+			return elem{}, fmt.Errorf("word %q %s", w, why)
+		}
+		if slices.Contains(e.words, w) {
+			return elem{}, fmt.Errorf("word %q twice", w)
+		}
+		e.words = append(e.words, w)
+	}
+	return e, nil
+}
