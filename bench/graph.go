@@ -36,8 +36,8 @@ var claimTemplates = []struct {
 	{"I am allergic to %s.", []string{"peanuts", "penicillin", "cats", "pollen"}},
 	{"My sister lives in %s.", []string{"Lisbon", "Kazan", "Prague"}},
 	{"I drive a %s.", []string{"Toyota", "Volvo", "Skoda"}},
-	{"Я работаю в компании «%s».", []string{"Ромашка", "Вектор", "Гранит"}},
-	{"Я живу в городе %s.", []string{"Казань", "Самара", "Пермь"}},
+	{"Я работаю в «%s».", []string{"Ромашке", "Векторе", "Граните"}},
+	{"Я живу в %s.", []string{"Казани", "Москве", "Твери"}},
 	{"Мою собаку зовут %s.", []string{"Шарик", "Жучка", "Бим"}},
 }
 

@@ -10,8 +10,8 @@ import (
 )
 
 // The graph rows time a graph, not an empty one: imported, the graph
-// store's facts carry claims in about the share the texts were made with,
-// and the user has works_at edges for the Edges row to return.
+// store's facts carry claims at least in the share of the templates, and
+// the user has works_at edges for the Edges row to return.
 func TestGraphStoreHasClaims(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -37,8 +37,9 @@ func TestGraphStoreHasClaims(t *testing.T) {
 			with++
 		}
 	}
-	if len(facts) != n || with < n*claimShare/10*9/10 || with > n*6/10 {
-		t.Errorf("%d of %d facts carry claims, want about %d in 10", with, len(facts), claimShare)
+	// Every fact of a template states its claim; the corpus's may too.
+	if len(facts) != n || with < n*claimShare/10 {
+		t.Errorf("%d of %d facts carry claims, want at least %d in 10", with, len(facts), claimShare)
 	}
 	jobs, err := s.Edges(ctx, "user-0", &memory.EdgeQuery{Relation: "works_at"})
 	if err != nil || len(jobs) == 0 {

@@ -38,8 +38,8 @@ func checkEdgeObject(t *testing.T, m map[string]any) {
 			t.Errorf("%s = %#v, want a string", k, m[k])
 		}
 	}
-	if st := m["state"]; st != "current" && st != "ended" && st != "retracted" {
-		t.Errorf("state = %#v, want current, ended or retracted", st)
+	if st := m["state"]; st != "current" && st != "ended" && st != "upcoming" && st != "retracted" {
+		t.Errorf("state = %#v, want current, ended, upcoming or retracted", st)
 	}
 	sup, isArr := m["support"].([]any)
 	if !isArr || len(sup) == 0 {
