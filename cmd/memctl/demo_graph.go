@@ -150,6 +150,19 @@ func (d *demo) graph(a, b memory.Fact) error {
 	d.printf("    superseded, and company B ends on %s because #%d does, where #%d begins.\n",
 		showTime(chain[len(chain)-1].EventStart), b.ID, chain[len(chain)-1].ID)
 
+	d.printf("\n    The timeline of company A on both axes (memctl graph --entity \"company A\" --all):\n")
+	tl, err := s.EntityTimeline(ctx, "", "company A")
+	if err != nil {
+		return err
+	}
+	for _, e := range tl {
+		d.printf("      %s  believed %s\n", showEdge(e), knownSpan(e))
+	}
+	if len(tl) != 2 || tl[0].EventEnd != nil || tl[1].EventEnd == nil {
+		return fmt.Errorf("demo: the timeline of company A has %d intervals, the story expects two: open until 20 August, then ended on 1 June", len(tl))
+	}
+	d.printf("    Until 20 August the store believed company A open-ended; since, it knows it ended.\n")
+
 	d.on(date(2026, 9, 22), `The user says: "I live in Kazan."`)
 	kazan, err := s.Add(ctx, d.note("I live in Kazan."))
 	if err != nil {
