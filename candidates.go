@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/internal/term"
 	"github.com/palimpsest-mem/memory/kv"
@@ -72,6 +73,11 @@ type Candidate struct {
 	// Overlap is the share of the two texts' words (stems, synonym sets)
 	// they have in common, 0..1: near 1 for a restatement.
 	Overlap float64
+	// Relation is a single-valued relation (lives_in, works_at, …) that
+	// both claim of the same subject: a second current claim is a question
+	// for the decider (a move, a new job, or a second one), even when the
+	// texts share no word. "" when none.
+	Relation Relation
 }
 
 // Lookup is the result of Candidates.
@@ -90,7 +96,19 @@ type Lookup struct {
 // from the store, in the folder <store>.index beside it: ErrIndexDir when
 // it cannot (something the store did not make is at that path, or the
 // folder cannot be written: lookups need write access beside the store).
+//
+// Current facts that claim, for a subject and a single-valued relation the
+// text claims of it (claims.Extract), any object are candidates too, with
+// their Relation set, whatever words they share: "I'm based in Porto now"
+// finds "my flat in Lisbon" when both claim lives_in. They come after the
+// candidates sharing words and before those sharing only a topic, and keep
+// at least a quarter of the k places.
 func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Lookup, error) {
+	return s.candidates(ctx, user, text, claims.Extract(text), k)
+}
+
+// candidates is Candidates for a text whose claims are cs.
+func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k int) (Lookup, error) {
 	out := Lookup{Mode: s.mode}
 	if k < 1 || k > MaxCandidates {
 		return out, fmt.Errorf("%w: k = %d, want 1..%d", ErrInvalidK, k, MaxCandidates)
@@ -103,7 +121,7 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 		return out, err
 	}
 	q := an.Analyze(text)
-	if q.Empty() {
+	if q.Empty() && len(cs) == 0 {
 		return out, nil
 	}
 	// Ask for more than k: hits that changed since the search are dropped.
@@ -115,6 +133,9 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 	var hits []index.Hit
 	similar := map[uint64]float64{}
 	err = s.live.search(ctx, user, func(ix *index.Index) (err error) {
+		if q.Empty() {
+			return nil
+		}
 		if hits, err = ix.Search(ctx, user, q, want); err != nil || qv == nil {
 			return err
 		}
@@ -139,10 +160,24 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
 			}
-			d := s.live.terms(an, r.ID, r.Text)
-			why := index.Shared(q, d)
-			out.Candidates = append(out.Candidates, Candidate{Fact: factOf(&r), Score: h.Score, Terms: why.Terms,
-				Topics: why.Topics, Similarity: similar[h.ID], Overlap: overlap(q, d, why)})
+			out.Candidates = append(out.Candidates, s.candidateOf(an, q, &r, h.Score, similar[h.ID]))
+		}
+		peers, err := functionalPeers(tx, user, cs)
+		if err != nil {
+			return err
+		}
+		for _, p := range peers {
+			if i := slices.IndexFunc(out.Candidates, func(c Candidate) bool { return c.Fact.ID == p.id }); i >= 0 {
+				out.Candidates[i].Relation = p.rel
+				continue
+			}
+			r, err := tx.Get(p.id)
+			if err != nil {
+				return err
+			}
+			c := s.candidateOf(an, q, &r, 0, 0)
+			c.Relation = p.rel
+			out.Candidates = append(out.Candidates, c)
 		}
 		return nil
 	})
@@ -150,11 +185,90 @@ func (s *Store) Candidates(ctx context.Context, user, text string, k int) (Looku
 		return out, err
 	}
 	// The k best by score are the candidates; among them, a shared topic
-	// alone is weaker evidence than a shared word or a close embedding, so
-	// such candidates are listed last.
-	weak := func(c Candidate) bool { return len(c.Terms) == 0 && c.Similarity == 0 }
-	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return boolRank(weak(a)) - boolRank(weak(b)) })
+	// alone is weaker evidence than a shared word, a close embedding or a
+	// single-valued relation, so such candidates are listed last and go
+	// first when there are more than k. The relation's peers keep at least
+	// a quarter of the k places (one at least), taken from the lowest of
+	// the word matches, so that many shared words cannot hide a second
+	// current value of a single-valued relation.
+	rank := func(c Candidate) int {
+		switch {
+		case len(c.Terms) > 0 || c.Similarity != 0:
+			return 0
+		case c.Relation != "":
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return rank(a) - rank(b) })
+	if len(out.Candidates) > k {
+		reserve := max(1, k/4)
+		var keep, rest []Candidate
+		for _, c := range out.Candidates {
+			if c.Relation != "" && reserve > 0 {
+				keep, reserve = append(keep, c), reserve-1
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		rest = rest[:k-len(keep)]
+		out.Candidates = append(rest, keep...)
+		slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return rank(a) - rank(b) })
+	}
 	return out, nil
+}
+
+// candidateOf is the candidate r is for a text analysed as q.
+func (s *Store) candidateOf(an *index.Analyzer, q index.Terms, r *kv.Record, score, similarity float64) Candidate {
+	d := s.live.terms(an, r.ID, r.Text)
+	why := index.Shared(q, d)
+	return Candidate{Fact: factOf(r), Score: score, Terms: why.Terms, Topics: why.Topics, Similarity: similarity,
+		Overlap: overlap(q, d, why)}
+}
+
+type peer struct {
+	id  uint64
+	rel Relation
+}
+
+// maxPeers bounds the facts one lookup adds by relation.
+const maxPeers = MaxCandidates
+
+// functionalPeers are user's current facts that claim, for a subject and a
+// single-valued relation of cs, any object: newest first.
+func functionalPeers(tx *kv.Tx, user string, cs []Claim) ([]peer, error) {
+	type sr struct {
+		subject  string
+		relation Relation
+	}
+	want := map[sr]bool{}
+	for _, c := range cs {
+		if c.Relation.SingleValued() {
+			want[sr{claims.Normalize(c.Subject), c.Relation}] = true
+		}
+	}
+	if len(want) == 0 {
+		return nil, nil
+	}
+	var out []peer
+	err := tx.UserIDs(user, true, func(id uint64, _ bool) error {
+		r, err := tx.Get(id)
+		if err != nil {
+			return err
+		}
+		for _, c := range r.Claims {
+			if want[sr{claims.Normalize(c.Subject), Relation(c.Relation)}] {
+				out = append(out, peer{id, Relation(c.Relation)})
+				break
+			}
+		}
+		return nil
+	})
+	slices.Reverse(out)
+	if len(out) > maxPeers {
+		out = out[:maxPeers]
+	}
+	return out, err
 }
 
 func boolRank(b bool) int {

@@ -16,7 +16,7 @@ import (
 )
 
 // Check runs bbolt's page-level check of the file and then the store's own
-// invariants: every record decodes, its log replays to its markers, links
+// invariants: every record decodes, its claims are valid, its log replays to its markers, links
 // between versions agree in both directions, the per-user indexes hold
 // exactly the keys the records imply, and decisions and conflicts name only
 // facts that exist. It returns nil when all hold, else an
@@ -155,6 +155,11 @@ func checkTx(tx *kv.Tx) []error {
 		}
 		if r.HasFrom && r.HasUntil && r.EventUntil <= r.EventFrom {
 			bad("event interval ends before it starts")
+		}
+		// The graph is derived from the claims at every query: valid
+		// claims are all it needs.
+		if err := validClaims(fromKVClaims(r.Claims)); err != nil {
+			bad("%v", err)
 		}
 		evs, err := tx.Events(r.ID)
 		if err != nil {

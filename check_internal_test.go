@@ -134,3 +134,43 @@ func TestCheckWaitsForADeleteInProgress(t *testing.T) {
 		t.Fatalf("Check after the delete: %v", err)
 	}
 }
+
+// A record whose claims do not validate (written by something other than
+// the store's writes, which refuse them) is reported by Check.
+func TestCheckFindsInvalidClaims(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]kv.Claim{
+		"unknown relation": {Relation: "hates", Object: "Mondays"},
+		"empty object":     {Relation: "lives_in", Object: " "},
+		"unknown kind":     {Relation: "lives_in", Object: "Oslo", Kind: "planet"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			f, err := s.Add(ctx, Note{Text: "I live in Oslo."})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Check(ctx); err != nil {
+				t.Fatalf("clean store: %v", err)
+			}
+			err = s.db.Update(func(tx *kv.Tx) error {
+				r, err := tx.Get(f.ID)
+				if err != nil {
+					return err
+				}
+				r.Claims = append(r.Claims, c)
+				return tx.Put(&r)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Check(ctx); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "invalid claim") {
+				t.Errorf("Check: %v, want a report of the invalid claim", err)
+			}
+		})
+	}
+}

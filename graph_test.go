@@ -231,3 +231,5 @@ func TestImportClaimsByVersion(t *testing.T) {
 		}
 	}
 }
+
+func memoryExtract(text string) []memory.Claim { return claims.Extract(text) }

@@ -57,7 +57,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 	vec := s.embedFact(ctx, rec.Text)
 	var out Outcome
 	for attempt := 1; ; attempt++ {
-		look, err := s.Candidates(ctx, rec.User, rec.Text, DefaultCandidates)
+		look, err := s.candidates(ctx, rec.User, rec.Text, fromKVClaims(rec.Claims), DefaultCandidates)
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -1,0 +1,67 @@
+package memory_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+// Facts that claim the same single-valued relation of the same subject are
+// candidates for each other though they share no word; a relation that
+// holds many (likes) or another subject is no such signal.
+func TestCandidatesBySingleValuedRelation(t *testing.T) {
+	s, _ := open(t, newClock("2026-01-10"), nil)
+	lisbon := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My flat in Lisbon.",
+		Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: "Lisbon", Kind: "city"}}}))
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My sister's flat in Kazan.",
+		Claims: []memory.Claim{{Subject: "sister", Relation: memory.RelLivesIn, Object: "Kazan", Kind: "city"}}}))
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Green tea, always.",
+		Claims: []memory.Claim{{Relation: memory.RelLikes, Object: "green tea"}}}))
+	const text = "I'm based in Porto now"
+	if got := memory.Claim((claimsOf(text))); got.Relation != memory.RelLivesIn {
+		t.Fatalf("the rules find no lives_in in %q: %+v", text, got)
+	}
+	l := must[memory.Lookup](t)(s.Candidates(ctx, "", text, 5))
+	if len(l.Candidates) != 1 || l.Candidates[0].Fact.ID != lisbon.ID || l.Candidates[0].Relation != memory.RelLivesIn ||
+		len(l.Candidates[0].Terms) != 0 {
+		t.Errorf("candidates for %q: %+v", text, l.Candidates)
+	}
+	// A relation holding many objects finds no peers.
+	if l := must[memory.Lookup](t)(s.Candidates(ctx, "", "I like black coffee", 5)); slices.ContainsFunc(l.Candidates,
+		func(c memory.Candidate) bool { return c.Relation != "" }) {
+		t.Errorf("likes gave relation candidates: %+v", l.Candidates)
+	}
+	// Not for another user.
+	if l := must[memory.Lookup](t)(s.Candidates(ctx, "bob", text, 5)); len(l.Candidates) != 0 {
+		t.Errorf("bob's candidates: %+v", l.Candidates)
+	}
+}
+
+// The peers by relation stay within k, ahead of candidates found by a topic
+// alone, and word matches keep their place.
+func TestCandidatesRelationPeersWithinK(t *testing.T) {
+	s, _ := open(t, newClock("2026-01-10"), nil)
+	var peers []uint64
+	for _, city := range []string{"Lisbon", "Braga", "Faro"} {
+		f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "A flat in " + city + ".",
+			Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: city}}}))
+		peers = append(peers, f.ID)
+	}
+	word := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Porto has the best bridges.", Claims: []memory.Claim{}}))
+	l := must[memory.Lookup](t)(s.Candidates(ctx, "", "I'm based in Porto now", 2))
+	var got []uint64
+	for _, c := range l.Candidates {
+		got = append(got, c.Fact.ID)
+	}
+	if len(got) != 2 || got[0] != word.ID || !slices.Contains(peers, got[1]) {
+		t.Errorf("candidates %v: want the word match %d then one of the peers %v", got, word.ID, peers)
+	}
+}
+
+func claimsOf(text string) memory.Claim {
+	for _, c := range memoryExtract(text) {
+		return c
+	}
+	return memory.Claim{}
+}
