@@ -27,8 +27,9 @@ interval is the union of theirs. "Where did I work in May?" is
 graph --relation works_at --event 2026-05-15; "what did you believe on
 1 August about July?" adds --known 2026-08-01. Both default to now.
 
---all shows every edge interval as known at --known, ended, not yet begun
-and retracted ones too, each with its state at --event.
+STATE is current (true at --event), ended, upcoming (begins after --event)
+or retracted. --all shows every edge interval as known at --known, ended,
+upcoming and retracted ones too; without it, only the current ones.
 
 --entity NAME shows the edges that have that entity as subject or object,
 current at --event as known at --known: its neighbours. With --all it shows
@@ -43,6 +44,9 @@ error that lists them). The subject "(user)" is the user; its JSON
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if relation != "" && !slices.Contains(relationNames(), relation) {
 				return usagef("unknown relation %q: want one of %s", relation, strings.Join(relationNames(), ", "))
+			}
+			if cmd.Flags().Changed("entity") && strings.TrimSpace(entity) == "" {
+				return usagef("--entity takes a name")
 			}
 			if entity != "" && all && (cmd.Flags().Changed("event") || cmd.Flags().Changed("known")) {
 				return usagef("--entity with --all is the entity's whole timeline: it takes no --event or --known")

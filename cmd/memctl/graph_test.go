@@ -153,6 +153,7 @@ func TestGraphUsageErrors(t *testing.T) {
 		{"timeline with --event", []string{"graph", "--entity", "Kazan", "--all", "--event", "2026-01-01"}, []string{"--all", "--event"}},
 		{"--all with --known", []string{"graph", "--entity", "Kazan", "--all", "--known", "2026-01-01"}, []string{"--all", "--known"}},
 		{"an argument", []string{"graph", "Kazan"}, []string{"no arguments"}},
+		{"an empty entity", []string{"graph", "--entity", " "}, []string{"--entity takes a name"}},
 		{"bad time", []string{"graph", "--event", "May"}, []string{"YYYY-MM-DD"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
