@@ -52,7 +52,7 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		"Remember, rules decider, keywords4 lookup", "Remember, rules decider, topics lookup",
 		"SQLite: INSERT + FTS row, own transaction",
 		"Add, 32 durable writers at once: per-call latency", "Add, 64 durable writers at once: per-call latency",
-		"Edges of one relation (works_at) of a user, now", "Neighbours of an entity of a user, now",
+		"Edges of one relation (works_at) of a user, now", "Neighbours of an entity of a user, now", "Neighbours of the user, now",
 	} {
 		if !seen[op] {
 			t.Errorf("no row %q", op)
