@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -64,4 +65,26 @@ func claimsOf(text string) memory.Claim {
 		return c
 	}
 	return memory.Claim{}
+}
+
+// The decider sees a candidate found by relation, with the relation named:
+// the signal to judge, never a replacement by itself.
+func TestDeciderSeesRelationCandidate(t *testing.T) {
+	var seen []memory.DecideInput
+	dec := &funcDecider{name: "custom", fn: func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		seen = append(seen, in)
+		return memory.Verdict{Action: memory.ActionAdd, Reason: "two homes", Decider: "custom"}, nil
+	}}
+	s, _ := open(t, newClock("2026-01-10"), &memory.Options{Decider: dec})
+	lisbon := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My flat in Lisbon.",
+		Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: "Lisbon", Kind: "city"}}}))
+	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I'm based in Porto now"}))
+	if len(seen) != 1 || len(seen[0].Candidates) != 1 || seen[0].Candidates[0].Text != lisbon.Text ||
+		seen[0].Candidates[0].Relation != string(memory.RelLivesIn) {
+		t.Fatalf("the decider saw %+v", seen)
+	}
+	// It added: both stay current, two values of lives_in.
+	if es := must[[]memory.Edge](t)(s.Edges(ctx, "", &memory.EdgeQuery{Relation: memory.RelLivesIn})); len(es) != 2 {
+		t.Errorf("current lives_in edges: %q", edgeLines(es))
+	}
 }

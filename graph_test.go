@@ -233,3 +233,33 @@ func TestImportClaimsByVersion(t *testing.T) {
 }
 
 func memoryExtract(text string) []memory.Claim { return claims.Extract(text) }
+
+// The story again with claims found by the rules (Note.Claims nil), through
+// Remember as an assistant would write: May is Acme, July is Initech, and
+// July as believed on 1 August is Acme.
+func TestGraphStoryByExtraction(t *testing.T) {
+	c := newClock("2026-03-10")
+	dec := &funcDecider{name: "custom", fn: alwaysUpdate1}
+	s, _ := open(t, c, &memory.Options{Decider: dec})
+	a := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I work at Acme."})).Fact
+	c.set("2026-08-20")
+	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I work at Initech.", EventFrom: date("2026-06-01")}))
+	if out.Decision.Action != memory.ActionUpdate || out.Decision.Target != a.ID {
+		t.Fatalf("decision %+v", out.Decision)
+	}
+	q := func(event, known string) *memory.EdgeQuery {
+		return &memory.EdgeQuery{Relation: memory.RelWorksAt, Event: dateOrZero(event), Known: dateOrZero(known)}
+	}
+	wantEdges(t, s, "", q("2026-05-15", ""), fmt.Sprintf(" works_at Acme current [%d] 2026-03-10..2026-06-01", a.ID))
+	wantEdges(t, s, "", q("2026-07-15", ""), fmt.Sprintf(" works_at Initech current [%d] 2026-06-01..-", out.Fact.ID))
+	wantEdges(t, s, "", q("2026-07-15", "2026-08-01"), fmt.Sprintf(" works_at Acme current [%d] 2026-03-10..-", a.ID))
+	// Why names the decision that ended Acme's interval.
+	e := must[[]memory.Edge](t)(s.Edges(ctx, "", q("2026-05-15", "")))[0]
+	why := must[[]memory.Support](t)(s.Why(ctx, "", e))
+	if len(why) != 1 || !slices.ContainsFunc(why[0].Decisions, func(d memory.Decision) bool { return d.ID == out.Decision.ID }) {
+		t.Errorf("Why: %+v", why)
+	}
+	// Undo carries the edge back.
+	must[memory.Decision](t)(s.Undo(ctx, "", out.Decision.ID))
+	wantEdges(t, s, "", q("2026-07-15", ""), fmt.Sprintf(" works_at Acme current [%d] 2026-03-10..-", a.ID))
+}

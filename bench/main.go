@@ -2,6 +2,7 @@
 // the evaluation data in ../shared/data, and how fast it is.
 //
 //	go run ./bench candidates --data FILE --distractors FILE[,FILE...] --mode MODE [--k 12]
+//	go run ./bench claims [--data testdata/claims.dev.jsonl] [-v]
 //	go run ./bench crash [--kills 200] [--seed S] [--json]
 //	go run ./bench reconcile [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--timeout D]
 //
@@ -30,7 +31,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), scaleCmd(), reconcileCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd())
+	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()

@@ -42,16 +42,34 @@ const (
 	maxName   = 6 // words of a capitalised name
 	maxSkip   = 4 // words a "_" passes over
 	maxQuote  = 12
+	maxJoined = 16 // objects joined to one another
+	// maxSpan bounds the tokens of a match: a subject, the pattern's words
+	// with adverbs between them, a "_", and maxJoined objects with their
+	// conjunctions.
+	maxSpan = 8 + 2*16 + maxSkip + maxJoined*(maxQuote+4)
 )
 
 func (r *rules) extract(text string) []Claim {
 	toks := tokenize(text)
-	var all []*found
-	for ti := range toks {
-		for pi := range r.patterns {
-			f := r.matchAt(text, toks, &r.patterns[pi], ti, all)
-			if f != nil {
+	var all []*found // in the order of their start
+	for ti, t := range toks {
+		try := func(pi int) {
+			if f := r.matchAt(text, toks, &r.patterns[pi], ti, all); f != nil {
 				all = append(all, f)
+			}
+		}
+		if conjunction(t.word) { // may stand for any pattern's subject
+			for pi := range r.patterns {
+				try(pi)
+			}
+			continue
+		}
+		for _, pi := range r.byFirst[t.word] {
+			try(pi)
+		}
+		if t.word != "" && (t.upper || r.subjects[t.word] || r.lead[t.word]) {
+			for _, pi := range r.bySubject {
+				try(pi)
 			}
 		}
 	}
@@ -64,7 +82,7 @@ func (r *rules) extract(text string) []Claim {
 	seen := map[key]bool{}
 	for _, f := range r.kept(toks, all) {
 		for _, o := range f.objects {
-			if overlapsLiteral(o, f, all) {
+			if overlapsLiteral(o, f, near(all, f)) {
 				continue
 			}
 			c := Claim{Subject: f.subject, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
@@ -98,7 +116,7 @@ func (r *rules) kept(toks []token, all []*found) []*found {
 		if f.start > 0 && r.negation[toks[f.start-1].word] {
 			continue
 		}
-		if slices.ContainsFunc(all, func(g *found) bool {
+		if slices.ContainsFunc(near(all, f), func(g *found) bool {
 			return g != f && overrules(g, f) || g.start < f.start && slices.Equal(g.lits, f.lits)
 		}) {
 			continue
@@ -106,6 +124,15 @@ func (r *rules) kept(toks []token, all []*found) []*found {
 		out = append(out, f)
 	}
 	return out
+}
+
+// near returns the matches of all (in the order of their start) that may
+// overlap f: those starting before its end and at most maxSpan before its
+// start. Looking no further keeps a long text linear.
+func near(all []*found, f *found) []*found {
+	i, _ := slices.BinarySearchFunc(all, f.start-maxSpan, func(g *found, start int) int { return g.start - start })
+	j, _ := slices.BinarySearchFunc(all, f.end, func(g *found, start int) int { return g.start - start })
+	return all[i:j]
 }
 
 func overrules(g, f *found) bool {
@@ -138,6 +165,16 @@ func overlapsLiteral(o span, f *found, all []*found) bool {
 	return false
 }
 
+// conjunction reports whether w may stand for the subject of the match
+// before it: "I love coffee but hate tea".
+func conjunction(w string) bool {
+	switch w {
+	case "and", "but", "и", "а", "но":
+		return true
+	}
+	return false
+}
+
 // matchAt matches p at token ti; earlier are the matches found so far,
 // which a leading "and" continues ("I work at A and live in B").
 func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier []*found) *found {
@@ -146,7 +183,7 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 	// The subject of a pattern that names none (Russian verbs carry the
 	// person: "сестра переехала в X") is a subject phrase just before it.
 	implicit := e0.kind != subject && !(e0.kind == literal && (slices.Contains(e0.words, "i") || slices.Contains(e0.words, "я") || slices.Contains(e0.words, "мы") || slices.Contains(e0.words, "we")))
-	if ti < len(toks) && (toks[ti].word == "and" || toks[ti].word == "и") {
+	if ti < len(toks) && conjunction(toks[ti].word) {
 		prev := continued(earlier, ti)
 		switch {
 		case prev == nil:
@@ -162,11 +199,13 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 		}
 		f = &found{p: p, start: ti}
 	}
-	if !r.rest(text, toks, p, 0, ti, f) {
+	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) || !r.rest(text, toks, p, 0, ti, f) {
 		return nil
 	}
 	if implicit {
-		for back := ti - 1; back >= 0 && back >= ti-5; back-- {
+		// The longest subject phrase ending here: "моя подруга Маша", not
+		// "Маша".
+		for back := max(ti-5, 0); back < ti; back++ {
 			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti {
 				f.subject = s
 				break
@@ -179,12 +218,15 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 // continued returns the match a conjunction at ti continues: one ending,
 // or whose first object ends, just before it.
 func continued(earlier []*found, ti int) *found {
-	for i := len(earlier) - 1; i >= 0; i-- {
+	var prev *found
+	for i := len(earlier) - 1; i >= 0 && earlier[i].start >= ti-maxSpan; i-- {
+		// The earliest such match has the whole subject: "my brother Dan
+		// lives in X and works at Y" continues "my brother", not "Dan".
 		if f := earlier[i]; f.end == ti || f.objects[0].b == ti {
-			return earlier[i]
+			prev = f
 		}
 	}
-	return nil
+	return prev
 }
 
 // rest matches p's elements from ei on at token ti, filling f.
@@ -202,17 +244,34 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	}
 	switch e.kind {
 	case literal, capture:
+		// One adverb may stand between a pattern's words: "I just moved
+		// to", "я сейчас живу в".
+		if ei > 0 && r.adverbs[word(ti)] && !slices.Contains(e.words, word(ti)) && slices.Contains(e.words, word(ti+1)) {
+			ti++
+		}
 		if w := word(ti); w != "" && slices.Contains(e.words, w) {
 			n := len(f.lits)
-			if e.kind == literal {
+			var was []span
+			switch {
+			case e.joins && len(f.objects) > 0:
+				// "хожу в шахматный клуб": the word ends the object.
+				was = f.objects
+				o := f.objects[0]
+				o.b = ti + 1
+				o.text = r.nominative(text[toks[o.a].start:toks[ti].end], p.elems[p.obj].cases)
+				f.objects = []span{o}
+			case e.kind == literal:
 				f.lits = append(f.lits, ti)
-			} else {
+			default:
 				f.objects = []span{{ti, ti + 1, text[toks[ti].start:toks[ti].end]}}
 			}
 			if r.rest(text, toks, p, ei+1, ti+1, f) {
 				return true
 			}
 			f.lits = f.lits[:n]
+			if was != nil {
+				f.objects = was
+			}
 		}
 		return e.optional && r.rest(text, toks, p, ei+1, ti, f)
 	case subject:
@@ -225,8 +284,8 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	case skip:
 		for n := 1; n <= maxSkip; n++ {
 			i := ti + n - 1
-			if w := word(i); w == "" || r.stop[w] {
-				return false
+			if w := word(i); w == "" || r.negation[w] || conjunction(w) {
+				return false // "работаю _ в X" must not reach past "и живу в"
 			}
 			if r.rest(text, toks, p, ei+1, i+1, f) {
 				return true
@@ -234,20 +293,45 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		}
 		return false
 	}
-	o, next, ok := r.object(text, toks, ti, e)
-	if !ok {
-		return false
+	// A phrase that is not a name may end sooner, for the pattern's next
+	// word: "хожу в X клуб" on "хожу в шахматный клуб".
+	for limit := maxPhrase; limit > 0; limit-- {
+		o, next, ok := r.object(text, toks, ti, e, limit)
+		if !ok {
+			return false
+		}
+		if r.objects(text, toks, p, e, ei, o, next, f) {
+			return true
+		}
+		if o.b-o.a < limit {
+			limit = o.b - o.a
+		}
+		if limit <= 1 || o.a >= len(toks) || toks[o.a].upper || quote(toks[max(o.a-1, 0)].mark) {
+			return false
+		}
+	}
+	return false
+}
+
+// objects goes on from the object o of slot e, ending before token next,
+// gathering the objects joined to it, and matches the rest of p.
+func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o span, next int, f *found) bool {
+	word := func(i int) string {
+		if i < len(toks) {
+			return toks[i].word
+		}
+		return ""
 	}
 	f.objects = []span{o}
 	// More objects joined by "and" or a comma, of the same shape: "I speak
 	// English, French and German". A comma after a place qualifies it
 	// ("Kazan, Russia") and joins nothing.
-	for next < len(toks) && (toks[next].mark == ',' && p.kind != Place && p.kind != City || word(next) == "and" || word(next) == "or" || word(next) == "и" || word(next) == "или") {
+	for len(f.objects) < maxJoined && next < len(toks) && (toks[next].mark == ',' && p.kind != Place && p.kind != City || word(next) == "and" || word(next) == "or" || word(next) == "и" || word(next) == "или") {
 		at := next + 1
 		if toks[next].mark == ',' && (word(at) == "and" || word(at) == "и") {
 			at++
 		}
-		o2, n2, ok := r.object(text, toks, at, e)
+		o2, n2, ok := r.object(text, toks, at, e, maxPhrase)
 		if !ok || o2.a < len(toks) && toks[o2.a].upper != toks[o.a].upper {
 			break
 		}
@@ -279,7 +363,14 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		}
 		return "", 0, false
 	}
-	if !toks[ti].upper || toks[ti].word == "i" || r.stop[toks[ti].word] || r.lead[toks[ti].word] || r.negation[toks[ti].word] || unicode.IsDigit(rune(toks[ti].word[0])) {
+	if r.subjects[toks[ti].word] { // "Мама живет в Твери", "Сын учится в гимназии"
+		next := ti + 1
+		if next < len(toks) && named(toks[next]) {
+			_, next = r.name(toks, next)
+		}
+		return text[toks[ti].start:toks[ti].end], next, true
+	}
+	if !named(toks[ti]) || r.stop[toks[ti].word] || r.lead[toks[ti].word] || r.negation[toks[ti].word] || r.adverbs[toks[ti].word] {
 		return "", 0, false
 	}
 	a, b := r.name(toks, ti)
@@ -310,9 +401,12 @@ func (r *rules) name(toks []token, ti int) (int, int) {
 }
 
 // object reads the object of slot e at ti: a quotation, a capitalised
-// name, or (not for NAME) a phrase of up to three words ending at a stop
+// name, or (not for NAME) a phrase of up to limit words ending at a stop
 // word or a mark. It returns the object and the token after it.
-func (r *rules) object(text string, toks []token, ti int, e elem) (span, int, bool) {
+func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (span, int, bool) {
+	if ti < len(toks) && strings.ContainsRune("—–-:", toks[ti].mark) && toks[ti].mark != 0 {
+		ti++ // "мой родной язык — татарский"
+	}
 	for ti < len(toks) && r.lead[toks[ti].word] {
 		ti++
 	}
@@ -352,25 +446,57 @@ func (r *rules) object(text string, toks []token, ti int, e elem) (span, int, bo
 		return span{}, 0, false
 	default:
 		a, b = ti, ti
-		for b < len(toks) && b-a < maxPhrase && toks[b].word != "" && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
+		for b < len(toks) && b-a < limit && toks[b].word != "" && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
+			if b > a && named(toks[b]) {
+				// Words before a name describe it: "an old Volvo", "a
+				// little Italian", "старой Ладе".
+				a, b = r.name(toks, b)
+				break
+			}
+			if b > a && b+1 < len(toks) && quote(toks[b].mark) {
+				break // "группа «Кино»": the quotation, below
+			}
 			b++
 		}
 		if b == a {
 			return span{}, 0, false
 		}
 		next = b
+		if b < len(toks) && quote(toks[b].mark) {
+			if q, n, ok := r.object(text, toks, b, e, limit); ok {
+				return q, n, true
+			}
+		}
 	}
-	s := strings.TrimSpace(text[toks[a].start:toks[b-1].end])
-	if b-a == 1 {
-		s = r.nominative(s, e.cases)
-	}
-	return span{a, b, s}, next, true
+	return span{a, b, r.nominative(text[toks[a].start:toks[b-1].end], e.cases)}, next, true
 }
 
-// nominative puts a Russian word back in the nominative by the first
-// suffix rule of its case that fits (cases.txt): "Казани" → "Казань". A
-// word not Cyrillic, in capitals, or too short is left as written.
-func (r *rules) nominative(w, cases string) string {
+// named reports whether t may begin a name inside a phrase: a capitalised
+// word of two letters or more with no digit ("Volvo", not the "D" of
+// "vitamin D" or "B12").
+func named(t token) bool {
+	if !t.upper || t.word == "i" || utf8.RuneCountInString(t.word) < 2 {
+		return false
+	}
+	return !strings.ContainsFunc(t.word, unicode.IsDigit)
+}
+
+// nominative puts each Russian word of an object back in the nominative by
+// the first suffix rule of its case that fits (cases.txt): "Казани" →
+// "Казань", "итальянскую кухню" → "итальянская кухня". A word not
+// Cyrillic, in capitals, or too short is left as written.
+func (r *rules) nominative(s, cases string) string {
+	if r.cases[cases] == nil {
+		return strings.TrimSpace(s)
+	}
+	f := strings.Fields(s)
+	for i, w := range f {
+		f[i] = r.nominativeWord(w, cases)
+	}
+	return strings.Join(f, " ")
+}
+
+func (r *rules) nominativeWord(w, cases string) string {
 	rules := r.cases[cases]
 	if len(rules) == 0 || w == "" {
 		return w

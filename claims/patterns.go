@@ -35,13 +35,14 @@ const (
 	capture                 // one of words, which is the object: "[vegan|vegetarian]"
 	subject                 // "S": whom the fact is about ("my sister", "Anna")
 	slot                    // "X" or "NAME": the object
-	skip                    // "_": one to four words not the object ("a software engineer")
+	skip                    // "_": one to four words not the object ("a software engineer"), the fewest that do
 )
 
 type elem struct {
 	kind     elemKind
 	words    []string // literal and capture: the alternatives
 	optional bool     // literal: "the?" may be absent
+	joins    bool     // literal: "club+" after the object ends it: "chess club"
 	names    bool     // slot: NAME takes only a capitalised or quoted name
 	prefix   string   // slot: "по-" in "по-X": the object is the rest of a word so begun
 	cases    string   // slot: the Russian case its object stands in ("prep"), put back in the nominative
@@ -49,20 +50,25 @@ type elem struct {
 
 // pattern is one line of a pattern file.
 type pattern struct {
-	rel   Relation
-	kind  Kind
-	elems []elem
-	where string // "en.txt:12", for tests and errors
+	rel     Relation
+	kind    Kind
+	elems   []elem
+	obj     int    // the index in elems of the object (slot or capture)
+	atStart bool   // "^": only at the start of the text or of a sentence
+	where   string // "en.txt:12", for tests and errors
 }
 
 // rules is everything Extract reads from the pattern files.
 type rules struct {
-	patterns []pattern
-	stop     map[string]bool        // words that end an object phrase
-	lead     map[string]bool        // words dropped before an object: "a", "my"
-	subjects map[string]bool        // nouns after "my" that name a subject: "sister"
-	negation map[string]bool        // a word before a pattern that denies it: "not", "не"
-	cases    map[string][][2]string // case name → ordered suffix rewrites {from, to}
+	patterns  []pattern
+	byFirst   map[string][]int       // the patterns beginning with a word, by the word
+	bySubject []int                  // the patterns beginning with S
+	stop      map[string]bool        // words that end an object phrase
+	lead      map[string]bool        // words dropped before an object: "a", "my"
+	subjects  map[string]bool        // nouns after "my" that name a subject: "sister"
+	negation  map[string]bool        // a word before a pattern that denies it: "not", "не"
+	adverbs   map[string]bool        // a word that may stand between a pattern's words: "just"
+	cases     map[string][][2]string // case name → ordered suffix rewrites {from, to}
 }
 
 func loadRules(fsys fs.FS) (*rules, error) {
@@ -71,7 +77,7 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	lists := []struct {
 		file string
 		set  *map[string]bool
-	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}}
+	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}}
 	for _, l := range lists {
 		if *l.set, err = readWords(fsys, l.file); err != nil {
 			return nil, err
@@ -83,6 +89,16 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	for _, f := range []string{"en.txt", "ru.txt"} {
 		if err := r.readPatterns(fsys, f); err != nil {
 			return nil, err
+		}
+	}
+	r.byFirst = map[string][]int{}
+	for i, p := range r.patterns {
+		if p.elems[0].kind == subject {
+			r.bySubject = append(r.bySubject, i)
+			continue
+		}
+		for _, w := range p.elems[0].words {
+			r.byFirst[w] = append(r.byFirst[w], i)
 		}
 	}
 	return r, nil
@@ -207,6 +223,9 @@ func (r *rules) parsePattern(line string) (pattern, error) {
 		return pattern{}, fmt.Errorf("unknown kind %q", hf[1])
 	}
 	objects := 0
+	if rest, ok := strings.CutPrefix(body, "^ "); ok {
+		p.atStart, body = true, rest
+	}
 	for i, f := range strings.Split(body, " ") {
 		e, err := r.parseElem(f)
 		if err != nil {
@@ -217,8 +236,11 @@ func (r *rules) parsePattern(line string) (pattern, error) {
 			return pattern{}, fmt.Errorf("S must come first")
 		case i == 0 && (e.kind == slot || e.kind == skip || e.optional):
 			return pattern{}, fmt.Errorf("a pattern must begin with a word it needs or S")
+		case e.joins && (i == 0 || p.elems[i-1].kind != slot && !p.elems[i-1].joins):
+			return pattern{}, fmt.Errorf("a word+ must follow the object X or another word+")
 		case e.kind == slot || e.kind == capture:
 			objects++
+			p.obj = i
 		}
 		p.elems = append(p.elems, e)
 	}
@@ -256,6 +278,8 @@ func (r *rules) parseElem(f string) (elem, error) {
 		e.kind, f = capture, inner
 	} else if f, e.optional = strings.CutSuffix(f, "?"); e.optional && utf8.RuneCountInString(f) == 0 {
 		return elem{}, fmt.Errorf("nothing before ?")
+	} else if f, e.joins = strings.CutSuffix(f, "+"); e.joins && (e.optional || f == "") {
+		return elem{}, fmt.Errorf("a word+ cannot be absent or empty")
 	}
 	for _, w := range strings.Split(f, "|") {
 		if why := badWord(w); why != "" {

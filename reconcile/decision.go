@@ -43,6 +43,11 @@ type Candidate struct {
 	Overlap float64
 	// Score is the lookup's score; candidates come best first.
 	Score float64
+	// Relation is a single-valued relation ("lives_in", "works_at", …)
+	// both facts claim of the same subject: a second current value, which
+	// may be a change (a move, a new job) or not (a second job). "" when
+	// none.
+	Relation string
 }
 
 // Input is what a decider decides on.

@@ -1,0 +1,129 @@
+package claims_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/palimpsest-mem/memory/claims"
+)
+
+// u is the user's subject.
+const u = ""
+
+type want struct {
+	subject  string
+	relation claims.Relation
+	object   string
+}
+
+func (w want) String() string { return fmt.Sprintf("(%q %s %q)", w.subject, w.relation, w.object) }
+
+func wants(cs []claims.Claim) []want {
+	var out []want
+	for _, c := range cs {
+		out = append(out, want{c.Subject, c.Relation, c.Object})
+	}
+	return out
+}
+
+// checkExtract asserts that Extract finds exactly the claims of each text,
+// in order, as written.
+func checkExtract(t *testing.T, cases map[string][]want) {
+	t.Helper()
+	for text, w := range cases {
+		got := claims.Extract(text)
+		if !slices.Equal(wants(got), w) {
+			t.Errorf("Extract(%q)\n got %v\nwant %v", text, wants(got), w)
+		}
+		for _, c := range got {
+			if err := c.Validate(); err != nil {
+				t.Errorf("Extract(%q): %v", text, err)
+			}
+		}
+	}
+}
+
+func TestExtractEnglish(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"I work at Contoso.":                                 {{u, claims.WorksAt, "Contoso"}},
+		"I've been working for Fabrikam since 2019":          {{u, claims.WorksAt, "Fabrikam"}},
+		"I'm a software engineer at Contoso":                 {{u, claims.JobTitle, "software engineer"}, {u, claims.WorksAt, "Contoso"}},
+		"I work as a nurse.":                                 {{u, claims.JobTitle, "nurse"}},
+		"I live in Lisbon.":                                  {{u, claims.LivesIn, "Lisbon"}},
+		"I just moved to New York":                           {{u, claims.LivesIn, "New York"}},
+		"I live in Kazan, Russia.":                           {{u, claims.LivesIn, "Kazan"}},
+		"I study at the University of Tartu.":                {{u, claims.StudiesAt, "University of Tartu"}},
+		"I'm married to Sarah.":                              {{u, claims.Partner, "Sarah"}},
+		"My son Jake is 7.":                                  {{u, claims.Child, "Jake"}},
+		"My mom Linda is visiting.":                          {{u, claims.Parent, "Linda"}},
+		"My sister lives in Kazan.":                          {{"sister", claims.LivesIn, "Kazan"}},
+		"My sister Anna lives in Kazan.":                     {{u, claims.Sibling, "Anna"}, {"sister", claims.LivesIn, "Kazan"}},
+		"my friend Olga is coming over":                      {{u, claims.Friend, "Olga"}},
+		"I have a dog named Rex.":                            {{u, claims.HasPet, "Rex"}},
+		"My cat is called \"Mr Whiskers\".":                  {{u, claims.HasPet, "Mr Whiskers"}},
+		"I got a puppy!":                                     {{u, claims.HasPet, "puppy"}},
+		"I own a bakery.":                                    {{u, claims.Owns, "bakery"}},
+		"I drive an old Volvo":                               {{u, claims.Drives, "Volvo"}},
+		"I speak English, French and German.":                {{u, claims.Speaks, "English"}, {u, claims.Speaks, "French"}, {u, claims.Speaks, "German"}},
+		"I'm allergic to peanuts and shellfish":              {{u, claims.AllergicTo, "peanuts"}, {u, claims.AllergicTo, "shellfish"}},
+		"I take metformin every morning.":                    {{u, claims.Takes, "metformin"}},
+		"I'm vegetarian.":                                    {{u, claims.Diet, "vegetarian"}},
+		"I'm a member of the Chess Club.":                    {{u, claims.MemberOf, "Chess Club"}},
+		"I play the piano.":                                  {{u, claims.Plays, "piano"}},
+		"I love hiking and play the guitar":                  {{u, claims.Likes, "hiking"}, {u, claims.Plays, "guitar"}},
+		"I love coffee but hate tea.":                        {{u, claims.Likes, "coffee"}, {u, claims.Dislikes, "tea"}},
+		"I don't like horror movies.":                        {{u, claims.Dislikes, "horror movies"}},
+		"I work at Contoso and live in Seattle.":             {{u, claims.WorksAt, "Contoso"}, {u, claims.LivesIn, "Seattle"}},
+		"Moved to Porto.":                                    {{u, claims.LivesIn, "Porto"}},
+		"My new job at Spotify starts Monday.":               {{u, claims.WorksAt, "Spotify"}},
+		"My brother Dan lives in Denver and works at Boeing": {{u, claims.Sibling, "Dan"}, {"brother", claims.LivesIn, "Denver"}, {"brother", claims.WorksAt, "Boeing"}},
+		"I play the cello in an orchestra":                   {{u, claims.Plays, "cello"}, {u, claims.MemberOf, "orchestra"}},
+		// No claim: negated, ended, or not a fact about anyone.
+		"I quit my job at Contoso.":        nil,
+		"I don't work at Contoso anymore.": nil,
+		"I no longer live in Paris.":       nil,
+		"I'm not allergic to anything.":    nil,
+		"The meeting moved to Thursday.":   nil,
+		"":                                 nil,
+	})
+}
+
+func TestExtractRussian(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Я работаю в Яндексе.":                    {{u, claims.WorksAt, "Яндекс"}},
+		"работаю на заводе «Северсталь»":          {{u, claims.WorksAt, "Северсталь"}},
+		"Работаю программистом в Касперском":      {{u, claims.JobTitle, "программист"}, {u, claims.WorksAt, "Касперский"}},
+		"Живу в Казани.":                          {{u, claims.LivesIn, "Казань"}},
+		"Я сейчас живу в Москве":                  {{u, claims.LivesIn, "Москва"}},
+		"Переехала в Новосибирск.":                {{u, claims.LivesIn, "Новосибирск"}},
+		"Моя сестра живёт в Казани.":              {{"сестра", claims.LivesIn, "Казань"}},
+		"Мой брат переехал в Екатеринбург":        {{"брат", claims.LivesIn, "Екатеринбург"}},
+		"Учусь в МГУ.":                            {{u, claims.StudiesAt, "МГУ"}},
+		"Я замужем за Андреем.":                   {{u, claims.Partner, "Андрей"}},
+		"Мою дочь зовут Соня.":                    {{u, claims.Child, "Соня"}},
+		"Моя мама Нина на пенсии.":                {{u, claims.Parent, "Нина"}},
+		"Мою сестру зовут Лена.":                  {{u, claims.Sibling, "Лена"}},
+		"Мой лучший друг Паша":                    {{u, claims.Friend, "Паша"}},
+		"Мою собаку зовут Жучка.":                 {{u, claims.HasPet, "Жучка"}},
+		"У меня есть кот Барсик.":                 {{u, claims.HasPet, "Барсик"}},
+		"Вожу Тойоту.":                            {{u, claims.Drives, "Тойота"}},
+		"Говорю по-английски и по-немецки.":       {{u, claims.Speaks, "английский"}, {u, claims.Speaks, "немецкий"}},
+		"У меня аллергия на орехи.":               {{u, claims.AllergicTo, "орехи"}},
+		"Принимаю метформин по утрам.":            {{u, claims.Takes, "метформин"}},
+		"Я вегетарианка.":                         {{u, claims.Diet, "вегетарианка"}},
+		"Хожу в шахматный клуб.":                  {{u, claims.MemberOf, "шахматный клуб"}},
+		"Играю на гитаре.":                        {{u, claims.Plays, "гитара"}},
+		"Обожаю итальянскую кухню.":               {{u, claims.Likes, "итальянская кухня"}},
+		"Люблю кофе, но не люблю чай.":            {{u, claims.Likes, "кофе"}, {u, claims.Dislikes, "чай"}},
+		"Живу в Лондоне и работаю в Revolut":      {{u, claims.LivesIn, "Лондон"}, {u, claims.WorksAt, "Revolut"}},
+		"Моя подруга Маша переехала в Ригу.":      {{u, claims.Friend, "Маша"}, {"подруга", claims.LivesIn, "Рига"}},
+		"Мне нравится группа «Кино».":             {{u, claims.Likes, "Кино"}},
+		"Я работаю в Озоне и живу в Подмосковье.": {{u, claims.WorksAt, "Озон"}, {u, claims.LivesIn, "Подмосковье"}},
+		"Играю на барабанах.":                     {{u, claims.Plays, "барабаны"}},
+		// No claim.
+		"Я больше не живу в Москве.":     nil,
+		"Я не работаю в Яндексе.":        nil,
+		"Встреча перенесена на четверг.": nil,
+	})
+}
