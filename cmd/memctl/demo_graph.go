@@ -68,6 +68,11 @@ func supportedBy(what string, edges []memory.Edge, f memory.Fact) error {
 // graphQuestions asks the questions of step 3 of the graph, which answers
 // them as At does: from the facts behind each edge, on both time axes.
 func (d *demo) graphQuestions(a, b memory.Fact) error {
+	for _, f := range []memory.Fact{a, b} {
+		if len(f.Claims) == 0 {
+			return fmt.Errorf("demo: the rules read no claim in %q, so the graph cannot answer the story's questions", f.Text)
+		}
+	}
 	d.printf("\n    The same questions, asked of the graph: each fact's claims make edges,\n")
 	d.printf("    and an edge is visible and true exactly when a fact behind it is.\n")
 	for _, q := range []struct {
