@@ -205,14 +205,7 @@ func TestLookupCutsTheIndexDelayShort(t *testing.T) {
 // other users': with the flush delayed for an hour, another user's change
 // stays queued through the lookup, and that user's own lookup still finds it.
 func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.live.q.delay = time.Hour
-	ctx, cancel := context.WithTimeout(context.Background(), liveness)
-	defer cancel()
+	s, ctx, pending := delayedStore(t)
 	if _, err := s.Candidates(ctx, "a", "build the index", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -225,11 +218,6 @@ func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
 		if len(got.Candidates) != 1 || got.Candidates[0].Fact.ID != want {
 			t.Fatalf("lookup of %s: %+v, want fact %d", user, got, want)
 		}
-	}
-	pending := func() bool {
-		s.live.q.mu.Lock()
-		defer s.live.q.mu.Unlock()
-		return s.live.q.applied < s.live.q.queued
 	}
 	fa, err := s.Add(ctx, Note{User: "a", Text: "I play the cello on Fridays."})
 	if err != nil {
@@ -259,25 +247,14 @@ func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
 // wrote enough records, however few commits wrote them: a supersession is
 // one commit of two records.
 func TestIndexerAppliesAFullBatchAtOnce(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.live.q.delay, s.live.q.batch = time.Hour, 2
-	ctx, cancel := context.WithTimeout(context.Background(), liveness)
-	defer cancel()
+	s, ctx, pending := delayedStore(t)
+	s.live.q.batch = 2
 	old, err := s.Add(ctx, Note{Text: "I live in Lisbon."})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
 		t.Fatal(err)
-	}
-	pending := func() bool {
-		s.live.q.mu.Lock()
-		defer s.live.q.mu.Unlock()
-		return s.live.q.applied < s.live.q.queued
 	}
 	if _, err := s.Supersede(ctx, "", old.ID, Note{Text: "I live in Porto."}); err != nil {
 		t.Fatal(err)
@@ -294,21 +271,9 @@ func TestIndexerAppliesAFullBatchAtOnce(t *testing.T) {
 // Remember looks up, writes, and looks up again, and that next lookup
 // would wait for the whole batch. Other users' changes still gather.
 func TestIndexerAppliesALookedUpUsersChangeAtOnce(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.live.q.delay = time.Hour
-	ctx, cancel := context.WithTimeout(context.Background(), liveness)
-	defer cancel()
+	s, ctx, pending := delayedStore(t)
 	if _, err := s.Candidates(ctx, "asker", "build the index", 1); err != nil {
 		t.Fatal(err)
-	}
-	pending := func() bool {
-		s.live.q.mu.Lock()
-		defer s.live.q.mu.Unlock()
-		return s.live.q.applied < s.live.q.queued
 	}
 	if _, err := s.Add(ctx, Note{User: "other", Text: "I live in Lisbon."}); err != nil {
 		t.Fatal(err)
@@ -387,5 +352,21 @@ func TestDeleteForgetsTheAnalysesOfHits(t *testing.T) {
 	}
 	if seen() {
 		t.Error("the analysis of a deleted fact is still kept")
+	}
+}
+
+// delayedStore opens a store whose indexer waits an hour for company, so
+// that only a lookup, a full batch or an urgent change applies queued
+// changes; pending reports whether some are still queued.
+func delayedStore(t *testing.T) (s *Store, ctx context.Context, pending func() bool) {
+	t.Helper()
+	s = openStore(t)
+	s.live.q.delay = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), liveness)
+	t.Cleanup(cancel)
+	return s, ctx, func() bool {
+		s.live.q.mu.Lock()
+		defer s.live.q.mu.Unlock()
+		return s.live.q.applied < s.live.q.queued
 	}
 }

@@ -183,3 +183,22 @@ func TestPerfSameUserLookupsFindFacts(t *testing.T) {
 		t.Errorf("%d of %d lookups found nothing: %s", r.Empty, r.N, r.Note)
 	}
 }
+
+// A row of lookups beside writers measures at least one lookup, even when
+// its window is over before the lookups' goroutine runs (a loaded machine).
+func TestPerfLookupsBesideWritersMeasureOne(t *testing.T) {
+	s, err := memory.Open(filepath.Join(t.TempDir(), "m.db"), 0, &memory.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, same := range []bool{false, true} {
+		r, err := candidatesWhileWriting(context.Background(), s, sqliteTexts(), memory.LookupKeywords4, 4, same, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.N < 1 || r.P50 == "" {
+			t.Errorf("same user %v: no lookup measured: %+v", same, r)
+		}
+	}
+}

@@ -440,22 +440,7 @@ func TestRealOllama(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{
-		Text:   "I moved to Berlin in June; I no longer live in Paris.",
-		SaidAt: saidAt,
-		Candidates: []Candidate{
-			{N: 1, Text: "My favourite food is pasta.", RecordedAt: march10},
-			{N: 2, Text: "I live in Paris.", RecordedAt: march10},
-		},
-	}
-	got, err := d.Decide(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("decision %+v", got)
-	if got.Action != Update || got.Target != 2 {
-		t.Errorf("got %s %d, want update 2", got.Action, got.Target)
-	}
+	decidesAMove(t, d)
 }
 
 func FuzzParseDecision(f *testing.F) {
@@ -497,4 +482,26 @@ func FuzzParseDecision(f *testing.F) {
 			t.Errorf("reason of %d bytes", len(d.Reason))
 		}
 	})
+}
+
+// decidesAMove asks a real model one clear case: a move that updates the
+// second of two candidates.
+func decidesAMove(t *testing.T, d Decider) {
+	t.Helper()
+	in := Input{
+		Text:   "I moved to Berlin in June; I no longer live in Paris.",
+		SaidAt: saidAt,
+		Candidates: []Candidate{
+			{N: 1, Text: "My favourite food is pasta.", RecordedAt: march10},
+			{N: 2, Text: "I live in Paris.", RecordedAt: march10},
+		},
+	}
+	got, err := d.Decide(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("decision %+v", got)
+	if got.Action != Update || got.Target != 2 {
+		t.Errorf("got %s %d, want update 2", got.Action, got.Target)
+	}
 }

@@ -448,22 +448,7 @@ func TestRealOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{
-		Text:   "I moved to Berlin in June; I no longer live in Paris.",
-		SaidAt: saidAt,
-		Candidates: []Candidate{
-			{N: 1, Text: "My favourite food is pasta.", RecordedAt: march10},
-			{N: 2, Text: "I live in Paris.", RecordedAt: march10},
-		},
-	}
-	got, err := d.Decide(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("decision %+v", got)
-	if got.Action != Update || got.Target != 2 {
-		t.Errorf("got %s %d, want update 2", got.Action, got.Target)
-	}
+	decidesAMove(t, d)
 }
 
 // A model that takes only its default temperature (OpenAI's reasoning

@@ -1,6 +1,7 @@
 // Package wordlist reads the word lists built into the module, the
-// analyzer's lexicons (index/lexicons) and the rules decider's marker
-// phrases (reconcile/markers), with one strict line reader and one notion
+// analyzer's lexicons (index/lexicons), the rules decider's marker
+// phrases (reconcile/markers) and the claim patterns (claims/patterns),
+// with one strict line reader and one notion
 // of a well-formed word, so that a list is never half read: a bad line is
 // an error naming its file and line, not a line skipped.
 package wordlist
