@@ -65,11 +65,13 @@ type perfConfig struct {
 	// latFor is how long each count of concurrent durable writers runs
 	// in the per-call latency rows.
 	latFor time.Duration
+	// graphOnly: only the graph's rows, at each scale.
+	graphOnly bool
 }
 
 func perfCmd() *cobra.Command {
 	var facts int
-	var quick, asJSON, writersOnly bool
+	var quick, asJSON, writersOnly, graphOnly bool
 	var modes, scales, distractors, cpuprofile, blockprofile string
 	c := &cobra.Command{
 		Use:   "perf",
@@ -93,6 +95,7 @@ func perfCmd() *cobra.Command {
 			if writersOnly {
 				cfg.scales = nil
 			}
+			cfg.graphOnly = graphOnly
 			for _, m := range strings.Split(modes, ",") {
 				mode, err := memory.ParseLookupMode(strings.TrimSpace(m))
 				if err != nil {
@@ -136,6 +139,7 @@ func perfCmd() *cobra.Command {
 	f.BoolVar(&quick, "quick", false, "a shorter run: fewer operations, stores of 1k and 10k facts")
 	f.BoolVar(&asJSON, "json", false, "print JSON rows")
 	f.BoolVar(&writersOnly, "writers-only", false, "only the rows of many writers at once (throughput and per-call latency)")
+	f.BoolVar(&graphOnly, "graph-only", false, "only the graph's rows (Edges, Neighbours), at each scale")
 	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&blockprofile, "blockprofile", "", "write a profile of where goroutines waited (blocking and mutex contention) to this file")
@@ -149,6 +153,20 @@ func runPerf(ctx context.Context, texts []string, cfg perfConfig) ([]row, error)
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	if cfg.graphOnly {
+		var rows []row
+		for _, n := range cfg.scales {
+			more, err := graphRows(ctx, dir, texts, n, min(1000, n), cfg)
+			if err != nil {
+				return nil, fmt.Errorf("%d facts: %w", n, err)
+			}
+			for i := range more {
+				more[i].N = n
+			}
+			rows = append(rows, more...)
+		}
+		return rows, nil
+	}
 	rows, err := concurrencyRows(ctx, dir, texts, cfg)
 	if err != nil {
 		return nil, err
@@ -456,6 +474,13 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			return nil, err
 		}
 	}
+	// The graph's reads, on a store of its own: the texts above are the
+	// ones SQLite is compared on, and state few claims.
+	more, err := graphRows(ctx, dir, texts, n, perUser, cfg)
+	if err != nil {
+		return nil, err
+	}
+	add(more...)
 	return rows, nil
 }
 

@@ -21,8 +21,9 @@ func (a *app) demoCmd() *cobra.Command {
 		Short: "Tell the story of a bi-temporal memory, in a temporary store",
 		Long: `demo runs a short story in a temporary store (it ignores --db): a job
 change told late, a correction, an automatic mistake undone, a new fact
-reconciled by the embedded rules with its time from the words, and a hard
-delete that leaves no copy. It prints each
+reconciled by the embedded rules with its time from the words, a hard
+delete that leaves no copy, and the graph of edges derived from the facts'
+claims, which moves with them. It prints each
 step and what each query returns, and fails if an answer is not the one the
 story expects.`,
 		Args: exactArgs(),
@@ -136,12 +137,14 @@ func (d *demo) story() error {
 		return err
 	}
 	d.printf("    Add → %s\n", show(a))
+	d.claims(a)
 	d.on(date(2026, 3, 12), `The user says: "I have a dog named Rex."`)
 	rex, err := s.Add(ctx, d.note("I have a dog named Rex."))
 	if err != nil {
 		return err
 	}
 	d.printf("    Add → %s\n", show(rex))
+	d.claims(rex)
 
 	d.printf("\n2. The world changed, and we hear of it late\n")
 	d.on(date(2026, 8, 20), `The user says: "I moved to company B back in June."`)
@@ -167,6 +170,9 @@ func (d *demo) story() error {
 	}
 	d.printf("    (On 1 August we had not yet heard of the move.)\n")
 	if err := d.ask("Where do I work now?", time.Time{}, time.Time{}, b, rex); err != nil {
+		return err
+	}
+	if err := d.graphQuestions(a, b); err != nil {
 		return err
 	}
 
@@ -262,6 +268,9 @@ func (d *demo) story() error {
 		return err
 	}
 	if err := d.forget(tue, wed); err != nil {
+		return err
+	}
+	if err := d.graph(a, b); err != nil {
 		return err
 	}
 	d.printf("\nThe end: nothing was forgotten unless the user asked, and every answer names the time it speaks of.\n")

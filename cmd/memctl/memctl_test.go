@@ -101,7 +101,7 @@ func ids(fs []map[string]any) []int {
 // these keys, with these JSON types.
 func checkFactObject(t *testing.T, m map[string]any) {
 	t.Helper()
-	want := []string{"event_end", "event_from", "event_start", "event_until", "id", "pinned", "recorded_at", "source",
+	want := []string{"claims", "event_end", "event_from", "event_start", "event_until", "id", "pinned", "recorded_at", "source",
 		"state", "superseded_by", "text", "user", "valid_until"}
 	var keys []string
 	for k := range m {
@@ -139,6 +139,22 @@ func checkFactObject(t *testing.T, m map[string]any) {
 	if s, isStr := m["source"].(string); m["source"] != nil && (!isStr || s == "") {
 		t.Errorf("source = %#v, want null or a non-empty string", m["source"])
 	}
+	cs, isArr := m["claims"].([]any)
+	if !isArr {
+		t.Fatalf("claims = %#v, want an array", m["claims"])
+	}
+	for _, c := range cs {
+		obj, isObj := c.(map[string]any)
+		if !isObj || len(obj) != 4 {
+			t.Errorf("claim %#v, want an object of subject, relation, object and kind", c)
+			continue
+		}
+		for _, k := range []string{"subject", "relation", "object", "kind"} {
+			if _, isStr := obj[k].(string); !isStr {
+				t.Errorf("claim %s = %#v, want a string", k, obj[k])
+			}
+		}
+	}
 }
 
 func TestFactJSON(t *testing.T) {
@@ -151,6 +167,7 @@ func TestFactJSON(t *testing.T) {
 		"recorded_at": "2026-03-10T00:00:00Z", "valid_until": nil, "superseded_by": 0.0,
 		"event_from": "2026-01-05T00:00:00Z", "event_until": "2026-12-31T17:00:00Z", "source": "msg-7",
 		"event_start": "2026-01-05T00:00:00Z", "event_end": "2026-12-31T17:00:00Z",
+		"claims": extracted(t, "I work at company A."),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("add --json:\n got %v\nwant %v", got, want)
@@ -516,7 +533,9 @@ func TestDemo(t *testing.T) {
 	out := ok(t, "--db", db, "demo")
 	for _, want := range []string{"company A", "company B", "2026-06-01", "Wednesday 16 September",
 		"fact is pinned", "Facts about the user", "History of #1", "decider rules",
-		"The rules decider needs no model; memctl remember --decider ollama or openai asks one."} {
+		"The rules decider needs no model; memctl remember --decider ollama or openai asks one.",
+		"claim: (user) works_at company A", "Edges(works_at, event 2026-05-15, known now) returns:",
+		"9. The graph", "believed 2026-03-10 → 2026-08-20", "Neighbours(Kazan) returns:", "so it is gone, not ended"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
@@ -619,7 +638,7 @@ func TestHelp(t *testing.T) {
 	t.Parallel()
 	out := ok(t, "--help")
 	for _, cmd := range []string{"add", "supersede", "invalidate", "restore", "pin", "unpin", "delete",
-		"get", "history", "list", "at", "prompt", "export", "import", "check", "demo"} {
+		"get", "history", "list", "at", "prompt", "graph", "export", "import", "check", "demo"} {
 		if !strings.Contains(out, "\n  "+cmd+" ") {
 			t.Errorf("help lacks command %q", cmd)
 		}

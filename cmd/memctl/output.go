@@ -30,6 +30,9 @@ type factJSON struct {
 	EventStart *string `json:"event_start"`
 	EventEnd   *string `json:"event_end"`
 	Source     *string `json:"source"`
+	// Claims are what the fact states, the graph's edges are made of; []
+	// for none.
+	Claims []claimJSON `json:"claims"`
 }
 
 func factObject(f memory.Fact) factJSON {
@@ -46,6 +49,7 @@ func factObject(f memory.Fact) factJSON {
 		EventUntil:   jsonTime(f.EventUntil),
 		EventStart:   jsonTime(f.EventStart),
 		EventEnd:     jsonTime(f.EventEnd),
+		Claims:       claimObjects(f.Claims),
 	}
 	if f.Source.Ref != "" {
 		ref := f.Source.Ref
@@ -157,6 +161,12 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 	fmt.Fprintf(tw, "event\t%s\n", span)
 	if f.Supersedes != 0 {
 		fmt.Fprintf(tw, "supersedes\tfact %d\n", f.Supersedes)
+	}
+	for i, c := range f.Claims {
+		fmt.Fprintf(tw, "%s\t%s\n", yesNo(i == 0, "claims", ""), showClaim(c))
+	}
+	if len(f.Claims) == 0 {
+		fmt.Fprintf(tw, "claims\t-\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
