@@ -296,7 +296,7 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	// A phrase that is not a name may end sooner, for the pattern's next
 	// word: "хожу в X клуб" on "хожу в шахматный клуб".
 	for limit := maxPhrase; limit > 0; limit-- {
-		o, next, ok := r.object(text, toks, ti, e, limit)
+		o, next, ok := r.object(text, toks, ti, e, p.kind, limit)
 		if !ok {
 			return false
 		}
@@ -331,7 +331,7 @@ func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o
 		if toks[next].mark == ',' && (word(at) == "and" || word(at) == "и") {
 			at++
 		}
-		o2, n2, ok := r.object(text, toks, at, e, maxPhrase)
+		o2, n2, ok := r.object(text, toks, at, e, p.kind, maxPhrase)
 		if !ok || o2.a < len(toks) && toks[o2.a].upper != toks[o.a].upper {
 			break
 		}
@@ -403,7 +403,7 @@ func (r *rules) name(toks []token, ti int) (int, int) {
 // object reads the object of slot e at ti: a quotation, a capitalised
 // name, or (not for NAME) a phrase of up to limit words ending at a stop
 // word or a mark. It returns the object and the token after it.
-func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (span, int, bool) {
+func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, limit int) (span, int, bool) {
 	if ti < len(toks) && strings.ContainsRune("—–-:", toks[ti].mark) && toks[ti].mark != 0 {
 		ti++ // "мой родной язык — татарский"
 	}
@@ -444,8 +444,9 @@ func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (sp
 		next = b
 	case e.names:
 		// A common noun with a letter or a number names one thing:
-		// "company A", "school 57", "школа 57".
-		if !designation(toks, ti) {
+		// "company A", "school 57", "школа 57" — an organisation of the
+		// kind the pattern wants ("moved to company B" is no place).
+		if !r.designation(toks, ti, kind) {
 			return span{}, 0, false
 		}
 		a, b = ti, ti+2
@@ -469,7 +470,7 @@ func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (sp
 		}
 		next = b
 		if b < len(toks) && quote(toks[b].mark) {
-			if q, n, ok := r.object(text, toks, b, e, limit); ok {
+			if q, n, ok := r.object(text, toks, b, e, kind, limit); ok {
 				return q, n, true
 			}
 		}
@@ -478,14 +479,15 @@ func (r *rules) object(text string, toks []token, ti int, e elem, limit int) (sp
 }
 
 // designation reports whether toks[ti:ti+2] are a word and a letter or
-// a number that together name one thing ("company A", "school 57"): a
-// lowercase word of letters, then a single capital letter or a number.
-func designation(toks []token, ti int) bool {
+// a number that together name one thing of kind ("company A", "school
+// 57"): a noun of designators.txt for that kind, then a single capital
+// letter or a number.
+func (r *rules) designation(toks []token, ti int, kind Kind) bool {
 	if ti+1 >= len(toks) {
 		return false
 	}
 	w, d := toks[ti], toks[ti+1]
-	if w.word == "" || w.upper || strings.ContainsFunc(w.word, func(r rune) bool { return !unicode.IsLetter(r) }) || d.word == "" {
+	if w.upper || !r.designators[string(kind)+" "+w.word] || d.word == "" {
 		return false
 	}
 	// Not the pronoun: "my brother and I".

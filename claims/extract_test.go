@@ -136,5 +136,7 @@ func TestExtractDesignations(t *testing.T) {
 		"I work at company B.":                {{u, claims.WorksAt, "company B"}},
 		"I study at school 57.":               {{u, claims.StudiesAt, "school 57"}},
 		"My brother and I work at company C.": {{u, claims.WorksAt, "company C"}},
+		// Only the kinds a noun is listed for: a company is no place.
+		"I moved to company B back in June.": nil,
 	})
 }

@@ -69,6 +69,9 @@ type rules struct {
 	negation  map[string]bool        // a word before a pattern that denies it: "not", "не"
 	adverbs   map[string]bool        // a word that may stand between a pattern's words: "just"
 	cases     map[string][][2]string // case name → ordered suffix rewrites {from, to}
+	// designators holds "kind noun" for the nouns that a letter or a
+	// number after them makes a name of that kind: "company A".
+	designators map[string]bool
 }
 
 func loadRules(fsys fs.FS) (*rules, error) {
@@ -82,6 +85,9 @@ func loadRules(fsys fs.FS) (*rules, error) {
 		if *l.set, err = readWords(fsys, l.file); err != nil {
 			return nil, err
 		}
+	}
+	if err := r.readDesignators(fsys, "designators.txt"); err != nil {
+		return nil, err
 	}
 	if err := r.readCases(fsys, "cases.txt"); err != nil {
 		return nil, err
@@ -176,6 +182,42 @@ func (r *rules) readCases(fsys fs.FS, file string) error {
 		r.cases[f[0]] = append(r.cases[f[0]], [2]string{f[1], to})
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return nil
+}
+
+// readDesignators reads "kind noun noun ..." a line: the nouns a letter or
+// a number after them makes a name of that kind.
+func (r *rules) readDesignators(fsys fs.FS, file string) error {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return err
+	}
+	r.designators = map[string]bool{}
+	err = wordlist.Parse(file, text, func(_ int, line string) error {
+		f := strings.Split(line, " ")
+		if len(f) < 2 {
+			return fmt.Errorf("want \"kind noun ...\", got %q", line)
+		}
+		if !slices.Contains(Kinds(), Kind(f[0])) {
+			return fmt.Errorf("unknown kind %q", f[0])
+		}
+		for _, w := range f[1:] {
+			if why := badWord(w); why != "" {
+				return fmt.Errorf("word %q %s", w, why)
+			}
+			if r.designators[f[0]+" "+w] {
+				return fmt.Errorf("%s %q twice", f[0], w)
+			}
+			r.designators[f[0]+" "+w] = true
+		}
+		return nil
+	})
+	if err == nil && len(r.designators) == 0 {
+		err = fmt.Errorf("%s: the list has no words", file)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %w", errPatterns, err)
 	}

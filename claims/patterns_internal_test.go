@@ -28,7 +28,7 @@ func validFiles() fstest.MapFS {
 	fs := fstest.MapFS{}
 	for name, text := range map[string]string{
 		"stop.txt": "and\n", "lead.txt": "a\n", "subjects.txt": "sister\n", "negation.txt": "not\n",
-		"adverbs.txt": "just\n", "cases.txt": "prep и ь\n",
+		"adverbs.txt": "just\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n",
 		"en.txt": "# English\nworks_at company: i work at NAME\nlives_in place: S lives in NAME\n",
 		"ru.txt": "lives_in place: живу в NAME.prep\n",
 	} {
@@ -45,8 +45,8 @@ func TestLoadRules(t *testing.T) {
 	if len(r.patterns) != 3 || r.patterns[1].where != "en.txt:3" {
 		t.Errorf("patterns: %+v", r.patterns)
 	}
-	got := r.extract("I work at Contoso. My sister lives in Kazan. Живу в Казани")
-	want := []Claim{{"", WorksAt, "Contoso", Company}, {"sister", LivesIn, "Kazan", Place}, {"", LivesIn, "Казань", Place}}
+	got := r.extract("I work at Contoso. My sister lives in Kazan. Живу в Казани. I work at company B. My sister lives in company C")
+	want := []Claim{{"", WorksAt, "Contoso", Company}, {"sister", LivesIn, "Kazan", Place}, {"", LivesIn, "Казань", Place}, {"", WorksAt, "company B", Company}}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v", got)
 	}
@@ -83,6 +83,9 @@ func TestLoadRulesRejects(t *testing.T) {
 		{"stop.txt", "and\nand\n", "stop.txt:2: word \"and\" twice"},
 		{"stop.txt", "# nothing\n", "stop.txt: the list has no words"},
 		{"lead.txt", "ёж\n", "lead.txt:1: word \"ёж\" has ё"},
+		{"designators.txt", "company\n", "designators.txt:1: want \"kind noun ...\""},
+		{"designators.txt", "firm company\n", "designators.txt:1: unknown kind \"firm\""},
+		{"designators.txt", "company team team\n", "designators.txt:1: company \"team\" twice"},
 		{"cases.txt", "prep и\n", "cases.txt:1: want \"case from to\""},
 		{"cases.txt", "prep и ь\nprep ни нь\n", "cases.txt:2: suffix \"ни\" ends in the earlier \"и\""},
 	} {
