@@ -30,6 +30,9 @@
 //	decider.go     Decider and Embedder values: rules, add, Ollama,
 //	               OpenAI-compatible; Describer
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
+//	claim.go       Claim, Relation, EntityKind: what a fact states, and its checks
+//	graph.go       Edges, Neighbours, EntityTimeline, Why: the graph derived
+//	               from the facts' claims on both time axes
 //	delete.go      Delete: the hard delete, its scrubbing and compaction
 //	export.go      Export: JSON Lines of everything
 //	import.go      Import: the strict reader of an export, into an empty store
@@ -53,7 +56,9 @@
 // internal/term (the typed evidence term: word, root or synonym set, made
 // by index, read by the root and reconcile), internal/wordlist (the strict
 // line reader of the built-in word lists: index's lexicons, reconcile's
-// markers), reconcile (the deciders and embedders: the rules, and one
+// markers, the claim patterns), claims (claim extraction by rules, English
+// and Russian, patterns in claims/patterns), internal/claimscore (scoring
+// labelled claims), reconcile (the deciders and embedders: the rules, and one
 // model protocol over Ollama's /api/chat or an OpenAI-compatible
 // /chat/completions, in plain net/http; the only importer of the Ollama
 // client's types), eventtime (event time from English and Russian words),
