@@ -285,3 +285,35 @@ func ExampleStore_Delete() {
 	// Output:
 	// [1] fact 1: not found
 }
+
+// The graph answers the story's questions from the facts' claims.
+func ExampleStore_Edges() {
+	ctx := context.Background()
+	now := day("2026-03-10")
+	s, done := exampleStore(&now)
+	defer done()
+
+	a, _ := s.Add(ctx, memory.Note{Text: "I work at company A."})
+	now = day("2026-08-20")
+	s.Supersede(ctx, "", a.ID, memory.Note{Text: "I work at company B.", EventFrom: day("2026-06-01")})
+
+	// Where did I work in May? In July? In July, as believed on 1 August?
+	for _, q := range []memory.EdgeQuery{
+		{Relation: memory.RelWorksAt, Event: day("2026-05-15")},
+		{Relation: memory.RelWorksAt, Event: day("2026-07-15")},
+		{Relation: memory.RelWorksAt, Event: day("2026-07-15"), Known: day("2026-08-01")},
+	} {
+		es, _ := s.Edges(ctx, "", &q)
+		for _, e := range es {
+			fmt.Println(e.Object, e.Support, e.State)
+		}
+	}
+	es, _ := s.Edges(ctx, "", &memory.EdgeQuery{Relation: memory.RelWorksAt})
+	why, _ := s.Why(ctx, "", es[0]) // the facts behind it, their logs and decisions
+	fmt.Println(es[0].Object, "because", why[0].Fact.Text)
+	// Output:
+	// company A [1] current
+	// company B [2] current
+	// company A [1] current
+	// company B because I work at company B.
+}
