@@ -175,10 +175,22 @@ func conjunction(w string) bool {
 	return false
 }
 
+// onHeap copies a successful match off the stack.
+func onHeap(f *found) *found {
+	out := *f
+	return &out
+}
+
 // matchAt matches p at token ti; earlier are the matches found so far,
 // which a leading "and" continues ("I work at A and live in B").
 func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier []*found) *found {
-	f := &found{p: p, start: ti}
+	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) && !(ti < len(toks) && conjunction(toks[ti].word)) {
+		return nil // cheaply, before the match is tried
+	}
+	// Most tries fail: the match lives on the stack until one succeeds.
+	var try found
+	f := &try
+	*f = found{p: p, start: ti}
 	e0 := p.elems[0]
 	// The subject of a pattern that names none (Russian verbs carry the
 	// person: "сестра переехала в X") is a subject phrase just before it.
@@ -190,14 +202,14 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 		case e0.kind == subject && prev.subject != "":
 			f.subject = prev.subject
 			if r.rest(text, toks, p, 1, ti+1, f) {
-				return f
+				return onHeap(f)
 			}
 		case e0.kind == literal && !implicit && prev.subject == "":
 			if r.rest(text, toks, p, 1, ti+1, f) {
-				return f
+				return onHeap(f)
 			}
 		}
-		f = &found{p: p, start: ti}
+		*f = found{p: p, start: ti}
 	}
 	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) || !r.rest(text, toks, p, 0, ti, f) {
 		return nil
@@ -212,7 +224,7 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 			}
 		}
 	}
-	return f
+	return onHeap(f)
 }
 
 // continued returns the match a conjunction at ti continues: one ending,
