@@ -149,6 +149,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	if err != nil {
 		return out, err
 	}
+	gen := s.live.seenGen() // before the store is read: see terms
 	err = s.view(ctx, func(tx *kv.Tx) error {
 		// Hits come best first, and only the first k that are still
 		// current are kept: the rest need not be read or analysed again.
@@ -160,7 +161,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 			if err != nil || r.User != user || !r.Current() {
 				continue // changed since the search; the next lookup will not see it
 			}
-			out.Candidates = append(out.Candidates, s.candidateOf(an, q, &r, h.Score, similar[h.ID]))
+			out.Candidates = append(out.Candidates, s.candidateOf(an, q, &r, h.Score, similar[h.ID], gen))
 		}
 		peers, err := functionalPeers(tx, user, cs)
 		if err != nil {
@@ -175,7 +176,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 			if err != nil {
 				return err
 			}
-			c := s.candidateOf(an, q, &r, 0, 0)
+			c := s.candidateOf(an, q, &r, 0, 0, gen)
 			c.Relation = p.rel
 			out.Candidates = append(out.Candidates, c)
 		}
@@ -218,9 +219,10 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	return out, nil
 }
 
-// candidateOf is the candidate r is for a text analysed as q.
-func (s *Store) candidateOf(an *index.Analyzer, q index.Terms, r *kv.Record, score, similarity float64) Candidate {
-	d := s.live.terms(an, r.ID, r.Text)
+// candidateOf is the candidate r is for a text analysed as q, read by a
+// lookup that took generation gen of the kept analyses.
+func (s *Store) candidateOf(an *index.Analyzer, q index.Terms, r *kv.Record, score, similarity float64, gen uint64) Candidate {
+	d := s.live.terms(an, r.ID, r.Text, gen)
 	why := index.Shared(q, d)
 	return Candidate{Fact: factOf(r), Score: score, Terms: why.Terms, Topics: why.Topics, Similarity: similarity,
 		Overlap: overlap(q, d, why)}
@@ -269,13 +271,6 @@ func functionalPeers(tx *kv.Tx, user string, cs []Claim) ([]peer, error) {
 		out = out[:maxPeers]
 	}
 	return out, err
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // indexPage reads up to n current facts after the key after for a build

@@ -48,6 +48,7 @@ type liveIndex struct {
 	// leaves no word of a deleted fact in it.
 	seenMu sync.Mutex
 	seen   map[uint64]analysed
+	seenAt uint64 // the generation of seen: drop starts a new one
 
 	// mu guards ix, which is nil until the first lookup builds it and
 	// after a drop; the next lookup rebuilds it.
@@ -76,8 +77,20 @@ type analysed struct {
 // seenMax bounds the analyses kept: a few hundred bytes each.
 const seenMax = 4096
 
-// terms returns the analysis of fact id's text.
-func (l *liveIndex) terms(an *index.Analyzer, id uint64, text string) index.Terms {
+// seenGen returns the generation of the kept analyses, to take before a
+// lookup reads the store: a drop (and so a Delete) starts a new one.
+func (l *liveIndex) seenGen() uint64 {
+	l.seenMu.Lock()
+	defer l.seenMu.Unlock()
+	return l.seenAt
+}
+
+// terms returns the analysis of fact id's text, read by a lookup that
+// took generation gen before it read the store. It keeps the analysis
+// only while gen is current: a lookup that read a fact before a Delete
+// committed, and analyses it after the Delete dropped the kept ones,
+// must not keep the deleted words.
+func (l *liveIndex) terms(an *index.Analyzer, id uint64, text string, gen uint64) index.Terms {
 	l.seenMu.Lock()
 	a, ok := l.seen[id]
 	l.seenMu.Unlock()
@@ -86,10 +99,12 @@ func (l *liveIndex) terms(an *index.Analyzer, id uint64, text string) index.Term
 	}
 	t := an.Analyze(text)
 	l.seenMu.Lock()
-	if len(l.seen) >= seenMax {
-		clear(l.seen)
+	if gen == l.seenAt {
+		if len(l.seen) >= seenMax {
+			clear(l.seen)
+		}
+		l.seen[id] = analysed{text, t}
 	}
-	l.seen[id] = analysed{text, t}
 	l.seenMu.Unlock()
 	return t
 }
@@ -278,6 +293,7 @@ func (l *liveIndex) drop() {
 	l.q.skip()
 	l.seenMu.Lock()
 	clear(l.seen)
+	l.seenAt++
 	l.seenMu.Unlock()
 }
 
@@ -329,7 +345,9 @@ type indexer struct {
 	records int    // records the queued changes wrote
 	queued  uint64 // sequence of the last change queued
 	applied uint64 // sequence of the last change applied, skipped or covered by a build
-	waiters int    // lookups waiting for queued changes
+	// epoch counts skips: a batch taken before a skip (a drop, a build)
+	// is moot, and must not reach the index made since.
+	epoch uint64
 	// byUser is the sequence of the last change queued that touched each
 	// user's facts, until it is applied; anyUser that of the last change
 	// that deleted a record.
@@ -342,9 +360,14 @@ type indexer struct {
 	// that user's next lookup is likely near (Remember looks up, writes,
 	// and looks up again) and would otherwise wait for the whole batch.
 	askedAt map[string]time.Time
-	urgent  bool // a queued change touched a user looked up lately
-	running bool
-	stopped bool
+	// urgent: apply what is queued without waiting out the delay, because
+	// a lookup waits for it or a change touched a user looked up lately.
+	urgent bool
+	// hookBeforeApply, when set by a test, runs after a batch is taken and
+	// before it is applied.
+	hookBeforeApply func()
+	running         bool
+	stopped         bool
 }
 
 // How long queued changes may wait for company, and how many records make
@@ -358,12 +381,9 @@ const (
 	smallChange = 4
 )
 
-// change is what one commit did to the set of current facts: the final
-// state of each record it wrote.
-type change struct {
-	seq     uint64
-	touched func(func(uint64, *kv.Record))
-}
+// change is what one commit did to the set of current facts: it calls
+// its argument with the final state of each record the commit wrote.
+type change func(func(uint64, *kv.Record))
 
 func (q *indexer) init(l *liveIndex) {
 	q.l = l
@@ -426,7 +446,7 @@ func (q *indexer) add(touched func(func(uint64, *kv.Record))) {
 	if deleted {
 		q.anyUser = q.queued
 	}
-	q.queue = append(q.queue, change{seq: q.queued, touched: touched})
+	q.queue = append(q.queue, touched)
 	q.records += records
 	if !q.running {
 		q.running = true
@@ -443,7 +463,7 @@ func (q *indexer) run() {
 	var delay *time.Timer
 	for {
 		q.mu.Lock()
-		if q.records < q.batch && q.waiters == 0 && !q.urgent && !q.stopped {
+		if q.records < q.batch && !q.urgent && !q.stopped {
 			q.mu.Unlock()
 			if delay == nil {
 				delay = time.NewTimer(q.delay)
@@ -463,15 +483,18 @@ func (q *indexer) run() {
 			q.mu.Unlock()
 			return
 		}
-		batch := q.queue
+		batch, upTo, epoch := q.queue, q.queued, q.epoch
 		q.queue, q.records, q.urgent = nil, 0, false
 		q.mu.Unlock()
 
-		q.apply(batch)
+		if q.hookBeforeApply != nil {
+			q.hookBeforeApply()
+		}
+		q.apply(batch, epoch)
 
 		q.mu.Lock()
-		if last := batch[len(batch)-1].seq; last > q.applied {
-			q.applied = last
+		if upTo > q.applied {
+			q.applied = upTo
 		}
 		q.forgetApplied()
 		q.cond.Broadcast()
@@ -479,15 +502,17 @@ func (q *indexer) run() {
 	}
 }
 
-// apply writes a batch of changes to the index as one bleve batch: the
-// latest state of each fact wins. A failure drops the index; the next
-// lookup rebuilds it from the store.
-func (q *indexer) apply(batch []change) {
+// apply writes a batch of changes taken in epoch to the index as one bleve
+// batch: the latest state of each fact wins. A batch taken before the
+// index was dropped or built again is moot: the index holds the store's
+// state since, and the batch's states may be older. A failure drops the
+// index; the next lookup rebuilds it from the store.
+func (q *indexer) apply(batch []change, epoch uint64) {
 	l := q.l
 	final := map[uint64]*kv.Record{}
 	var order []uint64
-	for _, c := range batch {
-		c.touched(func(id uint64, r *kv.Record) {
+	for _, touched := range batch {
+		touched(func(id uint64, r *kv.Record) {
 			if _, seen := final[id]; !seen {
 				order = append(order, id)
 			}
@@ -505,8 +530,12 @@ func (q *indexer) apply(batch []change) {
 	}
 	l.mu.RLock()
 	ix := l.ix
+	// A skip happens with l.mu held, so the epoch cannot move under RLock.
+	q.mu.Lock()
+	moot := q.epoch != epoch
+	q.mu.Unlock()
 	var err error
-	if ix != nil {
+	if ix != nil && !moot {
 		err = l.src.vectors(put)
 		if err == nil && len(del) > 0 {
 			err = ix.Delete(del...)
@@ -551,8 +580,7 @@ func (q *indexer) waitUser(ctx context.Context, user string) error {
 // with mu held.
 func (q *indexer) waitFor(ctx context.Context, target uint64) error {
 	if q.applied < target {
-		q.waiters++
-		defer func() { q.waiters-- }()
+		q.urgent = true
 		q.wake()
 		// A cancelled lookup stops waiting at once.
 		stop := context.AfterFunc(ctx, func() {
@@ -578,6 +606,7 @@ func (q *indexer) skip() {
 	defer q.mu.Unlock()
 	q.queue, q.records, q.urgent = nil, 0, false
 	q.applied = q.queued
+	q.epoch++
 	clear(q.byUser)
 	q.cond.Broadcast()
 }

@@ -278,6 +278,9 @@ func TestIndexerAppliesALookedUpUsersChangeAtOnce(t *testing.T) {
 	if _, err := s.Add(ctx, Note{User: "other", Text: "I live in Lisbon."}); err != nil {
 		t.Fatal(err)
 	}
+	// Give an apply at once the time to happen: with an hour's delay,
+	// nothing else applies the change.
+	time.Sleep(100 * time.Millisecond)
 	if !pending() {
 		t.Fatal("a change to a user nobody looked up was applied without waiting for company")
 	}
@@ -352,6 +355,72 @@ func TestDeleteForgetsTheAnalysesOfHits(t *testing.T) {
 	}
 	if seen() {
 		t.Error("the analysis of a deleted fact is still kept")
+	}
+}
+
+// A batch the indexer took before the index was dropped and built again
+// is not applied to the new index: it holds the store's state since, and
+// the batch may bring back a fact deleted meanwhile.
+func TestIndexerDropsABatchTakenBeforeARebuild(t *testing.T) {
+	s, ctx, _ := delayedStore(t)
+	if _, err := s.Candidates(ctx, "asker", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Add(ctx, Note{User: "other", Text: "My secret word is zzquokka."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	s.live.q.hookBeforeApply = func() {
+		defer close(done)
+		s.live.q.hookBeforeApply = nil
+		if _, err := s.Delete(ctx, "other", f.ID, nil); err != nil {
+			t.Error(err)
+		}
+		if _, err := s.Candidates(ctx, "asker", "rebuild the index", 1); err != nil {
+			t.Error(err)
+		}
+	}
+	s.live.q.wake() // take the gathered batch, holding the fact, now
+	<-done
+	s.live.q.wake() // past the apply, the empty queue ends the goroutine
+	for {
+		s.live.q.mu.Lock()
+		running := s.live.q.running
+		s.live.q.mu.Unlock()
+		if !running {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the indexer did not end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ids, ok, err := s.live.ids(ctx)
+	if err != nil || !ok {
+		t.Fatalf("ids: %v %v", ok, err)
+	}
+	if ids[f.ID] {
+		t.Errorf("the deleted fact %d is in the rebuilt index: a batch taken before the rebuild was applied", f.ID)
+	}
+}
+
+// A lookup that read a fact before a Delete dropped the kept analyses, and
+// analyses it after, keeps no analysis: the deleted words would stay in
+// memory until 4,096 others pushed them out.
+func TestAnalysisReadBeforeADropIsNotKept(t *testing.T) {
+	s := openStore(t)
+	an, err := s.live.analyzer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := s.live.seenGen() // the lookup begins and reads the fact
+	s.live.drop()           // a Delete commits and drops
+	s.live.terms(an, 7, "My secret word is zzquokka.", gen)
+	s.live.seenMu.Lock()
+	defer s.live.seenMu.Unlock()
+	if _, kept := s.live.seen[7]; kept {
+		t.Error("an analysis read before the drop was kept after it")
 	}
 }
 
