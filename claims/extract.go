@@ -191,10 +191,7 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 	var try found
 	f := &try
 	*f = found{p: p, start: ti}
-	e0 := p.elems[0]
-	// The subject of a pattern that names none (Russian verbs carry the
-	// person: "сестра переехала в X") is a subject phrase just before it.
-	implicit := e0.kind != subject && !(e0.kind == literal && (slices.Contains(e0.words, "i") || slices.Contains(e0.words, "я") || slices.Contains(e0.words, "мы") || slices.Contains(e0.words, "we")))
+	e0, implicit := p.elems[0], p.implicit
 	if ti < len(toks) && conjunction(toks[ti].word) {
 		prev := continued(earlier, ti)
 		switch {

@@ -53,9 +53,13 @@ type pattern struct {
 	rel     Relation
 	kind    Kind
 	elems   []elem
-	obj     int    // the index in elems of the object (slot or capture)
-	atStart bool   // "^": only at the start of the text or of a sentence
-	where   string // "en.txt:12", for tests and errors
+	obj     int  // the index in elems of the object (slot or capture)
+	atStart bool // "^": only at the start of the text or of a sentence
+	// implicit: the pattern names no subject (Russian verbs carry the
+	// person: "сестра переехала в X"), so a subject phrase just before it
+	// is its subject.
+	implicit bool
+	where    string // "en.txt:12", for tests and errors
 }
 
 // rules is everything Extract reads from the pattern files.
@@ -289,6 +293,8 @@ func (r *rules) parsePattern(line string) (pattern, error) {
 	if objects != 1 {
 		return pattern{}, fmt.Errorf("a pattern needs exactly one object (X, NAME or [words]), has %d", objects)
 	}
+	e0 := p.elems[0]
+	p.implicit = e0.kind != subject && !(e0.kind == literal && (slices.Contains(e0.words, "i") || slices.Contains(e0.words, "я") || slices.Contains(e0.words, "мы") || slices.Contains(e0.words, "we")))
 	return p, nil
 }
 

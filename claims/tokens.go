@@ -16,7 +16,6 @@ type token struct {
 	mark       rune   // for a mark: the punctuation rune; 0 for a word
 	start, end int    // byte span in the text
 	upper      bool   // the written word begins with an upper-case letter or a digit
-	cyrillic   bool   // the written word holds a Cyrillic letter
 }
 
 // quote reports whether a mark opens or closes a quotation.
@@ -73,12 +72,6 @@ func words(text string, i, j int) []token {
 	w := text[i:j]
 	first, _ := utf8.DecodeRuneInString(w)
 	t := token{start: i, end: j, upper: unicode.IsUpper(first) || unicode.IsDigit(first)}
-	for _, r := range w {
-		if unicode.Is(unicode.Cyrillic, r) {
-			t.cyrillic = true
-			break
-		}
-	}
 	f := strings.Map(fold.Rune, strings.ReplaceAll(w, "’", "'"))
 	base, end, ok := strings.Cut(f, "'")
 	if !ok || strings.Contains(end, "'") {
