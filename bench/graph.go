@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -62,18 +61,6 @@ func (cc *claimCorpus) next() string {
 	return fmt.Sprintf(t.text, t.objects[cc.rng.IntN(len(t.objects))])
 }
 
-// writeGraphImport is writeImport with the graph store's texts.
-func writeGraphImport(w io.Writer, texts []string, n, perUser int) {
-	cc := newClaimCorpus(texts, 7)
-	fmt.Fprintf(w, `{"format":"palimpsest-memory","version":1,"next_id":%d}`+"\n", n+1)
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := 1; i <= n; i++ {
-		at := t0.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
-		fmt.Fprintf(w, `{"id":%d,"user":"user-%d","text":%q,"pinned":false,"origin":"user","source":{},"recorded_at":%q,"valid_until":null,"superseded_by":0,"supersedes":0,"event_from":null,"event_until":null,"log":[{"kind":"recorded","at":%q,"origin":"user"}]}`+"\n",
-			i, (i-1)/perUser, cc.next(), at, at)
-	}
-}
-
 // graphRows times the graph's reads on a store of n facts whose user-0
 // has perUser of them: Edges of one relation, now, Neighbours of an entity
 // the user's facts name, and Neighbours of the user, who is the subject of
@@ -82,7 +69,7 @@ func writeGraphImport(w io.Writer, texts []string, n, perUser int) {
 func graphRows(ctx context.Context, dir string, texts []string, n, perUser int, cfg perfConfig) ([]row, error) {
 	path := filepath.Join(dir, fmt.Sprintf("graph%d.db", n))
 	var b strings.Builder
-	writeGraphImport(&b, texts, n, perUser)
+	writeImport(&b, newClaimCorpus(texts, 7).next, n, perUser)
 	if _, err := timeImport(ctx, path, b.String()); err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func TestGraphStoreHasClaims(t *testing.T) {
 	ctx := context.Background()
 	const n = 500
 	var b strings.Builder
-	writeGraphImport(&b, sqliteTexts(), n, n)
+	writeImport(&b, newClaimCorpus(sqliteTexts(), 7).next, n, n)
 	path := filepath.Join(t.TempDir(), "g.db")
 	if _, err := timeImport(ctx, path, b.String()); err != nil {
 		t.Fatal(err)

@@ -271,8 +271,6 @@ func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string
 	looked := "user-0"
 	if same {
 		looked = fmt.Sprintf("hot-%s", mode)
-	}
-	if same {
 		// The user looked up has facts before the clock starts: lookups of
 		// a user the index has never seen return at once, and the writers'
 		// first commits take long enough for thousands of them.
@@ -292,11 +290,11 @@ func candidatesWhileWriting(ctx context.Context, s *memory.Store, texts []string
 	for w := range writers {
 		wg.Go(func() {
 			n := 0
+			user := fmt.Sprintf("busy%d", w)
+			if same {
+				user = looked
+			}
 			for i := w; time.Now().Before(deadline); i += writers {
-				user := fmt.Sprintf("busy%d", w)
-				if same {
-					user = fmt.Sprintf("hot-%s", mode)
-				}
 				if _, err := s.Add(ctx, memory.Note{User: user, Text: notes[i%len(notes)]}); err != nil {
 					errs[w] = err
 					return
@@ -529,7 +527,7 @@ func rawUpdate(raw *kv.Raw, sample string) func(int) error {
 // writes them, built before the clock starts.
 func importJSONL(texts []string, n, perUser int) string {
 	var b strings.Builder
-	writeImport(&b, texts, n, perUser)
+	writeImport(&b, newCorpus(texts, 1).next, n, perUser)
 	return b.String()
 }
 

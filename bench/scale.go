@@ -125,7 +125,7 @@ func fillStore(ctx context.Context, path string, texts []string, facts, perUser 
 	defer s.Close()
 	pr, pw := io.Pipe()
 	go func() {
-		writeImport(pw, texts, facts, perUser)
+		writeImport(pw, newCorpus(texts, 1).next, facts, perUser)
 		pw.Close()
 	}()
 	_, err = s.Import(ctx, pr, nil)
@@ -133,15 +133,15 @@ func fillStore(ctx context.Context, path string, texts []string, facts, perUser 
 	return err
 }
 
-// writeImport writes an export of n facts made from the corpus of seed 1:
-// fact i (from 1) belongs to user-(i-1)/perUser, recorded at t0 + i seconds.
-func writeImport(w io.Writer, texts []string, n, perUser int) {
-	c := newCorpus(texts, 1)
+// writeImport writes an export of n facts whose texts next makes (the
+// corpus of seed 1 for the stores of the perf and scale rows): fact i
+// (from 1) belongs to user-(i-1)/perUser, recorded at t0 + i seconds.
+func writeImport(w io.Writer, next func() string, n, perUser int) {
 	fmt.Fprintf(w, `{"format":"palimpsest-memory","version":1,"next_id":%d}`+"\n", n+1)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 1; i <= n; i++ {
 		at := t0.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
 		fmt.Fprintf(w, `{"id":%d,"user":"user-%d","text":%q,"pinned":false,"origin":"user","source":{},"recorded_at":%q,"valid_until":null,"superseded_by":0,"supersedes":0,"event_from":null,"event_until":null,"log":[{"kind":"recorded","at":%q,"origin":"user"}]}`+"\n",
-			i, (i-1)/perUser, c.next(), at, at)
+			i, (i-1)/perUser, next(), at, at)
 	}
 }
