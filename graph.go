@@ -406,15 +406,11 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 			if i < 0 {
 				return fmt.Errorf("fact %d has no claim %s %s %s: %w", id, e.Subject, e.Relation, e.Object, ErrNotFound)
 			}
-			f, err := factIn(tx, &r)
-			if err != nil {
-				return err
-			}
 			evs, err := tx.Events(id)
 			if err != nil {
 				return err
 			}
-			sp := Support{Fact: f, Claim: fromKVClaims(r.Claims[i : i+1])[0]}
+			sp := Support{Fact: factWithLog(&r, evs), Claim: fromKVClaims(r.Claims[i : i+1])[0]}
 			for j := range evs {
 				sp.Events = append(sp.Events, eventOf(&evs[j]))
 			}
