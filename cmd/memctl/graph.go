@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/claims"
 	"github.com/spf13/cobra"
 )
 
@@ -42,8 +41,10 @@ error that lists them). The subject "(user)" is the user; its JSON
 "subject" is "".`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if relation != "" && !slices.Contains(relationNames(), relation) {
-				return usagef("unknown relation %q: want one of %s", relation, strings.Join(relationNames(), ", "))
+			if relation != "" {
+				if _, err := memory.ParseRelation(relation); err != nil {
+					return usageError{err}
+				}
 			}
 			if cmd.Flags().Changed("entity") && strings.TrimSpace(entity) == "" {
 				return usagef("--entity takes a name")
@@ -80,16 +81,6 @@ error that lists them). The subject "(user)" is the user; its JSON
 	f.Var(timeFlag{&known}, "known", "as the store knew it then (default: now)")
 	f.BoolVar(&all, "all", false, "every edge interval, ended and retracted ones too (with --entity: its timeline)")
 	return c
-}
-
-// relationNames is the closed vocabulary of relations, in the claims
-// package's order.
-func relationNames() []string {
-	var names []string
-	for _, r := range claims.Relations() {
-		names = append(names, string(r))
-	}
-	return names
 }
 
 // edgeJSON is the edge object of graph --json; like factJSON, its keys are

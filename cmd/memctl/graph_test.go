@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -62,17 +61,6 @@ func checkEdgeObject(t *testing.T, m map[string]any) {
 			t.Errorf("%s = %#v, want null or an RFC 3339 UTC time", k, m[k])
 		}
 	}
-}
-
-// extracted is the claims array a fact object of text has: what the
-// rules find in it, as memctl prints claims.
-func extracted(t *testing.T, text string) []any {
-	t.Helper()
-	b, err := json.Marshal(claimObjects(claims.Extract(text)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return decode[[]any](t, string(b))
 }
 
 func objects(es []map[string]any) []string {
