@@ -82,10 +82,9 @@ func (e *StatusError) Is(target error) bool {
 
 // endpoint is one model server as the transports reach it.
 type endpoint struct {
-	client  *http.Client
-	timeout time.Duration
-	base    string // the server's base URL, as shown in messages
-	header  http.Header
+	client *http.Client
+	base   string // the server's base URL, as shown in messages
+	header http.Header
 	// redact removes secrets from any text the server sends back before
 	// it reaches an error, a decision or a log.
 	redact func(string) string
@@ -136,7 +135,7 @@ func (e *endpoint) transportError(ctx context.Context, err error) error {
 	}
 	var te interface{ Timeout() bool }
 	if errors.As(err, &te) && te.Timeout() {
-		return fmt.Errorf("%w after %s", ErrModelTimeout, seconds(e.timeout))
+		return fmt.Errorf("%w after %s", ErrModelTimeout, seconds(e.client.Timeout))
 	}
 	if msg := e.redact(err.Error()); msg != err.Error() {
 		return errors.New(msg)
@@ -150,12 +149,6 @@ func seconds(d time.Duration) string {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
 	return d.String()
-}
-
-// providerMessage reads the error message out of an error reply.
-func providerMessage(raw []byte) string {
-	msg, _ := providerError(raw)
-	return msg
 }
 
 // providerError reads the error message out of an error reply, and the
@@ -242,7 +235,19 @@ type modelDecider struct {
 	t     chatTransport
 }
 
-// decide asks the model once and, if its answer is invalid (not the
+// Name is the decider's name: "ollama", "openai".
+func (m *modelDecider) Name() string { return m.name }
+
+// Model names the chat model.
+func (m *modelDecider) Model() string { return m.model }
+
+// Describe says what the decider waits for: "MODEL at URL".
+func (m *modelDecider) Describe() string { return m.model + " at " + m.base }
+
+// String is Describe, so that printing a decider never shows a key.
+func (m *modelDecider) String() string { return m.name + " decider " + m.Describe() }
+
+// Decide asks the model once and, if its answer is invalid (not the
 // schema, not a valid decision, or cut at the token limit), once more with
 // the error fed back. A failure of the exchange itself — no reply, an HTTP
 // error status, a timeout, a refusal — is returned at once: a second
@@ -252,7 +257,7 @@ type modelDecider struct {
 //
 // An update or invalidate naming a pinned candidate is a valid answer:
 // the caller keeps the pinned fact and records the disagreement.
-func (m *modelDecider) decide(ctx context.Context, in Input) (Decision, error) {
+func (m *modelDecider) Decide(ctx context.Context, in Input) (Decision, error) {
 	base := Decision{Decider: m.name, Model: m.model}
 	if err := ctx.Err(); err != nil {
 		return base, err

@@ -44,7 +44,7 @@ func newOllamaEndpoint(o *OllamaOptions) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &endpoint{client: &http.Client{Timeout: timeout}, timeout: timeout,
+	return &endpoint{client: &http.Client{Timeout: timeout},
 		base: u.Redacted(), redact: func(s string) string { return s }}, nil
 }
 

@@ -39,23 +39,6 @@ func NewOllama(model string, opts *OllamaOptions) (*Ollama, error) {
 	return &Ollama{modelDecider{name: "ollama", model: m, base: ep.base, t: ollamaChat{ep: ep, model: m}}}, nil
 }
 
-// Name is "ollama".
-func (*Ollama) Name() string { return "ollama" }
-
-// Model names the chat model.
-func (o *Ollama) Model() string { return o.model }
-
-// Describe says what the decider waits for: "MODEL at HOST".
-func (o *Ollama) Describe() string { return o.model + " at " + o.base }
-
-// Decide asks the model once and, if its answer is invalid, once more with
-// the error fed back. Transport errors (refused, timeout, HTTP errors) are
-// returned without a retry. On error the Decision carries only Decider,
-// Model and Raw (the last answer received, if any), for the caller's log.
-func (o *Ollama) Decide(ctx context.Context, in Input) (Decision, error) {
-	return o.decide(ctx, in)
-}
-
 // ollamaChat speaks Ollama's /api/chat: the schema in format, options in a
 // map (the typed api.Options drops a zero temperature), no streaming.
 type ollamaChat struct {

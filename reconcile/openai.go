@@ -68,7 +68,7 @@ func newOpenAIEndpoint(o *OpenAIOptions) (*endpoint, error) {
 	if strings.ContainsAny(key, "\r\n") {
 		return nil, fmt.Errorf("the API key holds a line break")
 	}
-	ep := &endpoint{client: &http.Client{Timeout: timeout}, timeout: timeout, base: base,
+	ep := &endpoint{client: &http.Client{Timeout: timeout}, base: base,
 		header: http.Header{}, redact: func(s string) string { return s }}
 	if key != "" {
 		ep.header.Set("Authorization", "Bearer "+key)
@@ -126,30 +126,6 @@ func NewOpenAI(model string, opts *OpenAIOptions) (*OpenAI, error) {
 	}
 	t := openAIChat{ep: ep, model: model, defaultTemperature: new(atomic.Bool)}
 	return &OpenAI{modelDecider{name: "openai", model: model, base: ep.base, t: t}}, nil
-}
-
-// Name is "openai".
-func (*OpenAI) Name() string { return "openai" }
-
-// Model names the chat model.
-func (o *OpenAI) Model() string { return o.model }
-
-// Describe says what the decider waits for: "MODEL at BASEURL".
-func (o *OpenAI) Describe() string { return o.model + " at " + o.base }
-
-// String is Describe, so that printing a decider never shows its key.
-func (o *OpenAI) String() string { return "openai decider " + o.Describe() }
-
-// Decide asks the model once and, if its answer is invalid or cut at the
-// token limit, once more with the error fed back. Every other failure —
-// no connection, a timeout, an HTTP error status (429 included: a retry
-// at once would be limited too), a refusal, the content filter — is
-// returned at once, saying what it was. One 400 is retried: a model that
-// refuses temperature 0 (OpenAI's reasoning models take only their
-// default) is asked again without it, and from then on. On error the Decision carries only
-// Decider, Model and Raw (the last answer received, if any).
-func (o *OpenAI) Decide(ctx context.Context, in Input) (Decision, error) {
-	return o.decide(ctx, in)
 }
 
 // openAIChat speaks POST {base}/chat/completions with
@@ -297,7 +273,7 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 		}
 		out = append(out, vs...)
 	}
-	if err := checkVectors(out, len(texts)); err != nil && len(texts) > 0 {
+	if err := checkVectors(out, len(texts)); err != nil {
 		return nil, fmt.Errorf("openai embed at %s with %s: %w", e.ep.base, e.model, err)
 	}
 	return out, nil
@@ -308,6 +284,8 @@ func (e *OpenAIEmbedder) embed(ctx context.Context, texts []string) ([][]float32
 	if err := e.ep.post(ctx, "/embeddings", &openAIEmbedRequest{Model: e.model, Input: texts}, &resp); err != nil {
 		return nil, err
 	}
+	// Counted per batch: a long batch beside a short one would sum right
+	// and pair texts with the wrong vectors.
 	if len(resp.Data) != len(texts) {
 		return nil, fmt.Errorf("%d vectors for %d texts", len(resp.Data), len(texts))
 	}
