@@ -439,7 +439,7 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 			// Version 1 kept the references in the cause, as the store's
 			// own version 1 steps did; a cause that reads like one but
 			// names no decision of the export was a person's words.
-			if decision, undoes = kv.DecisionRefs(cause); max(decision, undoes) > hdr.LastDecision {
+			if decision, undoes = kv.DecisionRefs(kind, o == OriginAuto, cause); max(decision, undoes) > hdr.LastDecision {
 				decision, undoes = 0, 0
 			}
 		}

@@ -60,7 +60,7 @@ type Event struct {
 }
 
 // Versions of an event's encoding. Version 1 had no decision references:
-// they were in Cause only, as the exact text that decodeRefs reads back.
+// they were in Cause only, as the exact text that DecisionRefs reads back.
 const (
 	eventVersion1 = 1
 	eventVersion  = 2
@@ -103,7 +103,7 @@ func DecodeEvent(b []byte) (Event, error) {
 	}
 	e.Cause = d.string()
 	if v == eventVersion1 {
-		e.Decision, e.Undoes = DecisionRefs(e.Cause)
+		e.Decision, e.Undoes = DecisionRefs(e.Kind, e.Auto, e.Cause)
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")
@@ -118,14 +118,17 @@ func DecodeEvent(b []byte) (Event, error) {
 }
 
 // DecisionRefs reads the decision references that a step written before
-// they had fields of their own kept in its cause: "decision N" from
-// Remember, "undo of decision N" from Undo, exactly as they wrote them.
-// Any other cause names no decision.
-func DecisionRefs(cause string) (decision, undoes uint64) {
-	if n, ok := decisionNumber(cause, "decision "); ok {
+// they had fields of their own kept in its cause, exactly as those writers
+// wrote them and on the steps they wrote them on: "decision N" on
+// Remember's automatic retraction, "undo of decision N" on Undo's
+// retraction or restoration, which were the user's. Any other cause, or
+// the same words on another step (a person's own reason), names no
+// decision.
+func DecisionRefs(kind EventKind, auto bool, cause string) (decision, undoes uint64) {
+	if n, ok := decisionNumber(cause, "decision "); ok && kind == Retracted && auto {
 		return n, 0
 	}
-	if n, ok := decisionNumber(cause, "undo of decision "); ok {
+	if n, ok := decisionNumber(cause, "undo of decision "); ok && (kind == Retracted || kind == Restored) && !auto {
 		return 0, n
 	}
 	return 0, 0

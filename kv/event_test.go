@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -218,9 +219,30 @@ func TestDecisionRefs(t *testing.T) {
 		"":                              {},
 		"conflict 1 resolved: keep new": {},
 	} {
-		d, u := DecisionRefs(cause)
+		// Each text on the step its writer wrote it on.
+		kind, auto := Retracted, strings.HasPrefix(cause, "decision")
+		d, u := DecisionRefs(kind, auto, cause)
 		if got := [2]uint64{d, u}; got != want {
 			t.Errorf("DecisionRefs(%q) = %v, want %v", cause, got, want)
 		}
+	}
+	// The same words on another step were a person's: no reference.
+	for _, c := range []struct {
+		kind  EventKind
+		auto  bool
+		cause string
+	}{
+		{Retracted, false, "decision 3"},        // a user's retraction with that reason
+		{Restored, true, "decision 3"},          // Remember never restored
+		{Superseded, true, "decision 3"},        // old supersedes wrote no cause
+		{Retracted, true, "undo of decision 3"}, // undo steps were the user's
+		{Pinned, false, "undo of decision 3"},
+	} {
+		if d, u := DecisionRefs(c.kind, c.auto, c.cause); d != 0 || u != 0 {
+			t.Errorf("DecisionRefs(%s, auto %v, %q) = %d, %d, want none", c.kind, c.auto, c.cause, d, u)
+		}
+	}
+	if _, u := DecisionRefs(Restored, false, "undo of decision 3"); u != 3 {
+		t.Errorf("Undo's restoration lost its reference")
 	}
 }
