@@ -5,27 +5,17 @@ import (
 	"sync"
 )
 
-// listCache keeps users' decoded lists between writes, so that an assistant
-// asking for the current facts again and again does not decode them each
-// time. Any commit makes every entry stale: a generation counter, bumped
-// after each commit, tells fresh entries from stale ones, and a list read
-// across a commit is never stored.
+// listCache keeps users' decoded lists, timelines and graphs between
+// writes, so that an assistant asking for the current facts again and
+// again does not decode them each time. Any commit empties it and bumps a
+// generation counter; a value read under an older generation (across a
+// commit) is never stored, so every entry is of the current generation.
 type listCache struct {
 	mu        sync.Mutex
 	gen       uint64
-	entries   map[listKey]listEntry
-	timelines map[string]timelineEntry
-	graphs    map[string]graphEntry
-}
-
-type graphEntry struct {
-	gen uint64
-	g   *userGraph
-}
-
-type timelineEntry struct {
-	gen uint64
-	tl  timeline
+	entries   map[listKey][]Fact
+	timelines map[string]timeline
+	graphs    map[string]*userGraph
 }
 
 type listKey struct {
@@ -33,13 +23,23 @@ type listKey struct {
 	all  bool
 }
 
-type listEntry struct {
-	gen   uint64
-	facts []Fact
-}
-
-// maxListEntries bounds the cache; past it, an arbitrary entry goes.
+// maxListEntries bounds each map of the cache; past it, an arbitrary
+// entry goes.
 const maxListEntries = 64
+
+// keep stores v under k in *m, making room first.
+func keep[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	if len(*m) >= maxListEntries {
+		for old := range *m {
+			delete(*m, old)
+			break
+		}
+	}
+	(*m)[k] = v
+}
 
 // current returns the generation to read under.
 func (c *listCache) current() uint64 {
@@ -52,33 +52,20 @@ func (c *listCache) current() uint64 {
 func (c *listCache) get(k listKey) ([]Fact, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[k]
-	if !ok || e.gen != c.gen {
-		return nil, false
-	}
-	return slices.Clone(e.facts), true
+	facts, ok := c.entries[k]
+	return slices.Clone(facts), ok
 }
 
 // put stores facts read under generation gen, unless a commit came since.
 func (c *listCache) put(k listKey, gen uint64, facts []Fact) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
+	if gen == c.gen {
+		keep(&c.entries, k, slices.Clone(facts))
 	}
-	if c.entries == nil {
-		c.entries = map[listKey]listEntry{}
-	}
-	if len(c.entries) >= maxListEntries {
-		for old := range c.entries {
-			delete(c.entries, old)
-			break
-		}
-	}
-	c.entries[k] = listEntry{gen: gen, facts: slices.Clone(facts)}
 }
 
-// invalidate marks every entry stale; called after each commit.
+// invalidate empties the cache; called after each commit.
 func (c *listCache) invalidate() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -92,8 +79,8 @@ func (c *listCache) invalidate() {
 func (c *listCache) getGraph(user string) (*userGraph, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.graphs[user]
-	return e.g, ok && e.gen == c.gen
+	g, ok := c.graphs[user]
+	return g, ok
 }
 
 // putGraph stores a graph built under generation gen, unless a commit came
@@ -101,19 +88,9 @@ func (c *listCache) getGraph(user string) (*userGraph, bool) {
 func (c *listCache) putGraph(user string, gen uint64, g *userGraph) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
+	if gen == c.gen {
+		keep(&c.graphs, user, g)
 	}
-	if c.graphs == nil {
-		c.graphs = map[string]graphEntry{}
-	}
-	if len(c.graphs) >= maxListEntries {
-		for old := range c.graphs {
-			delete(c.graphs, old)
-			break
-		}
-	}
-	c.graphs[user] = graphEntry{gen: gen, g: g}
 }
 
 // getTimeline returns a fresh timeline. Readers only read it, so it is
@@ -121,8 +98,8 @@ func (c *listCache) putGraph(user string, gen uint64, g *userGraph) {
 func (c *listCache) getTimeline(user string) (timeline, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.timelines[user]
-	return e.tl, ok && e.gen == c.gen
+	tl, ok := c.timelines[user]
+	return tl, ok
 }
 
 // putTimeline stores a timeline read under generation gen, unless a commit
@@ -130,17 +107,7 @@ func (c *listCache) getTimeline(user string) (timeline, bool) {
 func (c *listCache) putTimeline(user string, gen uint64, tl timeline) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
+	if gen == c.gen {
+		keep(&c.timelines, user, tl)
 	}
-	if c.timelines == nil {
-		c.timelines = map[string]timelineEntry{}
-	}
-	if len(c.timelines) >= maxListEntries {
-		for old := range c.timelines {
-			delete(c.timelines, old)
-			break
-		}
-	}
-	c.timelines[user] = timelineEntry{gen: gen, tl: tl}
 }
