@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -176,10 +177,7 @@ func planRemember(in planInput) (plan, error) {
 	// The target, read in the transaction: an add in conflict with a
 	// candidate concerns that one, and never changes it.
 	conflictOnly := d.ConflictWith > 0 && d.Action == ActionAdd
-	if n := d.Target; n > 0 || conflictOnly {
-		if conflictOnly {
-			d.Action, n = ActionUpdate, d.ConflictWith
-		}
+	if n := cmp.Or(d.Target, d.ConflictWith); n > 0 {
 		if n > len(in.candidates) { // judge let through no such verdict
 			return plan{}, fmt.Errorf("decision %d: candidate %d of %d", dec.ID, n, len(in.candidates))
 		}
@@ -190,7 +188,7 @@ func planRemember(in planInput) (plan, error) {
 		target = in.target
 	}
 	live := target.ID != 0 && target.Current() && target.User == rec.User
-	if d.Action == ActionUpdate && live && !target.Pinned && !conflictOnly {
+	if d.Action == ActionUpdate && live && !target.Pinned {
 		// An update that would end the target before its explicit start
 		// is a wrong answer: the fallback policy applies, and says why.
 		if err := endsAfterStart(&target, successorStart(&rec, in.now)); err != nil {
@@ -204,6 +202,15 @@ func planRemember(in planInput) (plan, error) {
 		}
 	}
 	p := plan{fact: rec}
+	// addConflict plans the fact added and a conflict with the target,
+	// which automation did not change because it why.
+	addConflict := func(why string) {
+		cid := in.ids.conflict
+		p.action = planAddConflict
+		dec.Action, dec.Conflict = ActionAdd, cid
+		p.conflict = Conflict{ID: cid, At: dec.At, User: rec.User, New: in.ids.fact, Existing: dec.Target, Decision: dec.ID,
+			Reason: fmt.Sprintf("fact %d seems to contradict fact %d, which %s", in.ids.fact, dec.Target, why)}
+	}
 	switch d.Action {
 	case "":
 		// The decider failed and the policy is to refuse: only the log, and
@@ -228,29 +235,30 @@ func planRemember(in planInput) (plan, error) {
 			p.action, p.target = planNoop, target
 		}
 	case ActionAdd:
-		p.action = planAdd
+		// An add the decider flags as contradicting a fact it will not
+		// change: recorded as a conflict for the user to resolve.
+		if conflictOnly {
+			why := "the decider would not change"
+			if !live {
+				why = "had changed meanwhile"
+			}
+			addConflict(why)
+		} else {
+			p.action = planAdd
+		}
 	case ActionUpdate, ActionInvalidate:
-		// A changed target is judged again, unless the decider chose not
-		// to change it anyway.
-		if !live && in.attempt == 1 && !conflictOnly {
+		// A changed target is judged again once; a pinned one is never
+		// changed.
+		if !live && in.attempt == 1 {
 			return plan{}, errMoved
 		}
-		if !live || target.Pinned || conflictOnly {
+		if !live || target.Pinned {
 			why := "was pinned"
-			switch {
-			case !live:
+			if !live {
 				why = "had changed meanwhile"
-			case conflictOnly:
-				why = "the decider would not change"
 			}
-			cid := in.ids.conflict
-			p.action = planAddConflict
-			dec.Action, dec.Conflict = ActionAdd, cid
-			if !conflictOnly {
-				dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, cid)
-			}
-			p.conflict = Conflict{ID: cid, At: dec.At, User: rec.User, New: in.ids.fact, Existing: dec.Target, Decision: dec.ID,
-				Reason: fmt.Sprintf("fact %d seems to contradict fact %d, which %s", in.ids.fact, dec.Target, why)}
+			addConflict(why)
+			dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, dec.Conflict)
 		} else if d.Action == ActionUpdate {
 			p.action, p.target = planSupersede, target
 		} else {
