@@ -28,12 +28,22 @@ func TestCrashLosesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Deletes are one op in twenty and the slowest to be acknowledged: on
+	// a loaded machine a round of 24 short runs may acknowledge none. Such
+	// a round checked the rest; another round, on a new seed, must delete.
+	for round := 1; round < 3 && err == nil && res.Deleted == 0 && clean(res); round++ {
+		t.Logf("seed %d: no delete acknowledged in %d changes; another round", res.Seed, res.Acked)
+		res, err = runCrash(context.Background(), crashConfig{Kills: 24, Seed: seed + uint64(round), Exe: exe, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Logf("seed %d: %d/%d kills survived, %d acknowledged changes %v, %d in flight (%d committed), %d facts deleted, %d imports, %d facts, %.1fs",
 		res.Seed, res.Survived, res.Kills, res.Acked, res.ByOp, res.InFlight, res.Applied, res.Deleted, res.Imports, res.Facts, res.Seconds)
 	for _, f := range res.Failures {
 		t.Error(f)
 	}
-	if res.Lost != 0 || res.ChecksFailed != 0 || res.Survived != res.Kills || res.Leaked != 0 {
+	if !clean(res) {
 		t.Errorf("seed %d: %d acknowledged changes lost, %d deleted texts left, %d checks failed, %d/%d kills survived",
 			res.Seed, res.Lost, res.Leaked, res.ChecksFailed, res.Survived, res.Kills)
 	}
@@ -41,6 +51,12 @@ func TestCrashLosesNothing(t *testing.T) {
 	if res.Acked < res.Kills || res.Deleted == 0 {
 		t.Errorf("only %d acknowledged changes and %d facts deleted in %d runs", res.Acked, res.Deleted, res.Kills)
 	}
+}
+
+// clean says a crash round found nothing wrong: only then may another
+// round stand in for it.
+func clean(res *crashResult) bool {
+	return len(res.Failures) == 0 && res.Lost == 0 && res.ChecksFailed == 0 && res.Survived == res.Kills && res.Leaked == 0
 }
 
 // The link checks catch each way a supersede can be half-applied.
