@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -60,9 +61,11 @@ func graphBenchStore(b *testing.B, users, perUser int) *memory.Store {
 	return s
 }
 
-// BenchmarkEdges: "where does user042 work now", at 10k and 100k facts of
-// 1,000 per user; warm is with the graph cached, afterWrite with a write
-// (of another user) before each query, which makes every cache stale.
+// BenchmarkEdges: "where does user004 work now", at 10k and 100k facts of
+// 1,000 per user; warm is with the graph cached, afterWrite with a write of
+// another user before each query (which leaves the user's graph cached),
+// afterOwnWrite with a write of the user's own (whose graph is then
+// patched: the changed facts read again, the new claims grouped).
 func BenchmarkEdges(b *testing.B) {
 	for _, users := range []int{10, 100} {
 		s := graphBenchStore(b, users, 1000)
@@ -86,6 +89,18 @@ func BenchmarkEdges(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("facts=%dk/afterOwnWrite", users), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				if _, err := s.Add(ctx, memory.Note{User: "user004", Text: "I work at Acme.", Claims: nil}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := s.Edges(ctx, "user004", q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -99,5 +114,27 @@ func BenchmarkNeighbours(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCandidatesByRelation: the lookup of a fact claiming a
+// single-valued relation ("I live in Lisbon now"), whose current peers on
+// that relation are candidates, each after a write of the user's own, on
+// 1,000 facts of the user among 10k.
+func BenchmarkCandidatesByRelation(b *testing.B) {
+	s := graphBenchStore(b, 10, 1000)
+	if _, err := s.Candidates(ctx, "user004", "I live in Lisbon now.", memory.DefaultCandidates); err != nil {
+		b.Fatal(err) // the index is built by the first lookup
+	}
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := s.Add(ctx, memory.Note{User: "user004", Text: "I like tea."}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		look, err := s.Candidates(ctx, "user004", "I live in Lisbon now.", memory.DefaultCandidates)
+		if err != nil || !slices.ContainsFunc(look.Candidates, func(c memory.Candidate) bool { return c.Relation == memory.RelLivesIn }) {
+			b.Fatal(look, err)
+		}
 	}
 }

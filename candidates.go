@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -149,6 +150,14 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	if err != nil {
 		return out, err
 	}
+	var peers []peer
+	if singleValued(cs) {
+		g, err := s.graph(ctx, user)
+		if err != nil {
+			return out, err
+		}
+		peers = g.functionalPeers(cs)
+	}
 	gen := s.live.seenGen() // before the store is read: see terms
 	err = s.view(ctx, func(tx *kv.Tx) error {
 		// Hits come best first, and only the first k that are still
@@ -163,18 +172,14 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 			}
 			out.Candidates = append(out.Candidates, s.candidateOf(an, q, &r, h.Score, similar[h.ID], gen))
 		}
-		peers, err := functionalPeers(tx, user, cs)
-		if err != nil {
-			return err
-		}
 		for _, p := range peers {
 			if i := slices.IndexFunc(out.Candidates, func(c Candidate) bool { return c.Fact.ID == p.id }); i >= 0 {
 				out.Candidates[i].Relation = p.rel
 				continue
 			}
 			r, err := tx.Get(p.id)
-			if err != nil {
-				return err
+			if err != nil || r.User != user || !r.Current() {
+				continue // changed since the graph was read, like a hit
 			}
 			c := s.candidateOf(an, q, &r, 0, 0, gen)
 			c.Relation = p.rel
@@ -236,41 +241,42 @@ type peer struct {
 // maxPeers bounds the facts one lookup adds by relation.
 const maxPeers = MaxCandidates
 
-// functionalPeers are user's current facts that claim, for a subject and a
-// single-valued relation of cs, any object: newest first.
-func functionalPeers(tx *kv.Tx, user string, cs []Claim) ([]peer, error) {
-	type sr struct {
-		subject  string
-		relation Relation
-	}
-	want := map[sr]bool{}
-	for _, c := range cs {
-		if c.Relation.SingleValued() {
-			want[sr{claims.Normalize(c.Subject), c.Relation}] = true
-		}
-	}
-	if len(want) == 0 {
-		return nil, nil
-	}
+// functionalPeers are the user's current facts that claim, for a subject
+// and a single-valued relation of cs, any object: newest first. They are
+// read from the user's graph, which follows each write by patching (see
+// patchGraph), rather than from every fact of the user.
+func (g *userGraph) functionalPeers(cs []Claim) []peer {
 	var out []peer
-	err := tx.UserIDs(user, true, func(id uint64, _ bool) error {
-		r, err := tx.Get(id)
-		if err != nil {
-			return err
+	seen := map[uint64]bool{}
+	for _, c := range cs {
+		if !c.Relation.SingleValued() {
+			continue
 		}
-		for _, c := range r.Claims {
-			if want[sr{claims.Normalize(c.Subject), Relation(c.Relation)}] {
-				out = append(out, peer{id, Relation(c.Relation)})
-				break
+		subject := claims.Normalize(c.Subject)
+		for _, k := range g.byEntity[subject] {
+			if k.subject != subject || k.relation != c.Relation {
+				continue
+			}
+			for _, ref := range g.support[k] {
+				r := &g.tl[ref.fact].rec
+				if r.Current() && !seen[r.ID] {
+					seen[r.ID] = true
+					out = append(out, peer{r.ID, k.relation})
+				}
 			}
 		}
-		return nil
-	})
-	slices.Reverse(out)
+	}
+	slices.SortFunc(out, func(a, b peer) int { return cmp.Compare(b.id, a.id) })
 	if len(out) > maxPeers {
 		out = out[:maxPeers]
 	}
-	return out, err
+	return out
+}
+
+// singleValued reports whether some claim of cs is of a single-valued
+// relation.
+func singleValued(cs []Claim) bool {
+	return slices.ContainsFunc(cs, func(c Claim) bool { return c.Relation.SingleValued() })
 }
 
 // indexPage reads up to n current facts after the key after for a build

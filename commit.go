@@ -186,19 +186,22 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 			o = outcome{panicked: true, value: v}
 		}
 	}()
-	var touched func(func(uint64, *kv.Record))
+	var (
+		touched func(func(uint64, *kv.Record))
+		users   changes
+	)
 	err := s.db.Update(func(tx *kv.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
 		}
-		touched = tx.Touched
+		touched, users = tx.Touched, tx.TouchedUsers
 		return nil
 	})
 	if err != nil {
 		return outcome{err: err}, false
 	}
 	committed = true
-	s.lists.invalidate()
+	s.lists.invalidate(users)
 	s.live.sync(touched)
 	return outcome{}, true
 }

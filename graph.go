@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -104,31 +105,80 @@ func keyLess(a, b edgeKey) int {
 
 func buildGraph(tl timeline) *userGraph {
 	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}}
-	for i := range tl {
-		for j, c := range tl[i].rec.Claims {
+	g.add(0)
+	return g
+}
+
+// add groups the claims of the facts of g.tl from the from'th on, which
+// come after those already grouped. The maps and slices it changes are
+// its own: a graph extended from another shares nothing it writes.
+func (g *userGraph) add(from int) {
+	var fresh []edgeKey
+	for i := from; i < len(g.tl); i++ {
+		for j, c := range g.tl[i].rec.Claims {
 			k := edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)}
 			refs := g.support[k]
 			if n := len(refs); n > 0 && refs[n-1].fact == i {
 				continue // the same claim twice in one fact
 			}
 			if len(refs) == 0 {
-				g.keys = append(g.keys, k)
-				g.byEntity[k.subject] = append(g.byEntity[k.subject], k)
+				fresh = append(fresh, k)
+				g.byEntity[k.subject] = append(slices.Clip(g.byEntity[k.subject]), k)
 				if k.object != k.subject {
-					g.byEntity[k.object] = append(g.byEntity[k.object], k)
+					g.byEntity[k.object] = append(slices.Clip(g.byEntity[k.object]), k)
 				}
 			}
-			g.support[k] = append(refs, claimRef{i, j})
+			g.support[k] = append(slices.Clip(refs), claimRef{i, j})
 		}
 	}
-	slices.SortFunc(g.keys, keyLess)
-	for _, ks := range g.byEntity {
-		slices.SortFunc(ks, keyLess)
+	if len(fresh) == 0 {
+		return
 	}
+	slices.SortFunc(fresh, keyLess)
+	g.keys = mergeKeys(g.keys, fresh)
+	touched := map[string]bool{}
+	for _, k := range fresh {
+		touched[k.subject], touched[k.object] = true, true
+	}
+	for name := range touched {
+		slices.SortFunc(g.byEntity[name], keyLess)
+	}
+}
+
+// mergeKeys merges two sorted key lists into a new one.
+func mergeKeys(a, b []edgeKey) []edgeKey {
+	out := make([]edgeKey, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if keyLess(a[0], b[0]) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// patchGraph is the graph of tl built from base, the graph of an earlier
+// timeline of the same user, when tl only changed base's facts or added
+// facts after them: claims are immutable with their fact, so the edges and
+// their support stay and only the new facts' claims are grouped (every
+// question replays the logs, which tl carries). Otherwise it builds anew.
+func patchGraph(base *userGraph, tl timeline) *userGraph {
+	if base == nil || len(tl) < len(base.tl) {
+		return buildGraph(tl)
+	}
+	for i := range base.tl {
+		if base.tl[i].rec.ID != tl[i].rec.ID {
+			return buildGraph(tl)
+		}
+	}
+	g := &userGraph{tl: tl, keys: base.keys, support: maps.Clone(base.support), byEntity: maps.Clone(base.byEntity)}
+	g.add(len(base.tl))
 	return g
 }
 
-// graph returns user's graph, from the cache when it is fresh.
+// graph returns user's graph, from the cache when it is fresh, else
+// patched from the last one built.
 func (s *Store) graph(ctx context.Context, user string) (*userGraph, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -137,11 +187,12 @@ func (s *Store) graph(ctx context.Context, user string) (*userGraph, error) {
 		return g, nil
 	}
 	gen := s.lists.current()
+	base := s.lists.staleGraph(user)
 	tl, err := s.userTimeline(ctx, user)
 	if err != nil {
 		return nil, err
 	}
-	g := buildGraph(tl)
+	g := patchGraph(base, tl)
 	s.lists.putGraph(user, gen, g)
 	return g, nil
 }

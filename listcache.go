@@ -7,15 +7,26 @@ import (
 
 // listCache keeps users' decoded lists, timelines and graphs between
 // writes, so that an assistant asking for the current facts again and
-// again does not decode them each time. Any commit empties it and bumps a
-// generation counter; a value read under an older generation (across a
-// commit) is never stored, so every entry is of the current generation.
+// again does not decode them each time. A commit makes stale only what it
+// changed: the entries of the users it touched. A user's timeline and
+// graph are kept beside as a base with the ids of the facts changed
+// since, so the next read re-reads those facts only (see patch).
+//
+// Every commit bumps a generation counter and records it against each
+// user it touched; a value read under an older generation than its user's
+// last change (across a commit) is never stored, so every entry is fresh.
 type listCache struct {
-	mu        sync.Mutex
-	gen       uint64
+	mu  sync.Mutex
+	gen uint64
+	// changed is the generation of the last commit that touched each user;
+	// floor, that of a commit whose users are not all known (no value read
+	// before it is stored). changed is emptied into floor when it grows.
+	changed   map[string]uint64
+	floor     uint64
 	entries   map[listKey][]Fact
 	timelines map[string]timeline
 	graphs    map[string]*userGraph
+	stale     map[string]*staleUser
 }
 
 type listKey struct {
@@ -23,16 +34,27 @@ type listKey struct {
 	all  bool
 }
 
+// staleUser is a user's timeline and graph as they were before the
+// commits since, and the ids of the facts those commits changed.
+type staleUser struct {
+	tl    timeline
+	graph *userGraph
+	ids   map[uint64]bool
+}
+
 // maxListEntries bounds each map of the cache; past it, an arbitrary
-// entry goes.
-const maxListEntries = 64
+// entry goes. maxChanged bounds the users whose last change is known.
+const (
+	maxListEntries = 64
+	maxChanged     = 4096
+)
 
 // keep stores v under k in *m, making room first.
 func keep[K comparable, V any](m *map[K]V, k K, v V) {
 	if *m == nil {
 		*m = map[K]V{}
 	}
-	if len(*m) >= maxListEntries {
+	if _, ok := (*m)[k]; !ok && len(*m) >= maxListEntries {
 		for old := range *m {
 			delete(*m, old)
 			break
@@ -48,6 +70,19 @@ func (c *listCache) current() uint64 {
 	return c.gen
 }
 
+// fresh reports whether a value of user read under generation gen is
+// still true. Called with mu held.
+func (c *listCache) fresh(user string, gen uint64) bool {
+	return gen >= c.floor && c.changed[user] <= gen
+}
+
+// isFresh is fresh, taking the lock.
+func (c *listCache) isFresh(user string, gen uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fresh(user, gen)
+}
+
 // get returns a copy of a fresh entry.
 func (c *listCache) get(k listKey) ([]Fact, bool) {
 	c.mu.Lock()
@@ -56,23 +91,78 @@ func (c *listCache) get(k listKey) ([]Fact, bool) {
 	return slices.Clone(facts), ok
 }
 
-// put stores facts read under generation gen, unless a commit came since.
+// put stores facts read under generation gen, unless a commit touching
+// the user came since.
 func (c *listCache) put(k listKey, gen uint64, facts []Fact) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen == c.gen {
+	if c.fresh(k.user, gen) {
 		keep(&c.entries, k, slices.Clone(facts))
 	}
 }
 
-// invalidate empties the cache; called after each commit.
-func (c *listCache) invalidate() {
+// changes is what a commit changed: the ids of each user's facts it
+// wrote, deleted or logged (a user with none had other data changed).
+type changes func(fn func(user string, ids []uint64))
+
+// invalidate makes stale what a commit changed; nil says it is not known,
+// and everything goes. Called after each commit.
+func (c *listCache) invalidate(ch changes) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	clear(c.entries)
-	clear(c.timelines)
-	clear(c.graphs)
+	if ch == nil {
+		c.floor = c.gen
+		clear(c.changed)
+		clear(c.entries)
+		clear(c.timelines)
+		clear(c.graphs)
+		clear(c.stale)
+		return
+	}
+	if len(c.changed) >= maxChanged {
+		c.floor = c.gen - 1 // every read under an older generation is refused
+		clear(c.changed)
+	}
+	ch(func(user string, ids []uint64) {
+		if c.changed == nil {
+			c.changed = map[string]uint64{}
+		}
+		c.changed[user] = c.gen
+		delete(c.entries, listKey{user, false})
+		delete(c.entries, listKey{user, true})
+		st := c.stale[user]
+		tl, hasTL := c.timelines[user]
+		g, hasG := c.graphs[user]
+		if hasTL || hasG {
+			// The fresh entries become the base: ids changed before them
+			// are in them.
+			if st == nil {
+				st = &staleUser{ids: map[uint64]bool{}}
+				keep(&c.stale, user, st)
+			}
+			if hasTL {
+				st.tl, st.ids = tl, map[uint64]bool{}
+			}
+			if hasG {
+				st.graph = g
+			}
+		}
+		delete(c.timelines, user)
+		delete(c.graphs, user)
+		if st != nil {
+			for _, id := range ids {
+				st.ids[id] = true
+			}
+		}
+	})
+}
+
+// tidy drops user's base once nothing is left in it. Called with mu held.
+func (c *listCache) tidy(user string) {
+	if st := c.stale[user]; st != nil && st.tl == nil && st.graph == nil {
+		delete(c.stale, user)
+	}
 }
 
 // getGraph returns a fresh graph, shared like a timeline.
@@ -83,13 +173,28 @@ func (c *listCache) getGraph(user string) (*userGraph, bool) {
 	return g, ok
 }
 
-// putGraph stores a graph built under generation gen, unless a commit came
-// since.
+// staleGraph returns the last graph of user built before the commits
+// since, if one is kept: a base to patch.
+func (c *listCache) staleGraph(user string) *userGraph {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.stale[user]; st != nil {
+		return st.graph
+	}
+	return nil
+}
+
+// putGraph stores a graph built under generation gen, unless a commit
+// touching the user came since.
 func (c *listCache) putGraph(user string, gen uint64, g *userGraph) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen == c.gen {
+	if c.fresh(user, gen) {
 		keep(&c.graphs, user, g)
+		if st := c.stale[user]; st != nil {
+			st.graph = nil
+			c.tidy(user)
+		}
 	}
 }
 
@@ -102,12 +207,33 @@ func (c *listCache) getTimeline(user string) (timeline, bool) {
 	return tl, ok
 }
 
-// putTimeline stores a timeline read under generation gen, unless a commit
-// came since.
+// staleTimeline returns the base timeline of user and the ids of the facts
+// changed since (a copy), if a base is kept.
+func (c *listCache) staleTimeline(user string) (timeline, []uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.stale[user]
+	if st == nil || st.tl == nil {
+		return nil, nil, false
+	}
+	ids := make([]uint64, 0, len(st.ids))
+	for id := range st.ids {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return st.tl, ids, true
+}
+
+// putTimeline stores a timeline read under generation gen, unless a
+// commit touching the user came since; it becomes the user's base.
 func (c *listCache) putTimeline(user string, gen uint64, tl timeline) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen == c.gen {
+	if c.fresh(user, gen) {
 		keep(&c.timelines, user, tl)
+		if st := c.stale[user]; st != nil {
+			st.tl, st.ids = nil, map[uint64]bool{}
+			c.tidy(user)
+		}
 	}
 }

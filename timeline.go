@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -72,17 +73,41 @@ func spanAt(r *kv.Record, events []kv.Event, k int64) span {
 
 // timeline is every fact of a user with its lifecycle log: all that At
 // and Prompt read. It is cached between writes like the lists.
-type timeline []struct {
+type timeline []timelineEntry
+
+type timelineEntry struct {
 	rec kv.Record
 	evs []kv.Event
 }
 
-// userTimeline reads user's timeline, from the cache when it is fresh.
+// userTimeline reads user's timeline, from the cache when it is fresh,
+// else by patching the last one read with the facts changed since.
 func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error) {
 	if tl, ok := s.lists.getTimeline(user); ok {
 		return tl, nil
 	}
 	gen := s.lists.current()
+	if base, ids, ok := s.lists.staleTimeline(user); ok && len(ids) <= max(16, len(base)/4) {
+		tl, err := s.patchTimeline(ctx, base, ids)
+		if err != nil {
+			return nil, err
+		}
+		// A commit between taking the ids and reading them may have
+		// changed a fact not among them: the patch would mix two states.
+		if s.lists.isFresh(user, gen) {
+			s.lists.putTimeline(user, gen, tl)
+			return tl, nil
+		}
+	}
+	tl, err := s.readTimeline(ctx, user)
+	if err == nil {
+		s.lists.putTimeline(user, gen, tl)
+	}
+	return tl, err
+}
+
+// readTimeline reads every fact of user with its log.
+func (s *Store) readTimeline(ctx context.Context, user string) (timeline, error) {
 	var tl timeline
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		return tx.UserIDs(user, false, func(id uint64, _ bool) error {
@@ -94,17 +119,59 @@ func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error)
 			if err != nil {
 				return err
 			}
-			tl = append(tl, struct {
-				rec kv.Record
-				evs []kv.Event
-			}{r, evs})
+			tl = append(tl, timelineEntry{r, evs})
 			return nil
 		})
 	})
-	if err == nil {
-		s.lists.putTimeline(user, gen, tl)
-	}
 	return tl, err
+}
+
+// patchTimeline is base with the facts ids (ascending) read again: each
+// one replaced, added in id order, or dropped when it is gone. Base is
+// shared with other readers and left as it is.
+func (s *Store) patchTimeline(ctx context.Context, base timeline, ids []uint64) (timeline, error) {
+	type change struct {
+		id   uint64
+		e    timelineEntry
+		gone bool
+	}
+	chs := make([]change, 0, len(ids))
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		for _, id := range ids {
+			r, err := tx.Get(id)
+			if errors.Is(err, kv.ErrNotFound) {
+				chs = append(chs, change{id: id, gone: true})
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			evs, err := tx.Events(id)
+			if err != nil {
+				return err
+			}
+			chs = append(chs, change{id: id, e: timelineEntry{r, evs}})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(timeline, 0, len(base)+len(chs))
+	i := 0
+	for _, c := range chs {
+		for i < len(base) && base[i].rec.ID < c.id {
+			out = append(out, base[i])
+			i++
+		}
+		if i < len(base) && base[i].rec.ID == c.id {
+			i++
+		}
+		if !c.gone {
+			out = append(out, c.e)
+		}
+	}
+	return append(out, base[i:]...), nil
 }
 
 // userSpans calls fn with each fact of user and its interval as known at k.

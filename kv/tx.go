@@ -46,8 +46,11 @@ const MaxUserLen = 255
 type Tx struct {
 	tx                 *bolt.Tx
 	meta, facts, users *bolt.Bucket
-	// touched holds the final state of each record written, nil once deleted.
+	// touched holds the final state of each record written or whose log
+	// changed, nil once deleted; byUser, the ids of each user's records so
+	// changed, and the users whose other data changed (with no ids).
 	touched map[uint64]*Record
+	byUser  map[string][]uint64
 }
 
 func newTx(tx *bolt.Tx) *Tx {
@@ -121,7 +124,7 @@ func (t *Tx) Put(r *Record) error {
 		return err
 	}
 	cp := *r
-	t.touch(r.ID, &cp)
+	t.touch(r.ID, &cp, r.User)
 	return t.users.Put(userKey(r.User, r.ID), []byte{userFlags(r)})
 }
 
@@ -142,7 +145,7 @@ func (t *Tx) Delete(id uint64) error {
 	if err != nil {
 		return err
 	}
-	t.touch(id, nil)
+	t.touch(id, nil, r.User)
 	uk := userKey(r.User, id)
 	for _, step := range []func() error{
 		func() error { return t.facts.Delete(idKey(id)) },
@@ -157,19 +160,57 @@ func (t *Tx) Delete(id uint64) error {
 	return nil
 }
 
-func (t *Tx) touch(id uint64, r *Record) {
+func (t *Tx) touch(id uint64, r *Record, user string) {
 	if t.touched == nil {
-		t.touched = map[uint64]*Record{}
+		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
+	}
+	if _, ok := t.touched[id]; !ok {
+		t.byUser[user] = append(t.byUser[user], id)
 	}
 	t.touched[id] = r
 }
 
+// logChanged notes that the log of fact id changed: a step appended
+// without its record written is a change of the fact all the same.
+func (t *Tx) logChanged(id uint64) error {
+	if _, ok := t.touched[id]; ok {
+		return nil
+	}
+	r, err := t.Get(id)
+	if err != nil {
+		return err
+	}
+	t.touch(id, &r, r.User)
+	return nil
+}
+
+// TouchUser notes a change to data of user kept outside the fact records
+// (a merge of the user's entities), so that what is derived from it
+// follows the commit too.
+func (t *Tx) TouchUser(user string) {
+	if t.touched == nil {
+		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
+	}
+	if _, ok := t.byUser[user]; !ok {
+		t.byUser[user] = nil
+	}
+}
+
 // Touched calls fn with the final state of every record the transaction
-// wrote, or nil for one it deleted, so that derived data can follow the
-// commit.
+// wrote or whose log it changed, or nil for one it deleted, so that
+// derived data can follow the commit.
 func (t *Tx) Touched(fn func(id uint64, r *Record)) {
 	for id, r := range t.touched {
 		fn(id, r)
+	}
+}
+
+// TouchedUsers calls fn for each user whose facts (ids: the records
+// written, deleted or whose logs changed, in the order first changed) or
+// other data the transaction changed.
+func (t *Tx) TouchedUsers(fn func(user string, ids []uint64)) {
+	for u, ids := range t.byUser {
+		fn(u, ids)
 	}
 }
 
@@ -255,6 +296,9 @@ func (t *Tx) lastLogEntry(id uint64) (k, v []byte) {
 
 // Append adds e to the end of the lifecycle log of fact id.
 func (t *Tx) Append(id uint64, e *Event) error {
+	if err := t.logChanged(id); err != nil {
+		return err
+	}
 	var seq uint32
 	if k, _ := t.lastLogEntry(id); k != nil {
 		seq = be.Uint32(k[8:]) + 1
@@ -302,6 +346,9 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 func (t *Tx) ReplaceEvents(id uint64, events []Event) error {
 	if len(events) > math.MaxUint32 {
 		return fmt.Errorf("log of %d steps exceeds %d", len(events), uint64(math.MaxUint32))
+	}
+	if err := t.logChanged(id); err != nil {
+		return err
 	}
 	if err := t.deleteEvents(id); err != nil {
 		return err

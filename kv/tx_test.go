@@ -384,3 +384,41 @@ func TestOpenOfACompleteStoreCommitsNothing(t *testing.T) {
 		t.Errorf("Open committed: transaction id %d, was %d", after, before)
 	}
 }
+
+// TouchedUsers names each user a transaction changed, with the ids of the
+// facts written, deleted or only logged, and a user touched for other data
+// with none.
+func TestTouchedUsers(t *testing.T) {
+	db := openTest(t)
+	seed(t, db)
+	got := map[string][]uint64{}
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.Put(&Record{ID: 9, User: "ann", Text: "new", RecordedAt: 4}); err != nil {
+			return err
+		}
+		if err := tx.Append(3, &Event{Kind: Pinned, At: 4}); err != nil { // bob's, record unwritten
+			return err
+		}
+		if err := tx.Delete(2); err != nil {
+			return err
+		}
+		tx.TouchUser("carol")
+		if err := tx.Append(99, &Event{Kind: Pinned, At: 4}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a step for a fact that is not there: %v, want ErrNotFound", err)
+		}
+		tx.TouchedUsers(func(user string, ids []uint64) { got[user] = ids })
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]uint64{"ann": {9, 2}, "bob": {3}, "carol": nil}
+	if len(got) != len(want) {
+		t.Fatalf("touched users %v, want %v", got, want)
+	}
+	for u, ids := range want {
+		if g, ok := got[u]; !ok || !slices.Equal(g, ids) {
+			t.Errorf("%s: %v, want %v", u, got[u], ids)
+		}
+	}
+}
