@@ -53,6 +53,7 @@ func (s *Store) Check(ctx context.Context) error {
 		return err
 	}
 	errs = append(errs, s.checkIndex(ctx, current)...)
+	errs = append(errs, s.checkCaches(ctx)...)
 	ixDir := s.checkIndexDir()
 	if len(errs) > 0 && stale != nil {
 		errs = append(errs, errors.New(stale.Error())) // told, but only ErrCorrupt is wrapped
@@ -115,6 +116,37 @@ func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error
 		if !current[id] {
 			errs = append(errs, fmt.Errorf("index holds fact %d, which is not current", id))
 		}
+	}
+	return errs
+}
+
+// checkCaches compares every cached timeline and graph, which commits
+// patch rather than rebuild (see patchGraph), with one read and built
+// from the facts now. A difference is reported and the caches emptied, so
+// that the next read is right. Called with writeMu held.
+func (s *Store) checkCaches(ctx context.Context) []error {
+	tls, gs := s.lists.cached()
+	var errs []error
+	for _, user := range slices.Sorted(maps.Keys(tls)) {
+		fresh, err := s.readTimeline(ctx, user)
+		if err != nil {
+			return append(errs, err)
+		}
+		if !sameTimeline(tls[user], fresh) {
+			errs = append(errs, fmt.Errorf("the cached timeline of user %q differs from its facts", user))
+		}
+	}
+	for _, user := range slices.Sorted(maps.Keys(gs)) {
+		fresh, err := s.readTimeline(ctx, user)
+		if err != nil {
+			return append(errs, err)
+		}
+		if g := gs[user]; !sameTimeline(g.tl, fresh) || !g.sameEdges(buildGraph(fresh)) {
+			errs = append(errs, fmt.Errorf("the cached graph of user %q differs from one built from its facts", user))
+		}
+	}
+	if len(errs) > 0 {
+		s.lists.invalidate(nil)
 	}
 	return errs
 }

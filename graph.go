@@ -145,6 +145,14 @@ func (g *userGraph) add(from int) {
 	}
 }
 
+// sameEdges reports whether g and h group the same claims into the same
+// edges.
+func (g *userGraph) sameEdges(h *userGraph) bool {
+	return slices.Equal(g.keys, h.keys) &&
+		maps.EqualFunc(g.support, h.support, slices.Equal) &&
+		maps.EqualFunc(g.byEntity, h.byEntity, slices.Equal)
+}
+
 // mergeKeys merges two sorted key lists into a new one.
 func mergeKeys(a, b []edgeKey) []edgeKey {
 	out := make([]edgeKey, 0, len(a)+len(b))

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"maps"
 	"slices"
 	"sync"
 )
@@ -236,4 +237,11 @@ func (c *listCache) putTimeline(user string, gen uint64, tl timeline) {
 			c.tidy(user)
 		}
 	}
+}
+
+// cached returns the fresh timelines and graphs, for Check to compare.
+func (c *listCache) cached() (map[string]timeline, map[string]*userGraph) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.timelines), maps.Clone(c.graphs)
 }

@@ -2,10 +2,12 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,11 +186,11 @@ func checkCaches(t *rapid.T, s *Store, user string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(len(g.tl) == 0 && len(tl) == 0) && !reflect.DeepEqual(g.tl, tl) {
+	if !sameTimeline(g.tl, tl) {
 		t.Fatalf("%s: cached timeline of %d facts differs from a fresh read of %d", user, len(g.tl), len(tl))
 	}
 	fresh := buildGraph(tl)
-	if !(len(g.keys) == 0 && len(fresh.keys) == 0) && !reflect.DeepEqual(g.keys, fresh.keys) || !reflect.DeepEqual(g.support, fresh.support) || !reflect.DeepEqual(g.byEntity, fresh.byEntity) {
+	if !g.sameEdges(fresh) {
 		t.Fatalf("%s: cached graph differs from one built from the facts:\n%v\n%v", user, g.support, fresh.support)
 	}
 	// A fresh list needs the caches emptied, bases and all: now and then.
@@ -219,4 +221,41 @@ func tempDir(t *rapid.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// Check compares the cached timelines and graphs with the facts: a cached
+// graph that lost a fact's claim is reported, and the next read is right.
+func TestCheckComparesTheCachedGraph(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	f, err := s.Add(ctx, Note{User: "ann", Text: "I work at Acme."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(ctx, Note{User: "ann", Text: "I live in Porto."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Edges(ctx, "ann", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("a patched cache: %v", err)
+	}
+	g, _ := s.lists.getGraph("ann")
+	k := edgeKey{"", "acme", RelWorksAt}
+	if len(g.support[k]) != 1 {
+		t.Fatalf("support of %v: %v", k, g.support[k])
+	}
+	delete(g.support, k) // as a faulty patch would
+	err = s.Check(ctx)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), `cached graph of user "ann"`) {
+		t.Fatalf("Check: %v, want ErrCorrupt naming ann's graph", err)
+	}
+	es, err := s.Edges(ctx, "ann", &EdgeQuery{Relation: RelWorksAt})
+	if err != nil || len(es) != 1 || es[0].Support[0] != f.ID {
+		t.Errorf("after Check: %+v, %v", es, err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Errorf("Check again: %v", err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"time"
 
@@ -124,6 +125,12 @@ func (s *Store) readTimeline(ctx context.Context, user string) (timeline, error)
 		})
 	})
 	return tl, err
+}
+
+// sameTimeline reports whether a and b hold the same facts in the same
+// states with the same logs.
+func sameTimeline(a, b timeline) bool {
+	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
 }
 
 // patchTimeline is base with the facts ids (ascending) read again: each

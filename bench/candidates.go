@@ -13,12 +13,14 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/spf13/cobra"
 )
 
 func candidatesCmd() *cobra.Command {
 	var data, distractors, mode string
 	var k int
+	var noClaims bool
 	c := &cobra.Command{
 		Use:   "candidates",
 		Short: "Recall@k of the candidate lookup on an updates file",
@@ -28,7 +30,7 @@ func candidatesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := evalCandidates(cmd.Context(), cases, ds, m, k)
+			res, err := evalCandidates(cmd.Context(), cases, ds, m, k, !noClaims)
 			if err != nil {
 				return err
 			}
@@ -40,6 +42,7 @@ func candidatesCmd() *cobra.Command {
 	dataFlags(f, &data, &distractors)
 	f.StringVar(&mode, "mode", string(memory.LookupKeywords4), "lookup mode: keywords4, stems, topics")
 	f.IntVar(&k, "k", memory.DefaultCandidates, "candidates per lookup")
+	f.BoolVar(&noClaims, "no-claims", false, "store the facts without claims, so that no candidate comes by a shared single-valued relation: the difference from a run without it is what relations add")
 	return c
 }
 
@@ -59,16 +62,21 @@ type candidateResult struct {
 	k       int
 	byClass map[[2]string]score // {lang, overlap}; overlap "" is the language's total
 	total   score
-	latency []time.Duration
-	misses  []string
+	claims  bool // facts stored with their claims
+	// related counts the cases whose old and new facts both claim a
+	// single-valued relation of the same subject (by rule), and the hits
+	// among them whose candidate came with that Relation.
+	related, byRelation int
+	latency             []time.Duration
+	misses              []string
 }
 
 // evalCandidates scores the lookup as docs/evaluation.md says: per
 // language, one user's memory holds every distractor of that language and
 // every case's old fact, each recorded at its said date; a case is a hit
 // when its old fact is among the k candidates for its new one.
-func evalCandidates(ctx context.Context, cases []updateCase, ds []distractor, mode memory.LookupMode, k int) (*candidateResult, error) {
-	res := &candidateResult{mode: mode, k: k, byClass: map[[2]string]score{}}
+func evalCandidates(ctx context.Context, cases []updateCase, ds []distractor, mode memory.LookupMode, k int, withClaims bool) (*candidateResult, error) {
+	res := &candidateResult{mode: mode, k: k, byClass: map[[2]string]score{}, claims: withClaims}
 	langs := map[string]bool{}
 	for _, c := range cases {
 		langs[c.Lang] = true
@@ -127,7 +135,11 @@ func evalLanguage(ctx context.Context, res *candidateResult, lang string, cases 
 		if now, err = day(it.said); err != nil {
 			return err
 		}
-		f, err := s.Add(ctx, memory.Note{Text: it.text})
+		n := memory.Note{Text: it.text}
+		if !res.claims {
+			n.Claims = []memory.Claim{}
+		}
+		f, err := s.Add(ctx, n)
 		if err != nil {
 			return fmt.Errorf("adding %q: %w", it.text, err)
 		}
@@ -145,7 +157,14 @@ func evalLanguage(ctx context.Context, res *candidateResult, lang string, cases 
 			return fmt.Errorf("case %s: %w", c.ID, err)
 		}
 		res.latency = append(res.latency, time.Since(start))
-		hit := slices.ContainsFunc(l.Candidates, func(cd memory.Candidate) bool { return cd.Fact.ID == oldID[i] })
+		j := slices.IndexFunc(l.Candidates, func(cd memory.Candidate) bool { return cd.Fact.ID == oldID[i] })
+		hit := j >= 0
+		if sharesSingleValued(claims.Extract(c.Old), claims.Extract(c.New)) {
+			res.related++
+			if hit && l.Candidates[j].Relation != "" {
+				res.byRelation++
+			}
+		}
 		for _, key := range [][2]string{{lang, c.Overlap}, {lang, ""}} {
 			sc := res.byClass[key]
 			sc.n++
@@ -191,7 +210,24 @@ func (r *candidateResult) print(w io.Writer) {
 		slices.Sort(lat)
 		fmt.Fprintf(w, "\nlookup latency p50 %v, p99 %v over %d lookups\n", lat[len(lat)/2], lat[len(lat)*99/100], len(lat))
 	}
+	fmt.Fprintf(w, "%d cases' old and new facts claim one single-valued relation of one subject by rule; %d of them found with that relation\n", r.related, r.byRelation)
+	if !r.claims {
+		fmt.Fprintln(w, "facts stored without claims (--no-claims): no candidate by relation")
+	}
 	fmt.Fprintf(w, "recall@%d %.3f n=%d\n", r.k, r.total.recall(), r.total.n)
+}
+
+// sharesSingleValued reports whether a and b claim one single-valued
+// relation of one subject.
+func sharesSingleValued(a, b []memory.Claim) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Relation == y.Relation && x.Relation.SingleValued() && memory.NormalizeName(x.Subject) == memory.NormalizeName(y.Subject) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func boolInt(b bool) int {

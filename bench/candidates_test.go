@@ -47,7 +47,7 @@ func TestCandidateRecallTargets(t *testing.T) {
 		memory.LookupTopics:    {{"word", 0.97, 1}, {"root", 0.85, 1}},
 	} {
 		t.Run(string(mode), func(t *testing.T) {
-			res, err := evalCandidates(context.Background(), cases, ds, mode, memory.DefaultCandidates)
+			res, err := evalCandidates(context.Background(), cases, ds, mode, memory.DefaultCandidates, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestCandidateRecallTargets(t *testing.T) {
 // paraphrases.
 func TestTopicRecallTargets(t *testing.T) {
 	cases, ds := devData(t)
-	res, err := evalCandidates(context.Background(), cases, ds, memory.LookupTopics, memory.DefaultCandidates)
+	res, err := evalCandidates(context.Background(), cases, ds, memory.LookupTopics, memory.DefaultCandidates, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +79,31 @@ func TestTopicRecallTargets(t *testing.T) {
 			if sc := res.byClass[[2]string{lang, tg.overlap}]; sc.n == 0 || sc.recall() < tg.min {
 				t.Errorf("%s %q: recall %.3f (%d/%d), want ≥ %.2f", lang, tg.overlap, sc.recall(), sc.hit, sc.n, tg.min)
 			}
+		}
+	}
+}
+
+// --no-claims stores the facts without claims: a case found only by a
+// shared single-valued relation is found with claims and missed without,
+// and the report counts it either way.
+func TestCandidatesByRelationAndWithout(t *testing.T) {
+	cases := []updateCase{{ID: "c1", Lang: "en", Old: "I live in Lisbon.", OldSaid: "2025-01-01",
+		New: "I live in Porto now.", NewSaid: "2025-06-01", Overlap: "paraphrase"}}
+	ds := []distractor{{Lang: "en", Text: "Green tea, always.", Said: "2025-02-01"}}
+	for _, withClaims := range []bool{true, false} {
+		res, err := evalCandidates(context.Background(), cases, ds, memory.LookupKeywords4, memory.DefaultCandidates, withClaims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.related != 1 {
+			t.Errorf("claims %v: %d related cases, want 1", withClaims, res.related)
+		}
+		want := 0
+		if withClaims {
+			want = 1
+		}
+		if res.byRelation != want || res.total.hit < want {
+			t.Errorf("claims %v: %d found by relation, %d hits; want %d", withClaims, res.byRelation, res.total.hit, want)
 		}
 	}
 }
