@@ -208,6 +208,13 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 	if d.Conflict != 0 {
 		fmt.Fprintf(tw, "conflict:\t%d (see memctl conflicts)\n", d.Conflict)
 	}
+	if d.ClaimsFrom != "" {
+		claims := "from the " + d.ClaimsFrom
+		if d.ClaimsNote != "" {
+			claims += "; " + oneLineText(d.ClaimsNote)
+		}
+		fmt.Fprintf(tw, "claims:\t%s\n", claims)
+	}
 	switch f := out.Fact; {
 	case f.ID == 0:
 		fmt.Fprintf(tw, "fact:\tnone stored\n")
