@@ -26,7 +26,10 @@ type DecideInput = reconcile.Input
 type DecideCandidate = reconcile.Candidate
 
 // Verdict is a Decider's answer. Remember validates it against the input
-// and logs it as a Decision.
+// and logs it as a Decision. A Decider that sets ClaimsGiven gives the new
+// fact's claims in Claims (maybe none); Remember validates each, drops and
+// lists the invalid ones (Decision.ClaimsNote), and stores the rest with
+// the fact instead of the rules' claims.
 type Verdict = reconcile.Decision
 
 // DefaultModelTimeout bounds one request to a model unless OllamaOptions

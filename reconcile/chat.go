@@ -35,7 +35,7 @@ var (
 
 // MaxAnswerTokens bounds the tokens a model may write for one decision
 // (max_completion_tokens, or Ollama's num_predict). The answer needs about
-// a hundred; reasoning models count their hidden reasoning against it too,
+// a hundred, and some thirty more a claim; reasoning models count their hidden reasoning against it too,
 // hence the margin.
 const MaxAnswerTokens = 2048
 
