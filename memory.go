@@ -55,7 +55,9 @@ type Options struct {
 	// own — in one extra, small model call per Remember (see OllamaClaimer,
 	// OpenAIClaimer). nil means none: the rules' claims are stored. A model
 	// decider needs none: its decisions carry the claims. When the call
-	// fails, the rules' claims are stored and the decision says why.
+	// fails, the rules' claims are stored and the decision says why. Add
+	// and Supersede, which log no decision to say so, never call it: they
+	// store the note's claims or the rules'.
 	Claimer Claimer
 	// Fallback is what Remember does when the decider fails or times out:
 	// FallbackAdd (the default) adds the fact, FallbackError refuses it.
