@@ -459,6 +459,8 @@ func FuzzParseDecision(f *testing.F) {
 	}
 	f.Add(`{"reasoning":"r","action":"update","target":2,"event_from":null,"grain":null}`)
 	f.Add(`{"reasoning":"r","action":"invalidate","target":2,"event_from":null,"grain":null}`)
+	f.Add(updateWithClaims)
+	f.Add(`{"reasoning":"r","action":"add","target":0,"event_from":null,"grain":null,"claims":[{"subject":"me","relation":"likes","object":"\"jazz\"","kind":"thing"},{},7,null]}`)
 	in := deciderInput()
 	f.Fuzz(func(t *testing.T, reply string) {
 		d, err := parseAnswer(reply, in)
@@ -484,6 +486,18 @@ func FuzzParseDecision(f *testing.F) {
 		}
 		if len(d.Reason) > MaxRaw || !utf8.ValidString(d.Reason) {
 			t.Errorf("reason of %d bytes", len(d.Reason))
+		}
+		// Every claim kept is valid, and claims are given or said missing.
+		if len(d.Claims) > MaxClaims || (d.ClaimsGiven == (d.Claims == nil)) {
+			t.Errorf("claims %v given %v", d.Claims, d.ClaimsGiven)
+		}
+		for _, c := range d.Claims {
+			if err := c.Validate(); err != nil || c.Kind == "" {
+				t.Errorf("accepted claim %+v: %v", c, err)
+			}
+		}
+		if !d.ClaimsGiven && len(d.ClaimsDropped) != 1 {
+			t.Errorf("claims not given, and %d reasons why", len(d.ClaimsDropped))
 		}
 	})
 }
