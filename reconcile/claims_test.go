@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -294,4 +295,50 @@ func TestFakeServersAnswerClaimsRequests(t *testing.T) {
 			t.Errorf("%+v %v", a, err)
 		}
 	})
+}
+
+// TestRealModelClaims asks a real model, when one is named as for
+// TestRealOllama or TestRealOpenAI, for the claims of one clear fact, in a
+// decision and in the claims-only call.
+func TestRealModelClaims(t *testing.T) {
+	model := os.Getenv("MEMCTL_MODEL")
+	var ds []*modelDecider
+	if host := os.Getenv("OLLAMA_HOST"); host != "" && model != "" {
+		d, err := NewOllama(model, &OllamaOptions{Host: host, Timeout: 5 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, &d.modelDecider)
+	}
+	if base := os.Getenv("OPENAI_BASE_URL"); base != "" && model != "" {
+		d, err := NewOpenAI(model, &OpenAIOptions{BaseURL: base, APIKey: os.Getenv("OPENAI_API_KEY"), Timeout: 5 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, &d.modelDecider)
+	}
+	if len(ds) == 0 {
+		t.Skip("set MEMCTL_MODEL and OLLAMA_HOST or OPENAI_BASE_URL to run against a real model")
+	}
+	const text = "My sister lives in Kazan."
+	has := func(cs []claims.Claim) bool {
+		for _, c := range cs {
+			if c.Relation == claims.LivesIn && claims.Normalize(c.Object) == "kazan" && claims.Normalize(c.Subject) == "sister" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range ds {
+		t.Run(d.name, func(t *testing.T) {
+			got, err := d.Decide(context.Background(), Input{Text: text, SaidAt: saidAt})
+			if err != nil || !got.ClaimsGiven || !has(got.Claims) {
+				t.Errorf("decision %+v, %v", got, err)
+			}
+			a, err := d.Claims(context.Background(), text)
+			if err != nil || !has(a.Claims) {
+				t.Errorf("claims %+v, %v", a, err)
+			}
+		})
+	}
 }
