@@ -174,15 +174,16 @@ func modelClaims(cs []Claim) (kept []kv.Claim, dropped []string) {
 // ones dropped and listed); else, where the decider gave no word on claims
 // and a Claimer is configured, those of one claims-only call; else the
 // rules'. A failed claims call, or a decision whose claims were unusable,
-// leaves the rules' claims and says why. The decider failing (failed) means
-// no claims call: the same server would likely fail again, and the fallback
-// already says so.
-func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile.Decision, failed bool) claimChoice {
+// leaves the rules' claims and says why. The decider failing (v.fallback)
+// means no claims call: the same server would likely fail again, and the
+// fallback already says so; nor does a noop, which stores nothing (but for
+// a target changed meanwhile, which keeps the rules' claims).
+func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile.Decision, v *verdict) claimChoice {
 	if n.Claims != nil {
 		return claimChoice{from: ClaimsFromCaller}
 	}
 	rules := claimChoice{from: ClaimsFromRules}
-	if failed {
+	if v.fallback != "" {
 		rules.note = "the decider failed: the rules' claims"
 		return rules
 	}
@@ -195,7 +196,7 @@ func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile
 		rules.note = droppedNote(d.ClaimsDropped) + ": the rules' claims"
 		return rules
 	}
-	if s.claimer == nil {
+	if s.claimer == nil || v.d.Action == ActionNoop {
 		return rules
 	}
 	a, err := s.claimer.Claims(ctx, text)

@@ -69,7 +69,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		v := judge(d, derr, in, s.decider.Name(), s.fallback == FallbackError)
 		v.words = eventtime.Parse(rec.Text, in.SaidAt, "")
 		if v.d.Action != "" { // else the fact is refused, and has no claims
-			v.claims = s.claimsFor(ctx, &n, rec.Text, d, v.fallback != "")
+			v.claims = s.claimsFor(ctx, &n, rec.Text, d, &v)
 		}
 		err = s.update(ctx, func(tx *kv.Tx) error {
 			var err error // every run, and every retry, plans from the note again

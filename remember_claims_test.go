@@ -262,6 +262,10 @@ func TestRememberClaimsCall(t *testing.T) {
 			if reqs := m.requests(); len(reqs) != 1 || !reqs[0] {
 				t.Errorf("requests (claims-only?) %v, want one claims-only request", reqs)
 			}
+			// A restatement stores nothing, and asks for no claims.
+			if again := remember(t, m.s, memory.Note{Text: claimsText}); again.Decision.Action != memory.ActionNoop || len(m.requests()) != 1 {
+				t.Errorf("restated: %s after %d requests", again.Decision.Action, len(m.requests()))
+			}
 		})
 	}
 }
