@@ -207,7 +207,9 @@ func TestPlanRemember(t *testing.T) {
 					d.Added, d.ClaimsFrom, d.ClaimsNote = 10, ClaimsFromRules, "claims call failed: HTTP 500: the rules' claims"
 				})}},
 		{name: "a noop records no claims", in: base(noop, lisbon),
-			edit: func(in *planInput) { in.claims = claimChoice{set: true, claims: portoClaims, from: ClaimsFromModel, note: "n"} },
+			edit: func(in *planInput) {
+				in.claims = claimChoice{set: true, claims: portoClaims, from: ClaimsFromModel, note: "n"}
+			},
 			want: plan{action: planNoop, target: lisbon, fact: func() kv.Record { r := note; r.Claims = portoClaims; return r }(),
 				decision: decision(ActionNoop, "restates", func(d *Decision) { d.Target = 7 })}},
 		{name: "a deleted candidate, judged again, takes the claims note", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
