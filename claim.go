@@ -1,13 +1,16 @@
 package memory
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // Claim is one (subject, relation, object) statement a fact makes, with the
@@ -127,4 +130,89 @@ func fromKVClaims(cs []kv.Claim) []Claim {
 		out[i] = Claim{Subject: c.Subject, Relation: Relation(c.Relation), Object: c.Object, Kind: EntityKind(c.Kind)}
 	}
 	return out
+}
+
+// Where a fact's claims came from, for Decision.ClaimsFrom.
+const (
+	// ClaimsFromCaller: the note's own Claims.
+	ClaimsFromCaller = "caller"
+	// ClaimsFromModel: the model's, from its decision or a claims call.
+	ClaimsFromModel = "model"
+	// ClaimsFromRules: found in the text by the built-in rules.
+	ClaimsFromRules = "rules"
+)
+
+// claimChoice is which claims Remember stores with a new fact.
+type claimChoice struct {
+	// set: claims replace the note's (the model's); else the note's
+	// claims — the caller's or the rules' — stay.
+	set    bool
+	claims []kv.Claim
+	from   string
+	note   string
+}
+
+// modelClaims keeps the model's claims that pass the store's rules for a
+// claim, at most MaxClaims, and says which it dropped and why.
+func modelClaims(cs []Claim) (kept []kv.Claim, dropped []string) {
+	var ok []Claim
+	for i, c := range cs {
+		switch err := validClaims([]Claim{c}); {
+		case err != nil:
+			dropped = append(dropped, fmt.Sprintf("model claim %d: %v", i+1, err))
+		case len(ok) == MaxClaims:
+			dropped = append(dropped, fmt.Sprintf("model claim %d: more than %d claims", i+1, MaxClaims))
+		default:
+			ok = append(ok, c)
+		}
+	}
+	return toKVClaims(ok), dropped
+}
+
+// claimsFor chooses the claims of a new fact: the caller's when the note
+// gives them; else the model's when the decision carries them (its invalid
+// ones dropped and listed); else, where the decider gave no word on claims
+// and a Claimer is configured, those of one claims-only call; else the
+// rules'. A failed claims call, or a decision whose claims were unusable,
+// leaves the rules' claims and says why. The decider failing (v.fallback)
+// means no claims call: the same server would likely fail again, and the
+// fallback already says so; nor does a noop, which stores nothing (but for
+// a target changed meanwhile, which keeps the rules' claims).
+func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile.Decision, v *verdict) claimChoice {
+	if n.Claims != nil {
+		return claimChoice{from: ClaimsFromCaller}
+	}
+	rules := claimChoice{from: ClaimsFromRules}
+	if v.fallback != "" {
+		rules.note = "the decider failed: the rules' claims"
+		return rules
+	}
+	if d.ClaimsGiven {
+		kept, dropped := modelClaims(d.Claims)
+		return claimChoice{set: true, claims: kept, from: ClaimsFromModel,
+			note: droppedNote(append(slices.Clone(d.ClaimsDropped), dropped...))}
+	}
+	if len(d.ClaimsDropped) > 0 {
+		rules.note = droppedNote(d.ClaimsDropped) + ": the rules' claims"
+		return rules
+	}
+	if s.claimer == nil || v.d.Action == ActionNoop {
+		return rules
+	}
+	a, err := s.claimer.Claims(ctx, text)
+	if err != nil {
+		rules.note = fmt.Sprintf("claims call failed: %v: the rules' claims", err)
+		return rules
+	}
+	kept, dropped := modelClaims(a.Claims)
+	return claimChoice{set: true, claims: kept, from: ClaimsFromModel,
+		note: droppedNote(append(slices.Clone(a.Dropped), dropped...))}
+}
+
+// droppedNote joins what was dropped of the model's claims, "" for none.
+func droppedNote(dropped []string) string {
+	if len(dropped) == 0 {
+		return ""
+	}
+	return "dropped " + strings.Join(dropped, "; ")
 }

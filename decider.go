@@ -26,7 +26,10 @@ type DecideInput = reconcile.Input
 type DecideCandidate = reconcile.Candidate
 
 // Verdict is a Decider's answer. Remember validates it against the input
-// and logs it as a Decision.
+// and logs it as a Decision. A Decider that sets ClaimsGiven gives the new
+// fact's claims in Claims (maybe none); Remember validates each, drops and
+// lists the invalid ones (Decision.ClaimsNote), and stores the rest with
+// the fact instead of the rules' claims.
 type Verdict = reconcile.Decision
 
 // DefaultModelTimeout bounds one request to a model unless OllamaOptions
@@ -168,6 +171,38 @@ func OpenAIEmbedder(model string, opts *OpenAIOptions) (Embedder, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	return e, nil
+}
+
+// Claimer states the claims of a fact without deciding anything: Remember
+// asks Options.Claimer where the decider's answer carries no claims. Its
+// answer's claims are validated again before they are stored.
+type Claimer = reconcile.Claimer
+
+// ClaimsAnswer is a Claimer's answer: the claims, and what of the model's
+// answer was dropped and why.
+type ClaimsAnswer = reconcile.ClaimsAnswer
+
+// OllamaClaimer asks a local chat model through Ollama's structured output
+// for a fact's claims alone, with its own small schema, for Options.Claimer.
+// model must be named (else the error wraps ErrNoModel).
+func OllamaClaimer(model string, opts *OllamaOptions) (Claimer, error) {
+	d, err := reconcile.NewOllama(model, opts.reconcile())
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return d, nil
+}
+
+// OpenAIClaimer asks a chat model behind an OpenAI-compatible
+// POST {BaseURL}/chat/completions, with a strict schema, for a fact's
+// claims alone, for Options.Claimer. model must be named (else the error
+// wraps ErrNoModel).
+func OpenAIClaimer(model string, opts *OpenAIOptions) (Claimer, error) {
+	d, err := reconcile.NewOpenAI(model, opts.reconcile())
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return d, nil
 }
 
 // MaxDecisionText bounds, in bytes, the Reason and Raw of a Verdict kept

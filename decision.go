@@ -51,11 +51,20 @@ type Decision struct {
 	// Raw is the model's answer as received, bounded.
 	Raw string `json:"raw,omitempty"`
 	// Fallback says why the decider's answer was not used ("" when it was).
-	Fallback  string     `json:"fallback"`
-	Conflict  uint64     `json:"conflict,omitempty"`
-	EventFrom *time.Time `json:"event_from,omitempty"`
-	Grain     string     `json:"grain,omitempty"`
-	UndoneAt  *time.Time `json:"undone_at,omitempty"`
+	Fallback string `json:"fallback"`
+	// ClaimsFrom says where the claims stored with the added fact came
+	// from: ClaimsFromCaller (Note.Claims), ClaimsFromModel (the decision's
+	// answer, or the Claimer's call) or ClaimsFromRules; "" when no fact was
+	// added, and in decisions written before it was recorded.
+	ClaimsFrom string `json:"claims_from,omitempty"`
+	// ClaimsNote says what of the model's claims was dropped and why, or
+	// why the rules' claims were stored instead of a model's (the claims
+	// call's error); "" when there is nothing to say.
+	ClaimsNote string     `json:"claims_note,omitempty"`
+	Conflict   uint64     `json:"conflict,omitempty"`
+	EventFrom  *time.Time `json:"event_from,omitempty"`
+	Grain      string     `json:"grain,omitempty"`
+	UndoneAt   *time.Time `json:"undone_at,omitempty"`
 }
 
 // Conflict links a new fact to an existing one that automation would have

@@ -201,8 +201,8 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 			return nil
 		}
 		d.Candidates = kept
-		// The model's answer, the reason and the fallback message may all
-		// quote a deleted fact.
+		// The model's answer, the reason, the fallback message and the
+		// claims note may all quote a deleted fact.
 		if gone[d.Added] || gone[d.Target] {
 			d.Text, d.Raw, d.Reason = deletedText, "", deletedText
 		} else {
@@ -210,6 +210,9 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		}
 		if d.Fallback != "" {
 			d.Fallback = "[fallback reason removed with a deleted fact it may quote]"
+		}
+		if d.ClaimsNote != "" {
+			d.ClaimsNote = "[claims note removed with a deleted fact it may quote]"
 		}
 		if gone[d.Added] {
 			d.Added = 0

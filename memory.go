@@ -50,6 +50,15 @@ type Options struct {
 	// RulesDecider() (no model). See AddDecider and OllamaDecider, or
 	// implement one.
 	Decider Decider
+	// Claimer states the claims of a new fact where the decider's answer
+	// does not carry them — a RulesDecider, AddDecider or a Decider of your
+	// own — in one extra, small model call per Remember (see OllamaClaimer,
+	// OpenAIClaimer). nil means none: the rules' claims are stored. A model
+	// decider needs none: its decisions carry the claims. When the call
+	// fails, the rules' claims are stored and the decision says why. Add
+	// and Supersede, which log no decision to say so, never call it: they
+	// store the note's claims or the rules'.
+	Claimer Claimer
 	// Fallback is what Remember does when the decider fails or times out:
 	// FallbackAdd (the default) adds the fact, FallbackError refuses it.
 	// Either way the decision records the fallback and its reason.
@@ -69,6 +78,7 @@ type Store struct {
 	live     *liveIndex
 	embedder Embedder // nil unless the lookup is semantic
 	decider  Decider
+	claimer  Claimer // nil: none
 	fallback string
 
 	// writeMu is held by each commit until the candidate index has
@@ -157,7 +167,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if s.decider == nil {
 		s.decider = RulesDecider()
 	}
-	s.fallback, s.embedder = fallback, embedder
+	s.fallback, s.embedder, s.claimer = fallback, embedder, o.Claimer
 	if s.clock == nil {
 		s.clock = time.Now
 	}

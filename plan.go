@@ -18,6 +18,7 @@ type verdict struct {
 	proposed Action           // what the decider answered, before the rules below
 	fallback string           // why the decider's answer was not used; "" when it was
 	words    eventtime.Result // the time expression of the new fact's text
+	claims   claimChoice      // the claims the new fact is stored with
 }
 
 // judge makes the decider's answer d (or its failure derr) on input in a
@@ -152,6 +153,9 @@ func planRemember(in planInput) (plan, error) {
 		if dec.Fallback != "" {
 			dec.Fallback = "[fallback reason removed with a deleted fact it may quote]"
 		}
+		if in.claims.note != "" {
+			in.claims.note = "[claims note removed with a deleted fact it may quote]"
+		}
 		if slices.Contains(gone, d.Target) || slices.Contains(gone, d.ConflictWith) {
 			d.Target, d.ConflictWith = 0, 0
 			if d.Action != "" {
@@ -164,6 +168,9 @@ func planRemember(in planInput) (plan, error) {
 		dec.Decider = in.decider
 	}
 	rec := in.note
+	if in.claims.set {
+		rec.Claims = in.claims.claims
+	}
 	// The event time: as given, else the model's answer, else the words'.
 	source, when, grain := EventFromModel, d.EventFrom, d.Grain
 	if when.IsZero() && in.words.Found {
@@ -269,6 +276,7 @@ func planRemember(in planInput) (plan, error) {
 	}
 	if p.action != planLogOnly && p.action != planNoop {
 		dec.Added = in.ids.fact
+		dec.ClaimsFrom, dec.ClaimsNote = in.claims.from, clipLog(in.claims.note)
 	}
 	p.decision = dec
 	return p, nil

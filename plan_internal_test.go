@@ -186,6 +186,42 @@ func TestPlanRemember(t *testing.T) {
 			want: plan{action: planAdd, fact: note, decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.Decider = 10, "rules" })}},
 		{name: "a candidate the lookup did not give is an error, not a panic",
 			in: base(reconcile.Decision{Action: ActionUpdate, Target: 2}, lisbon), err: errNoSuchCandidate},
+		{name: "the model's claims replace the note's in the fact stored", in: base(update, lisbon),
+			edit: func(in *planInput) {
+				in.note.Claims = []kv.Claim{{Relation: "lives_in", Object: "Porto now", Kind: "place"}}
+				in.claims = claimChoice{set: true, claims: portoClaims, from: ClaimsFromModel, note: "dropped claim 2 of 2: an empty object"}
+			},
+			want: plan{action: planSupersede, target: lisbon,
+				fact: func() kv.Record { r := note; r.Claims = portoClaims; return r }(),
+				decision: decision(ActionUpdate, "moved", func(d *Decision) {
+					d.Target, d.Added = 7, 10
+					d.ClaimsFrom, d.ClaimsNote = ClaimsFromModel, "dropped claim 2 of 2: an empty object"
+				})}},
+		{name: "the note's claims stay unless the choice sets them", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+			edit: func(in *planInput) {
+				in.note.Claims = portoClaims
+				in.claims = claimChoice{from: ClaimsFromRules, note: "claims call failed: HTTP 500: the rules' claims"}
+			},
+			want: plan{action: planAdd, fact: func() kv.Record { r := note; r.Claims = portoClaims; return r }(),
+				decision: decision(ActionAdd, "new", func(d *Decision) {
+					d.Added, d.ClaimsFrom, d.ClaimsNote = 10, ClaimsFromRules, "claims call failed: HTTP 500: the rules' claims"
+				})}},
+		{name: "a noop records no claims", in: base(noop, lisbon),
+			edit: func(in *planInput) {
+				in.claims = claimChoice{set: true, claims: portoClaims, from: ClaimsFromModel, note: "n"}
+			},
+			want: plan{action: planNoop, target: lisbon, fact: func() kv.Record { r := note; r.Claims = portoClaims; return r }(),
+				decision: decision(ActionNoop, "restates", func(d *Decision) { d.Target = 7 })}},
+		{name: "a deleted candidate, judged again, takes the claims note", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+			edit: func(in *planInput) {
+				in.attempt, in.candidates = 2, []candidateState{{id: 7}, {id: 8, gone: true}}
+				in.claims = claimChoice{set: true, from: ClaimsFromModel, note: "dropped claim 1 of 1: unknown relation \"lisbon_flat\""}
+			},
+			want: plan{action: planAdd, fact: func() kv.Record { r := note; r.Claims = nil; return r }(),
+				decision: decision(ActionAdd, "[reason removed with a deleted fact it may quote]", func(d *Decision) {
+					d.Added, d.ClaimsFrom = 10, ClaimsFromModel
+					d.ClaimsNote = "[claims note removed with a deleted fact it may quote]"
+				})}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.in
@@ -224,6 +260,9 @@ func TestPlanRemember(t *testing.T) {
 		})
 	}
 }
+
+// portoClaims are claims a model gives for the plan's note.
+var portoClaims = []kv.Claim{{Relation: "lives_in", Object: "Porto", Kind: "city"}}
 
 // judge turns what the decider answered into the verdict planned from.
 func TestJudge(t *testing.T) {

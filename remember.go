@@ -57,6 +57,9 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 	vec := s.embedFact(ctx, rec.Text)
 	var out Outcome
 	for attempt := 1; ; attempt++ {
+		// The lookup runs before the decision, so it uses the note's claims
+		// (the caller's, else the rules'), never the model's: those come
+		// with the verdict and replace them only in the fact stored.
 		look, err := s.candidates(ctx, rec.User, rec.Text, fromKVClaims(rec.Claims), DefaultCandidates)
 		if err != nil {
 			return Outcome{}, err
@@ -65,6 +68,9 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		d, derr := s.decider.Decide(ctx, in)
 		v := judge(d, derr, in, s.decider.Name(), s.fallback == FallbackError)
 		v.words = eventtime.Parse(rec.Text, in.SaidAt, "")
+		if v.d.Action != "" { // else the fact is refused, and has no claims
+			v.claims = s.claimsFor(ctx, &n, rec.Text, d, &v)
+		}
 		err = s.update(ctx, func(tx *kv.Tx) error {
 			var err error // every run, and every retry, plans from the note again
 			out, err = s.rememberTx(tx, &rec, vec, look, v, attempt)

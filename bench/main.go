@@ -2,7 +2,7 @@
 // the evaluation data in ../shared/data, and how fast it is.
 //
 //	go run ./bench candidates --data FILE --distractors FILE[,FILE...] --mode MODE [--k 12]
-//	go run ./bench claims [--data testdata/claims.dev.jsonl] [-v]
+//	go run ./bench claims [--data testdata/claims.dev.jsonl] [-v] [--decider rules|ollama|openai] [--model NAME] [--claims-only] [--limit N]
 //	go run ./bench crash [--kills 200] [--seed S] [--json]
 //	go run ./bench reconcile [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--timeout D]
 //

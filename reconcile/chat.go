@@ -35,7 +35,7 @@ var (
 
 // MaxAnswerTokens bounds the tokens a model may write for one decision
 // (max_completion_tokens, or Ollama's num_predict). The answer needs about
-// a hundred; reasoning models count their hidden reasoning against it too,
+// a hundred, and some thirty more a claim; reasoning models count their hidden reasoning against it too,
 // hence the margin.
 const MaxAnswerTokens = 2048
 
@@ -220,7 +220,8 @@ type chatReply struct {
 
 // chatTransport sends one exchange to a model server in its protocol.
 type chatTransport interface {
-	chat(ctx context.Context, msgs []chatMessage, schema json.RawMessage) (chatReply, error)
+	// name names the schema where the protocol asks for a name.
+	chat(ctx context.Context, msgs []chatMessage, name string, schema json.RawMessage) (chatReply, error)
 }
 
 // modelDecider is the decision protocol every chat model shares: the same
@@ -269,7 +270,7 @@ func (m *modelDecider) Decide(ctx context.Context, in Input) (Decision, error) {
 	schema := decisionSchema(len(in.Candidates))
 	var lastErr error
 	for attempt := 0; attempt < 2; attempt++ {
-		r, err := m.t.chat(ctx, msgs, schema)
+		r, err := m.t.chat(ctx, msgs, schemaName, schema)
 		if err != nil {
 			return base, fmt.Errorf("%s chat at %s with %s: %w", m.name, m.base, m.model, err)
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 // checkStrictSchema walks a JSON schema and asserts OpenAI's strict
-// subset at every level: an object lists every property in required and
+// subset at every level, array items included: an object lists every property in required and
 // has additionalProperties false; no maxLength or minLength; null is a
 // second type, never anyOf; an enum that allows null has a type that
 // allows it too, and every other value is of a type listed.
@@ -56,6 +56,16 @@ func checkStrictSchema(t *testing.T, path string, raw json.RawMessage) {
 				t.Errorf("%s: enum value %v of type %s, but type is %v", path, v, want, types)
 			}
 		}
+	}
+	if slices.Contains(types, "array") {
+		// An array names the schema of its items, which is held to the
+		// same subset.
+		items, ok := node["items"]
+		if !ok {
+			t.Errorf("%s: array without items", path)
+			return
+		}
+		checkStrictSchema(t, path+"[]", items)
 	}
 	if !slices.Contains(types, "object") {
 		return

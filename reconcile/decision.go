@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/internal/term"
 )
@@ -75,6 +76,16 @@ type Decision struct {
 	Raw     string
 	Decider string
 	Model   string
+	// Claims are the claims the decider says the new fact states, each
+	// valid (claims.Validate); ClaimsGiven says the decider gave them —
+	// maybe none — rather than leaving them to the store's rules. Only a
+	// model decider's answer carries them.
+	Claims      []claims.Claim
+	ClaimsGiven bool
+	// ClaimsDropped says what of the decider's claims was not kept and
+	// why: each invalid claim, or a claims field missing or not a list.
+	// The decision stands either way.
+	ClaimsDropped []string
 }
 
 // Decider decides what a new fact does to its candidates.

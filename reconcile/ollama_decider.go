@@ -46,7 +46,7 @@ type ollamaChat struct {
 	model string
 }
 
-func (c ollamaChat) chat(ctx context.Context, msgs []chatMessage, schema json.RawMessage) (chatReply, error) {
+func (c ollamaChat) chat(ctx context.Context, msgs []chatMessage, _ string, schema json.RawMessage) (chatReply, error) {
 	stream := false
 	req := &api.ChatRequest{
 		Model:    c.model,
@@ -74,10 +74,14 @@ type modelReply struct {
 	Grain     *string
 }
 
+// replyFields are the fields a decision answer must hold. Its claims
+// field is read apart (decisionClaims): one missing or malformed costs the
+// claims, never the decision.
 var replyFields = []string{"reasoning", "action", "target", "event_from", "grain"}
 
 // parseAnswer reads a model's answer strictly: one JSON object with
-// exactly the schema's fields and types, nothing around it. The decision it
+// exactly the schema's fields and types, nothing around it, but for its
+// claims, whose faults are listed in ClaimsDropped. The decision it
 // returns has passed Validate against in, except that an update or
 // invalidate may name a pinned candidate: that is the model's judgement,
 // which the caller turns into a conflict rather than a change. Every error
@@ -100,7 +104,7 @@ func parseAnswer(content string, in Input) (Decision, error) {
 	}
 	if len(fields) != len(replyFields) {
 		for k := range fields {
-			if !isReplyField(k) {
+			if !isReplyField(k) && k != "claims" {
 				return Decision{}, fmt.Errorf("%w: unknown field %q", ErrInvalidDecision, k)
 			}
 		}
@@ -152,6 +156,7 @@ func parseAnswer(content string, in Input) (Decision, error) {
 	if err := validate(d, in, true); err != nil {
 		return Decision{}, err
 	}
+	decisionClaims(&d, fields)
 	return d, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -98,11 +99,14 @@ func TestOllamaDecidesEachAction(t *testing.T) {
 			}
 			want := tc.want
 			want.Decider, want.Model, want.Raw = "ollama", "fake-judge", tc.reply
+			// These answers predate the claims field: the decision stands
+			// and says the claims are missing.
+			want.ClaimsDropped = []string{"the answer has no claims field"}
 			if !got.EventFrom.Equal(want.EventFrom) || got.EventFrom.Location() != time.UTC {
 				t.Errorf("event_from %v, want %v UTC", got.EventFrom, want.EventFrom)
 			}
 			got.EventFrom, want.EventFrom = time.Time{}, time.Time{}
-			if got != want {
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("decision\n got %+v\nwant %+v", got, want)
 			}
 			if n := len(srv.ChatRequests()); n != 1 {
@@ -166,7 +170,7 @@ func TestOllamaRequest(t *testing.T) {
 	}
 	var top map[string]json.RawMessage
 	_ = json.Unmarshal(req.Format, &top)
-	fields := []string{"reasoning", "action", "target", "event_from", "grain"}
+	fields := []string{"reasoning", "action", "target", "event_from", "grain", "claims"}
 	if keys := objectKeys(t, top["properties"]); !slices.Equal(keys, fields) {
 		t.Errorf("properties in order %v, want %v", keys, fields)
 	}
@@ -455,6 +459,8 @@ func FuzzParseDecision(f *testing.F) {
 	}
 	f.Add(`{"reasoning":"r","action":"update","target":2,"event_from":null,"grain":null}`)
 	f.Add(`{"reasoning":"r","action":"invalidate","target":2,"event_from":null,"grain":null}`)
+	f.Add(updateWithClaims)
+	f.Add(`{"reasoning":"r","action":"add","target":0,"event_from":null,"grain":null,"claims":[{"subject":"me","relation":"likes","object":"\"jazz\"","kind":"thing"},{},7,null]}`)
 	in := deciderInput()
 	f.Fuzz(func(t *testing.T, reply string) {
 		d, err := parseAnswer(reply, in)
@@ -480,6 +486,18 @@ func FuzzParseDecision(f *testing.F) {
 		}
 		if len(d.Reason) > MaxRaw || !utf8.ValidString(d.Reason) {
 			t.Errorf("reason of %d bytes", len(d.Reason))
+		}
+		// Every claim kept is valid, and claims are given or said missing.
+		if len(d.Claims) > MaxClaims || (d.ClaimsGiven == (d.Claims == nil)) {
+			t.Errorf("claims %v given %v", d.Claims, d.ClaimsGiven)
+		}
+		for _, c := range d.Claims {
+			if err := c.Validate(); err != nil || c.Kind == "" {
+				t.Errorf("accepted claim %+v: %v", c, err)
+			}
+		}
+		if !d.ClaimsGiven && len(d.ClaimsDropped) != 1 {
+			t.Errorf("claims not given, and %d reasons why", len(d.ClaimsDropped))
 		}
 	})
 }

@@ -172,7 +172,7 @@ type openAIChatResponse struct {
 	} `json:"choices"`
 }
 
-func (c openAIChat) chat(ctx context.Context, msgs []chatMessage, schema json.RawMessage) (chatReply, error) {
+func (c openAIChat) chat(ctx context.Context, msgs []chatMessage, name string, schema json.RawMessage) (chatReply, error) {
 	req := openAIChatRequest{Model: c.model, MaxCompletionTokens: MaxAnswerTokens}
 	if !c.defaultTemperature.Load() {
 		req.Temperature = new(float64) // 0: the same facts, the same verdict
@@ -181,7 +181,7 @@ func (c openAIChat) chat(ctx context.Context, msgs []chatMessage, schema json.Ra
 		req.Messages = append(req.Messages, openAIMessage{Role: m.Role, Content: m.Content})
 	}
 	req.ResponseFormat.Type = "json_schema"
-	req.ResponseFormat.JSONSchema.Name = schemaName
+	req.ResponseFormat.JSONSchema.Name = name
 	req.ResponseFormat.JSONSchema.Strict = true
 	req.ResponseFormat.JSONSchema.Schema = schema
 	var resp openAIChatResponse

@@ -101,7 +101,11 @@ exits 1; either way the decision says "fallback:" and why. A decision that
 changed nothing (a refusal, a noop) offers no undo.
 
 A pinned fact is never changed: the new fact is added and a conflict links the
-two (see conflicts and resolve).`, memory.DefaultModelTimeout),
+two (see conflicts and resolve).
+
+The claims stored with the fact (what "memctl graph" is made of) are the model's
+with a model decider, from its answer (an invalid claim is dropped and listed),
+else the rules'; "claims:" (claims_from and claims_note in --json) says which.`, memory.DefaultModelTimeout),
 		Args: exactArgs("TEXT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tune, err := a.rememberOptions(&rf)
@@ -207,6 +211,13 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 	}
 	if d.Conflict != 0 {
 		fmt.Fprintf(tw, "conflict:\t%d (see memctl conflicts)\n", d.Conflict)
+	}
+	if d.ClaimsFrom != "" {
+		claims := "from the " + d.ClaimsFrom
+		if d.ClaimsNote != "" {
+			claims += "; " + oneLineText(d.ClaimsNote)
+		}
+		fmt.Fprintf(tw, "claims:\t%s\n", claims)
 	}
 	switch f := out.Fact; {
 	case f.ID == 0:

@@ -161,6 +161,10 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
 // add decision in the shape the reconcile deciders ask for.
 const DefaultChatReply = `{"reasoning":"the fake server always adds","action":"add","target":0,"event_from":null,"grain":null}`
 
+// DefaultClaimsReply is the content the server answers to a claims-only
+// request (see ChatRequest.ClaimsOnly) when Chat is nil: no claims.
+const DefaultClaimsReply = `{"claims":[]}`
+
 // ChatMessage is one message of a chat request.
 type ChatMessage struct {
 	Role    string `json:"role"`
@@ -174,6 +178,23 @@ type ChatRequest struct {
 	Stream   *bool           `json:"stream"`
 	Format   json.RawMessage `json:"format"`
 	Options  map[string]any  `json:"options"`
+}
+
+// ClaimsOnly reports whether the request's format asks for claims alone
+// (an object whose only property is "claims"), not for a decision.
+func (r ChatRequest) ClaimsOnly() bool { return claimsOnly(r.Format) }
+
+// claimsOnly reports whether schema is an object with the one property
+// "claims".
+func claimsOnly(schema json.RawMessage) bool {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return false
+	}
+	_, ok := s.Properties["claims"]
+	return ok && len(s.Properties) == 1
 }
 
 func (r ChatRequest) clone() ChatRequest {
@@ -251,6 +272,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.chats = append(s.chats, req.clone())
 	s.mu.Unlock()
 	content := DefaultChatReply
+	if req.ClaimsOnly() {
+		content = DefaultClaimsReply
+	}
 	if s.Chat != nil {
 		content = s.Chat(req.clone())
 	}

@@ -28,6 +28,11 @@ const HangFor = 5 * time.Second
 // add decision in the shape the reconcile deciders ask for.
 const DefaultContent = `{"reasoning":"the fake server always adds","action":"add","target":0,"event_from":null,"grain":null}`
 
+// DefaultClaimsContent is the content the server answers to a
+// claims-only request (see ChatRequest.ClaimsOnly) when Chat is nil: no
+// claims.
+const DefaultClaimsContent = `{"claims":[]}`
+
 // Reply is how the server answers one chat request.
 type Reply struct {
 	// Content is message.content; with Refusal set it is sent as null
@@ -93,6 +98,22 @@ type ChatRequest struct {
 			Schema json.RawMessage `json:"schema"`
 		} `json:"json_schema"`
 	} `json:"response_format"`
+}
+
+// ClaimsOnly reports whether the request's schema asks for claims alone
+// (an object whose only property is "claims"), not for a decision.
+func (r ChatRequest) ClaimsOnly() bool {
+	if r.ResponseFormat == nil || r.ResponseFormat.JSONSchema == nil {
+		return false
+	}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(r.ResponseFormat.JSONSchema.Schema, &s) != nil {
+		return false
+	}
+	_, ok := s.Properties["claims"]
+	return ok && len(s.Properties) == 1
 }
 
 // Server is a running fake OpenAI-compatible server.
@@ -241,6 +262,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep := Reply{Content: DefaultContent}
+	if req.ClaimsOnly() {
+		rep.Content = DefaultClaimsContent
+	}
 	if s.Chat != nil {
 		rep = s.Chat(req)
 	}
