@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -96,17 +97,28 @@ type userGraph struct {
 	keys     []edgeKey // sorted
 	support  map[edgeKey][]claimRef
 	byEntity map[string][]edgeKey
+	// res is the merges it applies; names the name each merged entity
+	// shows, as the latest claim naming it spells it.
+	res   *aliases
+	names map[string]string
 }
 
 func keyLess(a, b edgeKey) int {
 	return cmp.Or(cmp.Compare(a.subject, b.subject), cmp.Compare(a.relation, b.relation), cmp.Compare(a.object, b.object))
 }
 
-func buildGraph(tl timeline) *userGraph {
-	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}}
+// buildGraph groups tl's claims by edge, their names resolved by res: a
+// name merged into another joins its edges.
+func buildGraph(tl timeline, res *aliases) *userGraph {
+	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}, res: res, names: maps.Clone(res.into)}
 	for i := range tl {
 		for j, c := range tl[i].rec.Claims {
-			k := edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)}
+			k := edgeKey{res.root(claims.Normalize(c.Subject)), res.root(claims.Normalize(c.Object)), Relation(c.Relation)}
+			for _, n := range []struct{ key, name string }{{k.subject, c.Subject}, {k.object, c.Object}} {
+				if _, merged := res.has[n.key]; merged && claims.Normalize(n.name) == n.key {
+					g.names[n.key] = n.name
+				}
+			}
 			refs := g.support[k]
 			if n := len(refs); n > 0 && refs[n-1].fact == i {
 				continue // the same claim twice in one fact
@@ -141,7 +153,11 @@ func (s *Store) graph(ctx context.Context, user string) (*userGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := buildGraph(tl)
+	ms, err := s.userMerges(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	g := buildGraph(tl, currentAliases(ms))
 	s.lists.putGraph(user, gen, g)
 	return g, nil
 }
@@ -218,7 +234,7 @@ func (g *userGraph) pieces(k edgeKey, at int64) []piece {
 func (g *userGraph) edge(k edgeKey, p piece, e int64) Edge {
 	last := p.refs[len(p.refs)-1] // the latest fact names it
 	c := g.tl[last.fact].rec.Claims[last.claim]
-	out := Edge{Subject: c.Subject, Relation: k.relation, Object: c.Object, Kind: EntityKind(c.Kind)}
+	out := Edge{Subject: g.display(k.subject, c.Subject), Relation: k.relation, Object: g.display(k.object, c.Object), Kind: EntityKind(c.Kind)}
 	for _, r := range p.refs {
 		out.Support = append(out.Support, g.tl[r.fact].rec.ID)
 	}
@@ -251,12 +267,13 @@ func timeAt(n int64) *time.Time {
 // no claim's name may.)
 const UserSubject = "\x00user"
 
-// entityKey is the key of an entity name in a query.
-func entityKey(name string) string {
+// entityKey is the key of an entity name in a query: its normalized name,
+// or the entity it is merged into.
+func (g *userGraph) entityKey(name string) string {
 	if name == UserSubject {
 		return ""
 	}
-	return claims.Normalize(name)
+	return g.res.root(claims.Normalize(name))
 }
 
 // match is the filter of a query, names normalized; has says a subject is
@@ -284,7 +301,10 @@ func (s *Store) Edges(ctx context.Context, user string, q *EdgeQuery) ([]Edge, e
 	}
 	now := s.now()
 	e, k := orNow(o.Event, now), orNow(o.Known, now)
-	m := match{subject: entityKey(o.Subject), object: claims.Normalize(o.Object), has: o.Subject != ""}
+	if !o.Known.IsZero() {
+		g = g.asOf(k)
+	}
+	m := match{subject: g.entityKey(o.Subject), object: g.res.root(claims.Normalize(o.Object)), has: o.Subject != ""}
 	keys := g.keys
 	switch {
 	case m.has:
@@ -315,8 +335,11 @@ func (s *Store) Neighbours(ctx context.Context, user, entity string, event, know
 	}
 	now := s.now()
 	e, k := orNow(event, now), orNow(known, now)
+	if !known.IsZero() {
+		g = g.asOf(k)
+	}
 	var out []Edge
-	for _, key := range g.byEntity[entityKey(entity)] {
+	for _, key := range g.byEntity[g.entityKey(entity)] {
 		for _, p := range g.pieces(key, k) {
 			if p.contains(e) {
 				out = append(out, g.edge(key, p, e))
@@ -337,7 +360,7 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 	}
 	now := s.now()
 	var out []Edge
-	for _, key := range g.byEntity[entityKey(entity)] {
+	for _, key := range g.byEntity[g.entityKey(entity)] {
 		// The belief changes only at a supporting fact's record time or a
 		// step of its log.
 		var at []int64
@@ -391,9 +414,18 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 // the decisions that made or ended them. A fact of e.Support that is gone,
 // another user's, or no longer carries e's claim gives ErrNotFound.
 func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error) {
-	key := edgeKey{claims.Normalize(e.Subject), claims.Normalize(e.Object), e.Relation}
 	var out []Support
 	err := s.view(ctx, func(tx *kv.Tx) error {
+		// A claim naming an alias supports the edge of its entity.
+		ms, err := userMergesTx(tx, user)
+		if err != nil {
+			return err
+		}
+		same := sameEntity(ms)
+		keyOf := func(subject, object string, r Relation) edgeKey {
+			return edgeKey{same(claims.Normalize(subject)), same(claims.Normalize(object)), r}
+		}
+		key := keyOf(e.Subject, e.Object, e.Relation)
 		want := map[uint64]int{}
 		for _, id := range e.Support {
 			r, err := getUser(tx, id, user)
@@ -401,7 +433,7 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 				return err
 			}
 			i := slices.IndexFunc(r.Claims, func(c kv.Claim) bool {
-				return edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)} == key
+				return keyOf(c.Subject, c.Object, Relation(c.Relation)) == key
 			})
 			if i < 0 {
 				return fmt.Errorf("fact %d has no claim %s %s %s: %w", id, e.Subject, e.Relation, e.Object, ErrNotFound)
