@@ -346,4 +346,3 @@ func TestImportRefusesBadMerges(t *testing.T) {
 		t.Fatalf("the good export: %v", err)
 	}
 }
-
