@@ -352,7 +352,8 @@ func (s *Store) Neighbours(ctx context.Context, user, entity string, event, know
 // EntityTimeline returns every interval of every edge of entity on both
 // axes: each Edge carries its event interval and the record times
 // (KnownFrom, KnownUntil) during which the store believed it, in the order
-// of the edges, then KnownFrom. Its State is relative to now.
+// of the edges, then KnownFrom. Its State is relative to now, and names
+// resolve by the merges that hold now.
 func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge, error) {
 	g, err := s.graph(ctx, user)
 	if err != nil {
