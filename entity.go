@@ -80,7 +80,8 @@ func aliasesOf(ms []Merge, applied func(*Merge) bool) *aliases {
 	}
 	for i := range ms {
 		if applied(&ms[i]) {
-			if k := claims.Normalize(ms[i].Into); a.to[k] == "" {
+			k := claims.Normalize(ms[i].Into)
+			if _, alias := a.to[k]; !alias {
 				a.into[k] = ms[i].Into
 			}
 		}
