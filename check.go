@@ -18,8 +18,9 @@ import (
 // Check runs bbolt's page-level check of the file and then the store's own
 // invariants: every record decodes, its claims are valid, its log replays to its markers, links
 // between versions agree in both directions, the per-user indexes hold
-// exactly the keys the records imply, and decisions and conflicts name only
-// facts that exist. It returns nil when all hold, else an
+// exactly the keys the records imply, decisions and conflicts name only
+// facts that exist, and each merge of entities names entities the user's
+// claims name and makes no cycle. It returns nil when all hold, else an
 // error wrapping ErrCorrupt that lists every problem. A store without
 // damage gives ErrStale while it answers from an older commit (until
 // Repair), then ErrLinked while the file has other names (a hard delete
@@ -141,7 +142,11 @@ func (s *Store) checkCaches(ctx context.Context) []error {
 		if err != nil {
 			return append(errs, err)
 		}
-		if g := gs[user]; !sameTimeline(g.tl, fresh) || !g.sameEdges(buildGraph(fresh)) {
+		ms, err := s.userMerges(ctx, user)
+		if err != nil {
+			return append(errs, err)
+		}
+		if g := gs[user]; !sameTimeline(g.tl, fresh) || !g.sameEdges(buildGraph(fresh, currentAliases(ms))) {
 			errs = append(errs, fmt.Errorf("the cached graph of user %q differs from one built from its facts", user))
 		}
 	}
@@ -244,7 +249,8 @@ func checkTx(tx *kv.Tx) []error {
 		errs = append(errs, err)
 	}
 	errs = append(errs, supersessionCycles(links)...)
-	return append(errs, checkLogRefs(tx)...)
+	errs = append(errs, checkLogRefs(tx)...)
+	return append(errs, checkMerges(tx)...)
 }
 
 func stamp(n int64) string { return time.Unix(0, n).UTC().Format(time.RFC3339Nano) }

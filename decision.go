@@ -108,7 +108,7 @@ var (
 
 // logEntry is an entry of the decision or the conflict log, kept as JSON.
 type logEntry interface {
-	Decision | Conflict
+	Decision | Conflict | Merge
 	owner() string
 }
 

@@ -18,6 +18,9 @@ type DeleteOptions struct {
 // its index entries, then compacts the file so that no byte of its text is
 // left in bbolt's free pages. It returns the ids erased.
 //
+// A merge of entities (MergeEntities) that names a name no remaining
+// claim of the user names is erased with them.
+//
 // Neighbours stay consistent: a fact the deleted one had superseded is
 // restored (the statement that replaced it is gone), and a successor no
 // longer names it. Ids are never reused.
@@ -67,7 +70,8 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 			}
 			ids = append(ids, d.ID)
 		}
-		return nil
+		// A merge naming a name only the deleted facts gave goes with them.
+		return eraseMerges(tx, user)
 	})
 	if err != nil {
 		return nil, err

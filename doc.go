@@ -33,6 +33,8 @@
 //	claim.go       Claim, Relation, EntityKind: what a fact states, and its checks
 //	graph.go       Edges, Neighbours, EntityTimeline, Why: the graph derived
 //	               from the facts' claims on both time axes
+//	entity.go      MergeEntities, UndoMerge, Merges, Entities: the merge log
+//	               of entities, applied as of the record time asked about
 //	delete.go      Delete: the hard delete, its scrubbing and compaction
 //	export.go      Export: JSON Lines of everything
 //	import.go      Import: the strict reader of an export, into an empty store

@@ -66,6 +66,16 @@ var (
 	ErrNotEmpty = errors.New("store is not empty")
 	// ErrInvalidK: a number of candidates outside 1..MaxCandidates.
 	ErrInvalidK = errors.New("invalid number of candidates")
+	// ErrInvalidMerge: a merge of entities that is refused: a name is the
+	// user or empty, both name one entity, or From is an alias already.
+	ErrInvalidMerge = errors.New("invalid merge")
+	// ErrMergeCycle: a merge of an entity into one merged into it.
+	ErrMergeCycle = errors.New("merge would make a cycle")
+	// ErrKindMismatch: a merge of entities whose known kinds differ (a
+	// company into a city); an entity of no known kind merges with any.
+	ErrKindMismatch = errors.New("entities of different kinds")
+	// ErrMergeUndone: UndoMerge of a merge undone before.
+	ErrMergeUndone = errors.New("merge already undone")
 	// ErrBadImport: an import line that is malformed or inconsistent.
 	ErrBadImport = errors.New("invalid import data")
 	// ErrIndexDir: the candidate index cannot live in its folder beside

@@ -17,9 +17,11 @@ import (
 // N", and Import reads them from there. Version 3 gave facts their claims
 // ("claims", absent for none); a fact of an earlier version has its claims
 // extracted from its text on import, as a write without claims does.
+// Version 4 added the merges of entities ("merge" lines, after the
+// conflicts, and the header's "last_merge"); earlier versions have none.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 3
+	exportVersion = 4
 )
 
 type exportHeader struct {
@@ -28,12 +30,15 @@ type exportHeader struct {
 	NextID       uint64 `json:"next_id"`
 	LastDecision uint64 `json:"last_decision,omitempty"`
 	LastConflict uint64 `json:"last_conflict,omitempty"`
+	LastMerge    uint64 `json:"last_merge,omitempty"`
 }
 
-// exportLog is a line of the decision log or the conflicts.
+// exportLog is a line of the decision log, the conflicts or the merges.
 type exportLog struct {
 	Decision *Decision `json:"decision,omitempty"`
 	Conflict *Conflict `json:"conflict,omitempty"`
+	Merge    *Merge    `json:"merge,omitempty"`
+	line     int       // where Import read it
 }
 
 type exportSource struct {
@@ -103,7 +108,8 @@ func (s *Store) Export(ctx context.Context, w io.Writer) error {
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
 		hdr := exportHeader{Format: exportFormat, Version: exportVersion, NextID: tx.PeekNextID(),
-			LastDecision: tx.BlobSeq(kv.BucketDecisions), LastConflict: tx.BlobSeq(kv.BucketConflicts)}
+			LastDecision: tx.BlobSeq(kv.BucketDecisions), LastConflict: tx.BlobSeq(kv.BucketConflicts),
+			LastMerge: tx.BlobSeq(kv.BucketMerges)}
 		if err := enc.Encode(hdr); err != nil {
 			return err
 		}
@@ -129,6 +135,12 @@ func (s *Store) Export(ctx context.Context, w io.Writer) error {
 		}
 		err = forEachLog(tx, kv.BucketConflicts, "conflicts", false, func(_ uint64, c Conflict) error {
 			return enc.Encode(exportLog{Conflict: &c})
+		})
+		if err != nil {
+			return err
+		}
+		err = forEachLog(tx, kv.BucketMerges, "merges", false, func(_ uint64, m Merge) error {
+			return enc.Encode(exportLog{Merge: &m})
 		})
 		if err != nil {
 			return err

@@ -115,6 +115,13 @@ func importSeed(t testing.TB) string {
 	must[[]uint64](t)(s.Delete(ctx, "", gone.ID, nil))
 	c.set("2026-04-01")
 	must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I work at C now."}))
+	for _, n := range []string{"Initech", "Initech Inc."} {
+		must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I like " + n, Claims: []memory.Claim{{Relation: memory.RelLikes, Object: n}}}))
+	}
+	m := must[memory.Merge](t)(s.MergeEntities(ctx, "", "Initech", "Initech Inc.", "one company"))
+	c.set("2026-04-02")
+	must[memory.Merge](t)(s.UndoMerge(ctx, "", m.ID, "two"))
+	must[memory.Merge](t)(s.MergeEntities(ctx, "", "Initech Inc.", "Initech", ""))
 	var out strings.Builder
 	if err := s.Export(ctx, &out); err != nil {
 		t.Fatal(err)
@@ -127,8 +134,8 @@ func importSeed(t testing.TB) string {
 // into another empty store, exports identically.
 func FuzzImport(f *testing.F) {
 	good := importSeed(f)
-	if !strings.Contains(good, `{"decision":`) || !strings.Contains(good, `{"conflict":`) {
-		f.Fatalf("the seed lacks a decision or a conflict:\n%s", good)
+	if !strings.Contains(good, `{"decision":`) || !strings.Contains(good, `{"conflict":`) || !strings.Contains(good, `{"merge":`) {
+		f.Fatalf("the seed lacks a decision, a conflict or a merge:\n%s", good)
 	}
 	f.Add(good)
 	lines := strings.SplitAfter(good, "\n")

@@ -97,14 +97,20 @@ type userGraph struct {
 	keys     []edgeKey // sorted
 	support  map[edgeKey][]claimRef
 	byEntity map[string][]edgeKey
+	// res is the merges it applies; names the name each merged entity
+	// shows, as the latest claim naming it spells it.
+	res   *aliases
+	names map[string]string
 }
 
 func keyLess(a, b edgeKey) int {
 	return cmp.Or(cmp.Compare(a.subject, b.subject), cmp.Compare(a.relation, b.relation), cmp.Compare(a.object, b.object))
 }
 
-func buildGraph(tl timeline) *userGraph {
-	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}}
+// buildGraph groups tl's claims by edge, their names resolved by res: a
+// name merged into another joins its edges.
+func buildGraph(tl timeline, res *aliases) *userGraph {
+	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}, res: res, names: maps.Clone(res.into)}
 	g.add(0)
 	return g
 }
@@ -116,7 +122,12 @@ func (g *userGraph) add(from int) {
 	var fresh []edgeKey
 	for i := from; i < len(g.tl); i++ {
 		for j, c := range g.tl[i].rec.Claims {
-			k := edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)}
+			k := edgeKey{g.res.root(claims.Normalize(c.Subject)), g.res.root(claims.Normalize(c.Object)), Relation(c.Relation)}
+			for _, n := range []struct{ key, name string }{{k.subject, c.Subject}, {k.object, c.Object}} {
+				if _, merged := g.res.has[n.key]; merged && claims.Normalize(n.name) == n.key {
+					g.names[n.key] = n.name
+				}
+			}
 			refs := g.support[k]
 			if n := len(refs); n > 0 && refs[n-1].fact == i {
 				continue // the same claim twice in one fact
@@ -148,7 +159,7 @@ func (g *userGraph) add(from int) {
 // sameEdges reports whether g and h group the same claims into the same
 // edges.
 func (g *userGraph) sameEdges(h *userGraph) bool {
-	return slices.Equal(g.keys, h.keys) &&
+	return slices.Equal(g.keys, h.keys) && maps.Equal(g.names, h.names) && g.res.same(h.res) &&
 		maps.EqualFunc(g.support, h.support, slices.Equal) &&
 		maps.EqualFunc(g.byEntity, h.byEntity, slices.Equal)
 }
@@ -166,21 +177,23 @@ func mergeKeys(a, b []edgeKey) []edgeKey {
 	return append(append(out, a...), b...)
 }
 
-// patchGraph is the graph of tl built from base, the graph of an earlier
-// timeline of the same user, when tl only changed base's facts or added
-// facts after them: claims are immutable with their fact, so the edges and
-// their support stay and only the new facts' claims are grouped (every
-// question replays the logs, which tl carries). Otherwise it builds anew.
-func patchGraph(base *userGraph, tl timeline) *userGraph {
-	if base == nil || len(tl) < len(base.tl) {
-		return buildGraph(tl)
+// patchGraph is the graph of tl under the merges res built from base, the
+// graph of an earlier timeline of the same user, when the same merges
+// apply and tl only changed base's facts or added facts after them: claims
+// are immutable with their fact, so the edges and their support stay and
+// only the new facts' claims are grouped (every question replays the
+// logs, which tl carries). Otherwise it builds anew.
+func patchGraph(base *userGraph, tl timeline, res *aliases) *userGraph {
+	if base == nil || len(tl) < len(base.tl) || !base.res.same(res) {
+		return buildGraph(tl, res)
 	}
 	for i := range base.tl {
 		if base.tl[i].rec.ID != tl[i].rec.ID {
-			return buildGraph(tl)
+			return buildGraph(tl, res)
 		}
 	}
-	g := &userGraph{tl: tl, keys: base.keys, support: maps.Clone(base.support), byEntity: maps.Clone(base.byEntity)}
+	g := &userGraph{tl: tl, keys: base.keys, support: maps.Clone(base.support), byEntity: maps.Clone(base.byEntity),
+		res: res, names: maps.Clone(base.names)}
 	g.add(len(base.tl))
 	return g
 }
@@ -200,7 +213,11 @@ func (s *Store) graph(ctx context.Context, user string) (*userGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := patchGraph(base, tl)
+	ms, err := s.userMerges(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	g := patchGraph(base, tl, currentAliases(ms))
 	s.lists.putGraph(user, gen, g)
 	return g, nil
 }
@@ -277,7 +294,7 @@ func (g *userGraph) pieces(k edgeKey, at int64) []piece {
 func (g *userGraph) edge(k edgeKey, p piece, e int64) Edge {
 	last := p.refs[len(p.refs)-1] // the latest fact names it
 	c := g.tl[last.fact].rec.Claims[last.claim]
-	out := Edge{Subject: c.Subject, Relation: k.relation, Object: c.Object, Kind: EntityKind(c.Kind)}
+	out := Edge{Subject: g.display(k.subject, c.Subject), Relation: k.relation, Object: g.display(k.object, c.Object), Kind: EntityKind(c.Kind)}
 	for _, r := range p.refs {
 		out.Support = append(out.Support, g.tl[r.fact].rec.ID)
 	}
@@ -310,12 +327,13 @@ func timeAt(n int64) *time.Time {
 // no claim's name may.)
 const UserSubject = "\x00user"
 
-// entityKey is the key of an entity name in a query.
-func entityKey(name string) string {
+// entityKey is the key of an entity name in a query: its normalized name,
+// or the entity it is merged into.
+func (g *userGraph) entityKey(name string) string {
 	if name == UserSubject {
 		return ""
 	}
-	return claims.Normalize(name)
+	return g.res.root(claims.Normalize(name))
 }
 
 // match is the filter of a query, names normalized; has says a subject is
@@ -343,7 +361,10 @@ func (s *Store) Edges(ctx context.Context, user string, q *EdgeQuery) ([]Edge, e
 	}
 	now := s.now()
 	e, k := orNow(o.Event, now), orNow(o.Known, now)
-	m := match{subject: entityKey(o.Subject), object: claims.Normalize(o.Object), has: o.Subject != ""}
+	if !o.Known.IsZero() {
+		g = g.asOf(k)
+	}
+	m := match{subject: g.entityKey(o.Subject), object: g.res.root(claims.Normalize(o.Object)), has: o.Subject != ""}
 	keys := g.keys
 	switch {
 	case m.has:
@@ -374,8 +395,11 @@ func (s *Store) Neighbours(ctx context.Context, user, entity string, event, know
 	}
 	now := s.now()
 	e, k := orNow(event, now), orNow(known, now)
+	if !known.IsZero() {
+		g = g.asOf(k)
+	}
 	var out []Edge
-	for _, key := range g.byEntity[entityKey(entity)] {
+	for _, key := range g.byEntity[g.entityKey(entity)] {
 		for _, p := range g.pieces(key, k) {
 			if p.contains(e) {
 				out = append(out, g.edge(key, p, e))
@@ -388,7 +412,8 @@ func (s *Store) Neighbours(ctx context.Context, user, entity string, event, know
 // EntityTimeline returns every interval of every edge of entity on both
 // axes: each Edge carries its event interval and the record times
 // (KnownFrom, KnownUntil) during which the store believed it, in the order
-// of the edges, then KnownFrom. Its State is relative to now.
+// of the edges, then KnownFrom. Its State is relative to now, and names
+// resolve by the merges that hold now.
 func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge, error) {
 	g, err := s.graph(ctx, user)
 	if err != nil {
@@ -396,7 +421,7 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 	}
 	now := s.now()
 	var out []Edge
-	for _, key := range g.byEntity[entityKey(entity)] {
+	for _, key := range g.byEntity[g.entityKey(entity)] {
 		// The belief changes only at a supporting fact's record time or a
 		// step of its log.
 		var at []int64
@@ -450,9 +475,18 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 // the decisions that made or ended them. A fact of e.Support that is gone,
 // another user's, or no longer carries e's claim gives ErrNotFound.
 func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error) {
-	key := edgeKey{claims.Normalize(e.Subject), claims.Normalize(e.Object), e.Relation}
 	var out []Support
 	err := s.view(ctx, func(tx *kv.Tx) error {
+		// A claim naming an alias supports the edge of its entity.
+		ms, err := userMergesTx(tx, user)
+		if err != nil {
+			return err
+		}
+		same := sameEntity(ms)
+		keyOf := func(subject, object string, r Relation) edgeKey {
+			return edgeKey{same(claims.Normalize(subject)), same(claims.Normalize(object)), r}
+		}
+		key := keyOf(e.Subject, e.Object, e.Relation)
 		want := map[uint64]int{}
 		for _, id := range e.Support {
 			r, err := getUser(tx, id, user)
@@ -460,7 +494,7 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 				return err
 			}
 			i := slices.IndexFunc(r.Claims, func(c kv.Claim) bool {
-				return edgeKey{claims.Normalize(c.Subject), claims.Normalize(c.Object), Relation(c.Relation)} == key
+				return keyOf(c.Subject, c.Object, Relation(c.Relation)) == key
 			})
 			if i < 0 {
 				return fmt.Errorf("fact %d has no claim %s %s %s: %w", id, e.Subject, e.Relation, e.Object, ErrNotFound)

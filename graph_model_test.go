@@ -31,11 +31,100 @@ func keyOf(subject string, r memory.Relation, object string) gKey {
 	return gKey{memory.NormalizeName(subject), memory.NormalizeName(object), r}
 }
 
+// modelMerge is the model's entry of the merge log.
+type modelMerge struct {
+	id         uint64
+	from, into string // normalized
+	at         time.Time
+	undone     *time.Time
+}
+
+// modelMerges is the model of the merge log: which merges apply at a
+// record time, what a name resolves to, which merges a store accepts and
+// which a hard delete erases.
+type modelMerges []modelMerge
+
+// at resolves normalized names under the merges applied at record time k.
+func (ms modelMerges) at(k time.Time) func(string) string {
+	to := map[string]string{}
+	for _, m := range ms {
+		if !m.at.After(k) && (m.undone == nil || m.undone.After(k)) {
+			to[m.from] = m.into
+		}
+	}
+	return func(n string) string {
+		for {
+			next, ok := to[n]
+			if !ok {
+				return n
+			}
+			n = next
+		}
+	}
+}
+
+// current resolves under the merges not undone.
+func (ms modelMerges) current() func(string) string {
+	var live modelMerges
+	for _, m := range ms {
+		if m.undone == nil {
+			live = append(live, m)
+		}
+	}
+	return live.at(time.Unix(1<<40, 0))
+}
+
+// refusal is the error a merge of from into into should give, nil if
+// none, given the normalized names the user's claims give.
+func (ms modelMerges) refusal(names map[string]bool, from, into string) error {
+	root := ms.current()
+	switch {
+	case !names[from] || !names[into]:
+		return memory.ErrNotFound
+	case from == into:
+		return memory.ErrInvalidMerge
+	case root(into) == from:
+		return memory.ErrMergeCycle
+	case root(from) != from || root(from) == root(into):
+		return memory.ErrInvalidMerge
+	}
+	return nil
+}
+
+// next is the record time of the log's next step.
+func (ms modelMerges) next(now time.Time) time.Time {
+	for _, m := range ms {
+		last := m.at
+		if m.undone != nil {
+			last = *m.undone
+		}
+		if !now.After(last) {
+			now = last.Add(time.Nanosecond)
+		}
+	}
+	return now
+}
+
+// claimNames is the normalized names the claims of facts give.
+func claimNames(facts []memory.Fact) map[string]bool {
+	names := map[string]bool{}
+	for _, f := range facts {
+		for _, c := range f.Claims {
+			if c.Subject != "" {
+				names[memory.NormalizeName(c.Subject)] = true
+			}
+			names[memory.NormalizeName(c.Object)] = true
+		}
+	}
+	return names
+}
+
 // TestGraphModel draws random sequences of Add, Supersede, Invalidate,
-// Restore, Remember (a decider that updates its first candidate), Undo and
-// hard Delete, and after each checks the derived graph against At on a grid
-// of both time axes: the edges current at (event, known) are exactly the
-// claims of the facts At gives there, each such fact among its edge's
+// Restore, Remember (a decider that updates its first candidate), Undo,
+// hard Delete, MergeEntities and UndoMerge, and after each checks the
+// derived graph against At on a grid of both time axes: the edges current
+// at (event, known) are exactly the claims of the facts At gives there,
+// their names resolved by the model's merges applied at known, each such fact among its edge's
 // support, and every supporting fact exists and is the user's. At the end
 // the graph of a store rebuilt from an export equals the original's at
 // every point of the grid.
@@ -57,6 +146,7 @@ func TestGraphModel(t *testing.T) {
 		const user = "ann"
 		times := []time.Time{c.Now()}
 		var decisions []uint64
+		var merges modelMerges
 		drawNote := func(t *rapid.T) memory.Note {
 			n := memory.Note{User: user, Text: "fact " + rapid.StringMatching(`[a-z]{3}`).Draw(t, "text")}
 			if rapid.Bool().Draw(t, "from") {
@@ -97,11 +187,13 @@ func TestGraphModel(t *testing.T) {
 		// After each step, now and a few points drawn from the grid; the
 		// whole grid at the end.
 		verify := func(t *rapid.T) {
-			checkGraphAt(t, s, user, c.Now(), c.Now())
+			checkGraphAt(t, s, user, c.Now(), c.Now(), merges.at(c.Now()))
 			for range 3 {
 				e := rapid.SampledFrom(times).Draw(t, "event").Add(-time.Duration(rapid.IntRange(0, 1).Draw(t, "ns")))
-				checkGraphAt(t, s, user, e, rapid.SampledFrom(times).Draw(t, "known"))
+				k := rapid.SampledFrom(times).Draw(t, "known")
+				checkGraphAt(t, s, user, e, k, merges.at(k))
 			}
+			checkMergesMatch(t, s, user, merges)
 		}
 		step := func(fn func(t *rapid.T)) func(*rapid.T) {
 			return func(t *rapid.T) {
@@ -152,14 +244,50 @@ func TestGraphModel(t *testing.T) {
 				if f, found := pick(t, func(memory.Fact) bool { return true }); found {
 					_, err := s.Delete(ctx, user, f.ID, nil)
 					ok(t, err)
+					// A merge naming a name no remaining claim names goes.
+					names := claimNames(facts())
+					merges = slices.DeleteFunc(merges, func(m modelMerge) bool { return !names[m.from] || !names[m.into] })
 				}
+			}),
+			"merge": step(func(t *rapid.T) {
+				from := rapid.SampledFrom(graphObjects).Draw(t, "from")
+				into := rapid.SampledFrom(graphObjects).Draw(t, "into")
+				want := merges.refusal(claimNames(facts()), memory.NormalizeName(from), memory.NormalizeName(into))
+				m, err := s.MergeEntities(ctx, user, from, into, "")
+				if !errors.Is(err, want) || (want == nil) != (err == nil) {
+					t.Fatalf("merge %q into %q: %v, the model says %v", from, into, err, want)
+				}
+				if err == nil {
+					if at := merges.next(c.Now()); !m.At.Equal(at) {
+						t.Fatalf("merge at %v, the model says %v", m.At, at)
+					}
+					merges = append(merges, modelMerge{id: m.ID, from: memory.NormalizeName(from), into: memory.NormalizeName(into), at: m.At})
+				}
+			}),
+			"unmerge": step(func(t *rapid.T) {
+				if len(merges) == 0 {
+					return
+				}
+				i := rapid.IntRange(0, len(merges)-1).Draw(t, "merge")
+				_, err := s.UndoMerge(ctx, user, merges[i].id, "")
+				if merges[i].undone != nil {
+					if !errors.Is(err, memory.ErrMergeUndone) {
+						t.Fatalf("undo of undone merge %d: %v", merges[i].id, err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				at := merges.next(c.Now())
+				merges[i].undone = &at
 			}),
 		})
 		grid := gridOf(times)
 		for _, k := range grid {
 			for _, e := range grid {
 				for _, e := range []time.Time{e, e.Add(-time.Nanosecond)} {
-					checkGraphAt(t, s, user, e, k)
+					checkGraphAt(t, s, user, e, k, merges.at(k))
 				}
 			}
 		}
@@ -176,6 +304,7 @@ func TestGraphModel(t *testing.T) {
 		if _, err := r.Import(ctx, &buf, nil); err != nil {
 			t.Fatal(err)
 		}
+		checkMergesMatch(t, r, user, merges)
 		for _, k := range grid {
 			for _, e := range grid {
 				q := &memory.EdgeQuery{Event: e, Known: k, All: true}
@@ -192,8 +321,28 @@ func TestGraphModel(t *testing.T) {
 	})
 }
 
-// checkGraphAt compares the edges current at (e, k) with At's facts there.
-func checkGraphAt(t *rapid.T, s *memory.Store, user string, e, k time.Time) {
+// checkMergesMatch compares the store's merge log with the model's.
+func checkMergesMatch(t *rapid.T, s *memory.Store, user string, model modelMerges) {
+	got := rmust[[]memory.Merge](t)(s.Merges(ctx, user))
+	if len(got) != len(model) {
+		t.Fatalf("%d merges, the model has %d", len(got), len(model))
+	}
+	for i, m := range got {
+		w := model[i]
+		if m.ID != w.id || !m.At.Equal(w.at) || (m.UndoneAt == nil) != (w.undone == nil) ||
+			(m.UndoneAt != nil && !m.UndoneAt.Equal(*w.undone)) {
+			t.Fatalf("merge %+v, the model has %+v", m, w)
+		}
+	}
+}
+
+// checkGraphAt compares the edges current at (e, k) with At's facts there,
+// their names resolved by the merges applied at k.
+func checkGraphAt(t *rapid.T, s *memory.Store, user string, e, k time.Time, root func(string) string) {
+	keyOf := func(subject string, r memory.Relation, object string) gKey {
+		key := keyOf(subject, r, object)
+		return gKey{root(key.subject), root(key.object), r}
+	}
 	facts := rmust[[]memory.Fact](t)(s.At(ctx, user, e, k))
 	want := map[gKey][]uint64{}
 	for _, f := range facts {

@@ -67,6 +67,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return 0, c.err
 		}
 	}
+	if err := importMerges(items, logs); err != nil {
+		return 0, err
+	}
 	if err := s.view(ctx, func(tx *kv.Tx) error {
 		if !tx.Empty() {
 			return ErrNotEmpty
@@ -106,10 +109,13 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		// checkTx below refuses a log line that names a missing fact.
 		for _, l := range logs {
 			var err error
-			if l.Decision != nil {
+			switch {
+			case l.Decision != nil:
 				err = putJSON(tx, kv.BucketDecisions, l.Decision.ID, l.Decision)
-			} else {
+			case l.Conflict != nil:
 				err = putJSON(tx, kv.BucketConflicts, l.Conflict.ID, l.Conflict)
+			default:
+				err = putMerge(tx, l.Merge)
 			}
 			if err != nil {
 				return err
@@ -119,6 +125,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return err
 		}
 		if err := tx.SetBlobSeq(kv.BucketConflicts, hdr.LastConflict); err != nil {
+			return err
+		}
+		if err := tx.SetBlobSeq(kv.BucketMerges, hdr.LastMerge); err != nil {
 			return err
 		}
 		if errs := checkTx(tx); len(errs) > 0 {
@@ -317,7 +326,8 @@ func (s *Store) decodeImport(ctx context.Context, sc *lineReader, hdr exportHead
 }
 
 func isLogLine(b []byte) bool {
-	return bytes.HasPrefix(b, []byte(`{"decision":`)) || bytes.HasPrefix(b, []byte(`{"conflict":`))
+	return bytes.HasPrefix(b, []byte(`{"decision":`)) || bytes.HasPrefix(b, []byte(`{"conflict":`)) ||
+		bytes.HasPrefix(b, []byte(`{"merge":`))
 }
 
 // decodeChunk decodes a chunk's lines up to the first bad one.
@@ -338,14 +348,20 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 		}
 		if isLogLine(b) {
 			var l exportLog
-			if err := strictUnmarshal(b, &l); err != nil || (l.Decision == nil) == (l.Conflict == nil) {
-				bad("not a decision or conflict: %v", err)
+			if err := strictUnmarshal(b, &l); err != nil || countSet(l.Decision != nil, l.Conflict != nil, l.Merge != nil) != 1 {
+				bad("not a decision, conflict or merge: %v", err)
 				return
 			}
-			if err := validLog(l, hdr); err != nil {
+			if l.Merge != nil {
+				if err := s.validMergeLine(l.Merge, hdr); err != nil {
+					bad("merge %d: %v", l.Merge.ID, err)
+					return
+				}
+			} else if err := validLog(l, hdr); err != nil {
 				bad("%v", err)
 				return
 			}
+			l.line = line
 			c.logs = append(c.logs, l)
 			continue
 		}
@@ -576,4 +592,88 @@ func validLog(l exportLog, hdr exportHeader) error {
 		return fmt.Errorf("id %d outside 1..%d", id, last)
 	}
 	return validUser(user)
+}
+
+func countSet(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// validMergeLine checks a merge line by itself: an id within the header's
+// sequence, a valid user, names and reason as a write takes them, and
+// record times.
+func (s *Store) validMergeLine(m *Merge, hdr exportHeader) error {
+	if hdr.Version < 4 {
+		return fmt.Errorf("a merge in a version %d export", hdr.Version)
+	}
+	if m.ID == 0 || m.ID > hdr.LastMerge {
+		return fmt.Errorf("id %d outside 1..%d", m.ID, hdr.LastMerge)
+	}
+	if err := validUser(m.User); err != nil {
+		return err
+	}
+	for _, n := range []string{m.From, m.Into} {
+		if err := validName(n); err != nil {
+			return err
+		}
+	}
+	for _, r := range []struct{ what, text string }{{"reason", m.Reason}, {"undo_reason", m.UndoReason}} {
+		if t, err := s.validText(r.what, r.text, true); err != nil {
+			return err
+		} else if t != r.text {
+			return fmt.Errorf("%s has surrounding white space", r.what)
+		}
+	}
+	if !recordTime(m.At) || (m.UndoneAt != nil && !recordTime(*m.UndoneAt)) {
+		return errors.New("bad record time")
+	}
+	if m.UndoneAt == nil && m.UndoReason != "" {
+		return errors.New("an undo reason for a merge not undone")
+	}
+	return nil
+}
+
+// importMerges checks the merges of an import against its facts as
+// MergeEntities checks a merge against the store (replayMerges): the
+// first line found bad is reported.
+func importMerges(items []importItem, logs []exportLog) error {
+	var ms []Merge
+	lines := map[uint64]int{}
+	for _, l := range logs {
+		if l.Merge == nil {
+			continue
+		}
+		if _, dup := lines[l.Merge.ID]; dup {
+			return fmt.Errorf("%w: line %d: merge id %d is duplicated", ErrBadImport, l.line, l.Merge.ID)
+		}
+		lines[l.Merge.ID] = l.line
+		ms = append(ms, *l.Merge)
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	names := map[string]map[string]nameInfo{}
+	for i := range items {
+		r := &items[i].rec
+		if names[r.User] == nil {
+			names[r.User] = map[string]nameInfo{}
+		}
+		addNames(names[r.User], r)
+	}
+	errs := replayMerges(ms, func(user string) map[string]nameInfo { return names[user] })
+	if len(errs) == 0 {
+		return nil
+	}
+	first, line := errs[0], math.MaxInt
+	for _, err := range errs {
+		if p, ok := errors.AsType[*mergeProblem](err); ok && lines[p.id] < line {
+			first, line = err, lines[p.id]
+		}
+	}
+	return fmt.Errorf("%w: line %d: %v", ErrBadImport, line, first)
 }

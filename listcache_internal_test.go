@@ -189,7 +189,11 @@ func checkCaches(t *rapid.T, s *Store, user string) {
 	if !sameTimeline(g.tl, tl) {
 		t.Fatalf("%s: cached timeline of %d facts differs from a fresh read of %d", user, len(g.tl), len(tl))
 	}
-	fresh := buildGraph(tl)
+	ms, err := s.userMerges(ctx, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := buildGraph(tl, currentAliases(ms))
 	if !g.sameEdges(fresh) {
 		t.Fatalf("%s: cached graph differs from one built from the facts:\n%v\n%v", user, g.support, fresh.support)
 	}

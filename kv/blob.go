@@ -7,13 +7,14 @@ import (
 )
 
 // Blob buckets hold records that package memory encodes itself: the
-// decision log and the conflicts. Each value is sealed with a CRC like a
+// decision log, the conflicts and the entity merges. Each value is sealed with a CRC like a
 // fact record. Files made before a bucket existed gain it at a writable
 // Open; until then it reads as empty.
 var (
 	BucketDecisions = []byte("decisions")
 	BucketConflicts = []byte("conflicts")
-	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts}
+	BucketMerges    = []byte("merges")
+	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges}
 )
 
 // NextBlobID allocates the next id of a blob bucket; ids start at 1 and

@@ -75,7 +75,7 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 				return err
 			}
 		}
-		for _, name := range [][]byte{BucketDecisions, BucketConflicts} {
+		for _, name := range [][]byte{BucketDecisions, BucketConflicts, BucketMerges} {
 			if seq := ev.seqs[string(name)]; seq > tx.BlobSeq(name) {
 				if err := tx.SetBlobSeq(name, seq); err != nil {
 					return err

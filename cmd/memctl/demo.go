@@ -22,8 +22,9 @@ func (a *app) demoCmd() *cobra.Command {
 		Long: `demo runs a short story in a temporary store (it ignores --db): a job
 change told late, a correction, an automatic mistake undone, a new fact
 reconciled by the embedded rules with its time from the words, a hard
-delete that leaves no copy, and the graph of edges derived from the facts'
-claims, which moves with them. It prints each
+delete that leaves no copy, the graph of edges derived from the facts'
+claims, which moves with them, and a merge of two names of one company,
+undone. It prints each
 step and what each query returns, and fails if an answer is not the one the
 story expects.`,
 		Args: exactArgs(),
@@ -271,6 +272,9 @@ func (d *demo) story() error {
 		return err
 	}
 	if err := d.graph(a, b); err != nil {
+		return err
+	}
+	if err := d.merge(); err != nil {
 		return err
 	}
 	d.printf("\nThe end: nothing was forgotten unless the user asked, and every answer names the time it speaks of.\n")

@@ -38,7 +38,12 @@ timeline takes no --event or --known.
 
 --relation keeps the edges of one relation (an unknown one is a usage
 error that lists them). The subject "(user)" is the user; its JSON
-"subject" is "".`,
+"subject" is "".
+
+An entity merged into another (graph merge) shows its aliases beside its
+name, "Yandex (also Яндекс)", as the merges stood at --known; its JSON has
+them in "subject_aliases" and "object_aliases". graph merges lists the
+merges, graph unmerge undoes one.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if relation != "" {
@@ -70,7 +75,11 @@ error that lists them). The subject "(user)" is the user; its JSON
 				if entity != "" && relation != "" {
 					edges = slices.DeleteFunc(edges, func(e memory.Edge) bool { return string(e.Relation) != relation })
 				}
-				return a.printEdges(edges)
+				ms, err := s.Merges(ctx, a.user)
+				if err != nil {
+					return err
+				}
+				return a.printEdges(edges, aliasNames(ms, known))
 			})
 		},
 	}
@@ -80,6 +89,7 @@ error that lists them). The subject "(user)" is the user; its JSON
 	f.Var(timeFlag{&event}, "event", "when in the world (default: now)")
 	f.Var(timeFlag{&known}, "known", "as the store knew it then (default: now)")
 	f.BoolVar(&all, "all", false, "every edge interval, ended and retracted ones too (with --entity: its timeline)")
+	c.AddCommand(a.graphMergeCommands()...)
 	return c
 }
 
@@ -101,24 +111,36 @@ type edgeJSON struct {
 	// is null while still believed.
 	KnownFrom  *string `json:"known_from"`
 	KnownUntil *string `json:"known_until"`
+	// The names merged into the subject and the object (graph merge), []
+	// for none.
+	SubjectAliases []string `json:"subject_aliases"`
+	ObjectAliases  []string `json:"object_aliases"`
 }
 
-func edgeObject(e memory.Edge) edgeJSON {
+func edgeObject(e memory.Edge, aliases map[string][]string) edgeJSON {
 	support := e.Support
 	if support == nil {
 		support = []uint64{} // [] rather than null
 	}
+	names := func(n string) []string {
+		if n == "" {
+			return []string{} // the user
+		}
+		return append([]string{}, aliases[memory.NormalizeName(n)]...)
+	}
 	return edgeJSON{
-		Subject:    e.Subject,
-		Relation:   string(e.Relation),
-		Object:     e.Object,
-		Kind:       string(e.Kind),
-		Support:    support,
-		State:      e.State,
-		EventStart: jsonTimePtr(e.EventStart),
-		EventEnd:   jsonTimePtr(e.EventEnd),
-		KnownFrom:  jsonTimePtr(e.KnownFrom),
-		KnownUntil: jsonTimePtr(e.KnownUntil),
+		SubjectAliases: names(e.Subject),
+		ObjectAliases:  names(e.Object),
+		Subject:        e.Subject,
+		Relation:       string(e.Relation),
+		Object:         e.Object,
+		Kind:           string(e.Kind),
+		Support:        support,
+		State:          e.State,
+		EventStart:     jsonTimePtr(e.EventStart),
+		EventEnd:       jsonTimePtr(e.EventEnd),
+		KnownFrom:      jsonTimePtr(e.KnownFrom),
+		KnownUntil:     jsonTimePtr(e.KnownUntil),
 	}
 }
 
@@ -164,12 +186,13 @@ func showClaim(c memory.Claim) string {
 	return s
 }
 
-// printEdges prints edges as a JSON array or a table.
-func (a *app) printEdges(edges []memory.Edge) error {
+// printEdges prints edges as a JSON array or a table, each name with the
+// names merged into it (aliases, by normalized name).
+func (a *app) printEdges(edges []memory.Edge, aliases map[string][]string) error {
 	if a.json {
 		out := make([]edgeJSON, 0, len(edges))
 		for _, e := range edges {
-			out = append(out, edgeObject(e))
+			out = append(out, edgeObject(e, aliases))
 		}
 		return a.printJSON(out)
 	}
@@ -186,7 +209,11 @@ func (a *app) printEdges(edges []memory.Edge) error {
 	}
 	fmt.Fprintln(tw)
 	for _, e := range edges {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", showSubject(e.Subject), string(e.Relation), oneLineText(e.Object),
+		subject := showSubject(e.Subject)
+		if e.Subject != "" {
+			subject = withAliases(subject, aliases)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", subject, string(e.Relation), withAliases(oneLineText(e.Object), aliases),
 			e.State, edgeSpan(e), supportList(e.Support))
 		if known {
 			fmt.Fprintf(tw, "\t%s", knownSpan(e))

@@ -26,7 +26,8 @@ func edges(t *testing.T, s string) []map[string]any {
 // checkEdgeObject holds an edge object to the documented contract.
 func checkEdgeObject(t *testing.T, m map[string]any) {
 	t.Helper()
-	want := []string{"event_end", "event_start", "kind", "known_from", "known_until", "object", "relation", "state", "subject", "support"}
+	want := []string{"event_end", "event_start", "kind", "known_from", "known_until", "object", "object_aliases", "relation", "state", "subject",
+		"subject_aliases", "support"}
 	var keys []string
 	for k := range m {
 		keys = append(keys, k)
@@ -38,6 +39,17 @@ func checkEdgeObject(t *testing.T, m map[string]any) {
 	for _, k := range []string{"subject", "relation", "object", "kind"} {
 		if _, isStr := m[k].(string); !isStr {
 			t.Errorf("%s = %#v, want a string", k, m[k])
+		}
+	}
+	for _, k := range []string{"subject_aliases", "object_aliases"} {
+		as, isArr := m[k].([]any)
+		if !isArr {
+			t.Errorf("%s = %#v, want an array", k, m[k])
+		}
+		for _, v := range as {
+			if _, isStr := v.(string); !isStr {
+				t.Errorf("%s holds %#v, want names", k, v)
+			}
 		}
 	}
 	if st := m["state"]; st != "current" && st != "ended" && st != "upcoming" && st != "retracted" {

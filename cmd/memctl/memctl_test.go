@@ -535,7 +535,9 @@ func TestDemo(t *testing.T) {
 		"fact is pinned", "Facts about the user", "History of #1", "decider rules",
 		"The rules decider needs no model; memctl remember --decider ollama or openai asks one.",
 		"claim: (user) works_at company A", "Edges(works_at, event 2026-05-15, known now) returns:",
-		"9. The graph", "believed 2026-03-10 → 2026-08-20", "Neighbours(Kazan) returns:", "so it is gone, not ended"} {
+		"9. The graph", "believed 2026-03-10 → 2026-08-20", "Neighbours(Kazan) returns:", "so it is gone, not ended",
+		"10. Two names, one company?", "merge 1 (memctl graph merge Яндекс Yandex)", "Edges(likes, known 2026-09-25) returns:",
+		"marked undone on 2026-09-27"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
