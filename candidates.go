@@ -252,7 +252,7 @@ func (g *userGraph) functionalPeers(cs []Claim) []peer {
 		if !c.Relation.SingleValued() {
 			continue
 		}
-		subject := claims.Normalize(c.Subject)
+		subject := g.res.root(claims.Normalize(c.Subject)) // a merged name is its entity's
 		for _, k := range g.byEntity[subject] {
 			if k.subject != subject || k.relation != c.Relation {
 				continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/claims"
 )
 
 // Facts that claim the same single-valued relation of the same subject are
@@ -86,5 +87,33 @@ func TestDeciderSeesRelationCandidate(t *testing.T) {
 	// It added: both stay current, two values of lives_in.
 	if es := must[[]memory.Edge](t)(s.Edges(ctx, "", &memory.EdgeQuery{Relation: memory.RelLivesIn})); len(es) != 2 {
 		t.Errorf("current lives_in edges: %q", edgeLines(es))
+	}
+}
+
+// A subject merged into another is that entity for the single-valued
+// relation peers too: "Елена lives in Porto" finds "Lena lives in Lisbon"
+// once Елена is merged into Lena.
+func TestCandidatesBySingleValuedRelationFollowMerges(t *testing.T) {
+	s, _ := open(t, newClock("2026-01-10"), nil)
+	lisbon := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "A flat in Lisbon.",
+		Claims: []memory.Claim{{Subject: "Lena", Relation: memory.RelLivesIn, Object: "Lisbon", Kind: "city"}}}))
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Елена is my friend.",
+		Claims: []memory.Claim{{Relation: memory.RelFriend, Object: "Елена", Kind: "person"}}}))
+	const text = "Елена lives in Porto."
+	if cs := claims.Extract(text); len(cs) != 1 || cs[0].Subject != "Елена" || cs[0].Relation != memory.RelLivesIn {
+		t.Fatalf("the rules read %q as %+v", text, cs)
+	}
+	has := func() bool {
+		l := must[memory.Lookup](t)(s.Candidates(ctx, "", text, memory.DefaultCandidates))
+		return slices.ContainsFunc(l.Candidates, func(c memory.Candidate) bool {
+			return c.Fact.ID == lisbon.ID && c.Relation == memory.RelLivesIn
+		})
+	}
+	if has() {
+		t.Fatal("Lena's home is a candidate for Елена's before any merge")
+	}
+	must[memory.Merge](t)(s.MergeEntities(ctx, "", "Елена", "Lena", "the same friend"))
+	if !has() {
+		t.Error("after the merge, Lena's home is not a candidate for Елена's")
 	}
 }
