@@ -85,15 +85,18 @@ func TestTimelinePatchReadsOnlyTheChangedFacts(t *testing.T) {
 	}
 }
 
-// TestCachesMatchAFreshRead draws random writes to two users and, after
-// each, reads one of them through the caches, which patch what they kept
+// TestCachesMatchAFreshRead draws random writes to two users (add,
+// supersede, retract, restore, pin, Remember with a decider that updates,
+// Undo, merges of entities and their undo, hard delete) and, after each,
+// reads one of them through the caches, which patch what they kept
 // with the facts changed since: the timeline equals one read from scratch,
 // the graph one built from it, and the lists fresh ones.
 func TestCachesMatchAFreshRead(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		dir := filepath.Join(tempDir(t), "m.db")
 		now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
-		s, err := Open(dir, 0, &Options{NoSync: true, Clock: func() time.Time { return now }, Lookup: LookupKeywords4})
+		s, err := Open(dir, 0, &Options{NoSync: true, Clock: func() time.Time { return now }, Lookup: LookupKeywords4,
+			Decider: updateFirst{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,6 +168,32 @@ func TestCachesMatchAFreshRead(t *testing.T) {
 				}
 				return nil
 			}),
+			"remember": step(func(t *rapid.T, u string) error {
+				n := note(t)
+				n.User = u
+				_, err := s.Remember(ctx, n)
+				return err
+			}),
+			"undo": step(func(t *rapid.T, u string) error {
+				ds, err := s.Decisions(ctx, u, 0)
+				if err != nil || len(ds) == 0 {
+					return err
+				}
+				_, err = s.Undo(ctx, u, rapid.SampledFrom(ds).Draw(t, "decision").ID)
+				return err
+			}),
+			"merge": step(func(t *rapid.T, u string) error {
+				_, err := s.MergeEntities(ctx, u, rapid.SampledFrom(objects).Draw(t, "from"), rapid.SampledFrom(objects).Draw(t, "into"), "")
+				return err
+			}),
+			"unmerge": step(func(t *rapid.T, u string) error {
+				ms, err := s.Merges(ctx, u)
+				if err != nil || len(ms) == 0 {
+					return err
+				}
+				_, err = s.UndoMerge(ctx, u, rapid.SampledFrom(ms).Draw(t, "merge").ID, "")
+				return err
+			}),
 			"delete": step(func(t *rapid.T, u string) error {
 				if f, ok := pick(t, u, func(Fact) bool { return true }); ok {
 					_, err := s.Delete(ctx, u, f.ID, &DeleteOptions{Chain: rapid.Bool().Draw(t, "chain")})
@@ -174,6 +203,19 @@ func TestCachesMatchAFreshRead(t *testing.T) {
 			}),
 		})
 	})
+}
+
+// updateFirst updates the first candidate, if any: Remember then
+// supersedes, and Undo has something to undo.
+type updateFirst struct{}
+
+func (updateFirst) Name() string { return "custom" }
+
+func (updateFirst) Decide(_ context.Context, in DecideInput) (Verdict, error) {
+	if len(in.Candidates) == 0 {
+		return Verdict{Action: ActionAdd, Reason: "none", Decider: "custom"}, nil
+	}
+	return Verdict{Action: ActionUpdate, Target: 1, Reason: "first", Decider: "custom"}, nil
 }
 
 func checkCaches(t *rapid.T, s *Store, user string) {
