@@ -272,7 +272,11 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 			case e.kind == literal:
 				f.lits = append(f.lits, ti)
 			default:
-				f.objects = []span{{ti, ti + 1, text[toks[ti].start:toks[ti].end]}}
+				o := text[toks[ti].start:toks[ti].end]
+				if n, ok := e.nominatives[w]; ok {
+					o = n // "[щенка=щенок]"
+				}
+				f.objects = []span{{ti, ti + 1, o}}
 			}
 			if r.rest(text, toks, p, ei+1, ti+1, f) {
 				return true
@@ -484,7 +488,14 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			}
 		}
 	}
-	return span{a, b, r.nominative(text[toks[a].start:toks[b-1].end], e.cases)}, next, true
+	before := ""
+	if i := a - 1; i >= 0 {
+		if quote(toks[i].mark) && i > 0 {
+			i--
+		}
+		before = toks[i].word
+	}
+	return span{a, b, r.nominativeAfter(text[toks[a].start:toks[b-1].end], before, e.cases)}, next, true
 }
 
 // designation reports whether toks[ti:ti+2] are a word and a letter or
@@ -518,37 +529,74 @@ func named(t token) bool {
 // nominative puts each Russian word of an object back in the nominative by
 // the first suffix rule of its case that fits (cases.txt): "Казани" →
 // "Казань", "итальянскую кухню" → "итальянская кухня". A word not
-// Cyrillic, in capitals, or too short is left as written.
-func (r *rules) nominative(s, cases string) string {
+// Cyrillic, in capitals, too short, or indeclinable is left as written.
+func (r *rules) nominative(s, cases string) string { return r.nominativeAfter(s, "", cases) }
+
+// nominativeAfter is nominative for an object that follows the word
+// before (a describer dropped from it: "стареньком «Солярисе»"). A word
+// before the last one is first read as an adjective ("case-adj" of
+// cases.txt: "Нижнем" → "Нижний"), and the last one after a masculine
+// adjective by the masculine rules of its case where it has them
+// ("case-m"): the ending alone says "Новгороде" → "Новгорода", the
+// adjective says "Новгород".
+func (r *rules) nominativeAfter(s, before, cases string) string {
 	if r.cases[cases] == nil {
 		return strings.TrimSpace(s)
 	}
 	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	last, noun := len(f)-1, cases
+	if last > 0 {
+		before = f[last-1]
+	}
+	if r.cases[cases+"-m"] != nil && masculine(before) {
+		noun = cases + "-m"
+	}
 	for i, w := range f {
-		f[i] = r.nominativeWord(w, cases)
+		if i < last {
+			if a, ok := r.nominativeWord(w, cases+"-adj"); ok {
+				f[i] = a
+				continue
+			}
+		}
+		f[i], _ = r.nominativeWord(w, noun)
 	}
 	return strings.Join(f, " ")
 }
 
-func (r *rules) nominativeWord(w, cases string) string {
+// masculine reports whether w ends as a masculine or neuter adjective or
+// pronoun in the prepositional: "стареньком", "своём", "Нижнем".
+func masculine(w string) bool {
+	low := strings.Map(fold.Rune, w)
+	return utf8.RuneCountInString(low) >= 4 && (strings.HasSuffix(low, "ом") || strings.HasSuffix(low, "ем"))
+}
+
+// nominativeWord rewrites w by the first rule of cases that fits, and
+// reports whether one did.
+func (r *rules) nominativeWord(w, cases string) (string, bool) {
 	rules := r.cases[cases]
 	if len(rules) == 0 || w == "" {
-		return w
+		return w, false
 	}
 	runes := []rune(w)
 	last := runes[len(runes)-1]
 	if !unicode.Is(unicode.Cyrillic, last) || !unicode.IsLower(last) {
-		return w
+		return w, false
 	}
 	low := strings.Map(fold.Rune, w)
+	if r.indeclinable[low] {
+		return w, false
+	}
 	for _, c := range rules {
 		if strings.HasSuffix(low, c[0]) {
 			n := utf8.RuneCountInString(c[0])
 			if len(runes)-n < 2 {
-				return w
+				return w, false
 			}
-			return string(runes[:len(runes)-n]) + c[1]
+			return string(runes[:len(runes)-n]) + c[1], true
 		}
 	}
-	return w
+	return w, false
 }

@@ -140,3 +140,22 @@ func TestExtractDesignations(t *testing.T) {
 		"I moved to company B back in June.": nil,
 	})
 }
+
+// A Russian object is put back in the nominative as a whole: an adjective
+// before its noun agrees with it, a word after a masculine adjective is
+// read as masculine, an indeclinable word stays, and a word in the
+// instrumental after a hushing consonant loses only its ending.
+func TestExtractNominative(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Мы живём в Великом Новгороде.":     {{u, claims.LivesIn, "Великий Новгород"}},
+		"Живу в Старом Осколе":              {{u, claims.LivesIn, "Старый Оскол"}},
+		"Работаю главным бухгалтером.":      {{u, claims.JobTitle, "главный бухгалтер"}},
+		"Муж работает сторожем.":            {{"Муж", claims.JobTitle, "сторож"}},
+		"Езжу на подержанном «Пассате».":    {{u, claims.Drives, "Пассат"}},
+		"Езжу на своём стареньком «Форде».": {{u, claims.Drives, "Форд"}},
+		"Езжу на старой «Ниве».":            {{u, claims.Drives, "Нива"}},
+		"Сын играет на укулеле.":            {{"Сын", claims.Plays, "укулеле"}},
+		"Вчера завели котёнка.":             {{u, claims.HasPet, "котенок"}},
+		"Недавно стал вегетарианцем.":       {{u, claims.Diet, "вегетарианец"}},
+	})
+}

@@ -46,6 +46,9 @@ type elem struct {
 	names    bool     // slot: NAME takes only a capitalised or quoted name
 	prefix   string   // slot: "по-" in "по-X": the object is the rest of a word so begun
 	cases    string   // slot: the Russian case its object stands in ("prep"), put back in the nominative
+	// nominatives: capture words written "word=nominative" ("[щенка=щенок]"),
+	// whose object is the nominative.
+	nominatives map[string]string
 }
 
 // pattern is one line of a pattern file.
@@ -65,14 +68,16 @@ type pattern struct {
 // rules is everything Extract reads from the pattern files.
 type rules struct {
 	patterns  []pattern
-	byFirst   map[string][]int       // the patterns beginning with a word, by the word
-	bySubject []int                  // the patterns beginning with S
-	stop      map[string]bool        // words that end an object phrase
-	lead      map[string]bool        // words dropped before an object: "a", "my"
-	subjects  map[string]bool        // nouns after "my" that name a subject: "sister"
-	negation  map[string]bool        // a word before a pattern that denies it: "not", "не"
-	adverbs   map[string]bool        // a word that may stand between a pattern's words: "just"
-	cases     map[string][][2]string // case name → ordered suffix rewrites {from, to}
+	byFirst   map[string][]int // the patterns beginning with a word, by the word
+	bySubject []int            // the patterns beginning with S
+	stop      map[string]bool  // words that end an object phrase
+	lead      map[string]bool  // words dropped before an object: "a", "my"
+	subjects  map[string]bool  // nouns after "my" that name a subject: "sister"
+	negation  map[string]bool  // a word before a pattern that denies it: "not", "не"
+	adverbs   map[string]bool  // a word that may stand between a pattern's words: "just"
+	// indeclinable holds the Russian words no case rule rewrites: "укулеле".
+	indeclinable map[string]bool
+	cases        map[string][][2]string // case name → ordered suffix rewrites {from, to}
 	// designators holds "kind noun" for the nouns that a letter or a
 	// number after them makes a name of that kind: "company A".
 	designators map[string]bool
@@ -84,7 +89,7 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	lists := []struct {
 		file string
 		set  *map[string]bool
-	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}}
+	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}, {"indeclinable.txt", &r.indeclinable}}
 	for _, l := range lists {
 		if *l.set, err = readWords(fsys, l.file); err != nil {
 			return nil, err
@@ -330,6 +335,15 @@ func (r *rules) parseElem(f string) (elem, error) {
 		return elem{}, fmt.Errorf("a word+ cannot be absent or empty")
 	}
 	for _, w := range strings.Split(f, "|") {
+		if word, nom, ok := strings.Cut(w, "="); ok && e.kind == capture {
+			if why := badWord(nom); why != "" {
+				return elem{}, fmt.Errorf("word %q %s", nom, why)
+			}
+			if e.nominatives == nil {
+				e.nominatives = map[string]string{}
+			}
+			w, e.nominatives[word] = word, nom
+		}
 		if why := badWord(w); why != "" {
 			return elem{}, fmt.Errorf("word %q %s", w, why)
 		}
