@@ -214,14 +214,101 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 	if implicit {
 		// The longest subject phrase ending here: "моя подруга Маша", not
 		// "Маша".
+		direct := false
 		for back := max(ti-5, 0); back < ti; back++ {
 			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti {
-				f.subject = s
+				f.subject, direct = s, true
 				break
 			}
 		}
+		if !direct && r.verbFirst(p) {
+			f.subject = r.clauseSubject(text, toks, ti, f)
+		}
 	}
 	return onHeap(f)
+}
+
+// verbFirst reports whether p begins with a word of its own, not a
+// possessive that names its subject ("моя сестра NAME", "у меня есть X",
+// "my wife NAME"): only such a pattern may take its subject from further
+// back in the sentence.
+func (r *rules) verbFirst(p *pattern) bool {
+	e := p.elems[0]
+	return e.kind == literal && !slices.ContainsFunc(e.words, func(w string) bool {
+		return r.lead[w] || w == "у" || firstPerson[w]
+	})
+}
+
+// firstPerson holds the Russian pronouns that make a clause the user's.
+var firstPerson = map[string]bool{"я": true, "мы": true, "меня": true, "мне": true, "нас": true, "нам": true}
+
+// clauseSubject returns the subject of an implicit match f at ti that no
+// subject phrase stands just before: the nearest relative named earlier in
+// its sentence ("Сын в этом году поступил в X", "Родители продали дом и
+// переехали в X") or by "у" and the genitive ("у сына аллергия на X"),
+// else the user. A verb in the first person ("живу", "работаем") or a
+// first-person pronoun in between ("а я переехала") keeps it the user's.
+func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) string {
+	for _, i := range f.lits {
+		if firstPersonVerb(toks[i].word) {
+			return ""
+		}
+	}
+	for i := ti - 1; i >= 0 && i >= ti-maxSpan && !strings.ContainsRune(".!?;", toks[i].mark); i-- {
+		w := toks[i].word
+		if firstPerson[w] {
+			return ""
+		}
+		if w == "у" && i+1 < ti {
+			if s, ok := r.genitiveSubject(text, toks[i+1]); ok {
+				return s
+			}
+			continue
+		}
+		if r.subjects[w] {
+			if i > 0 && (toks[i-1].word == "у" || r.lead[toks[i-1].word] && !isMy(toks[i-1].word)) {
+				continue // "у сына" is read at "у"; "свою сестру" is an object
+			}
+			return text[toks[i].start:toks[i].end]
+		}
+	}
+	return ""
+}
+
+func isMy(w string) bool {
+	switch w {
+	case "my", "мой", "моя", "мое", "мои":
+		return true
+	}
+	return false
+}
+
+// firstPersonVerb reports whether w ends as a Russian verb in the first
+// person of the present or future: "живу", "работаю", "учусь",
+// "живем", "учимся". No third-person form ends so.
+func firstPersonVerb(w string) bool {
+	for _, e := range []string{"ю", "у", "юсь", "усь", "ем", "им", "емся", "имся"} {
+		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) > len([]rune(e))+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// genitiveSubject reads the relative after "у" ("у сына", "у дочери"):
+// the word put back in the nominative by the rules of "gen", which must
+// then be a noun of subjects.txt.
+func (r *rules) genitiveSubject(text string, t token) (string, bool) {
+	if t.word == "" {
+		return "", false
+	}
+	for _, c := range r.cases["gen"] {
+		if rest, ok := strings.CutSuffix(t.word, c[0]); ok && r.subjects[rest+c[1]] {
+			w := []rune(text[t.start:t.end])
+			return string(w[:len(w)-utf8.RuneCountInString(c[0])]) + c[1], true
+		}
+	}
+	return "", false
 }
 
 // continued returns the match a conjunction at ti continues: one ending,

@@ -159,3 +159,20 @@ func TestExtractNominative(t *testing.T) {
 		"Недавно стал вегетарианцем.":       {{u, claims.Diet, "вегетарианец"}},
 	})
 }
+
+// A Russian verb without a subject of its own belongs to the subject its
+// sentence begins with, words between them or not, or to the one named by
+// "у" and the genitive; a first-person verb or pronoun is the user's.
+func TestExtractClauseSubject(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Брат в прошлом месяце переехал в Омск.":            {{"Брат", claims.LivesIn, "Омск"}},
+		"Моя сестра этим летом поступила в МГУ.":            {{"сестра", claims.StudiesAt, "МГУ"}},
+		"Дедушка продал гараж и весной переехал в Тверь.":   {{"Дедушка", claims.LivesIn, "Тверь"}},
+		"У дочки аллергия на мёд.":                          {{"дочка", claims.AllergicTo, "мёд"}},
+		"У брата с детства аллергия на пенициллин.":         {{"брат", claims.AllergicTo, "пенициллин"}},
+		"Брат остался в Омске, а я переехала в Томск.":      {{u, claims.LivesIn, "Томск"}},
+		"Мама на пенсии, а в прошлом году переехала в Сочи": {{"Мама", claims.LivesIn, "Сочи"}},
+		"Этой осенью переехали в Тверь.":                    {{u, claims.LivesIn, "Тверь"}},
+		"Сестра в Омске, а я работаю в Сбербанке.":          {{u, claims.WorksAt, "Сбербанк"}},
+	})
+}
