@@ -85,6 +85,9 @@ func (r *rules) extract(text string) []Claim {
 			if overlapsLiteral(o, f, near(all, f)) {
 				continue
 			}
+			if f.p.kind == Job && !r.job(o.text) {
+				continue // "I'm a night owl"
+			}
 			c := Claim{Subject: f.subject, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
 			k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}
 			if seen[k] || c.Validate() != nil {
@@ -400,6 +403,15 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		if !ok {
 			return false
 		}
+		if r.nonObjects[string(p.kind)+" "+toks[o.b-1].word] {
+			// "учится во втором классе в школе 5": a stage, not a school;
+			// the same preposition again may bring the object.
+			if ei == 0 || next >= len(toks) || !slices.Contains(p.elems[ei-1].words, toks[next].word) {
+				return false
+			}
+			ti, limit = next+1, maxPhrase+1
+			continue
+		}
 		if r.objects(text, toks, p, e, ei, o, next, f) {
 			return true
 		}
@@ -507,7 +519,7 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 	if ti < len(toks) && strings.ContainsRune("—–-:", toks[ti].mark) && toks[ti].mark != 0 {
 		ti++ // "мой родной язык — татарский"
 	}
-	for ti < len(toks) && r.lead[toks[ti].word] {
+	for ti < len(toks) && (r.lead[toks[ti].word] || r.describers[toks[ti].word] && !toks[ti].upper) {
 		ti++
 	}
 	if ti >= len(toks) {
@@ -565,6 +577,9 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			}
 			b++
 		}
+		if b > a && b+1 < len(toks) && toks[b].mark == '№' && number(toks[b+1].word) {
+			b += 2 // "школа №57" names one school
+		}
 		if b == a {
 			return span{}, 0, false
 		}
@@ -599,8 +614,12 @@ func (r *rules) designation(toks []token, ti int, kind Kind) bool {
 	}
 	// Not the pronoun: "my brother and I".
 	letter := d.upper && d.word != "i" && utf8.RuneCountInString(d.word) == 1 && unicode.IsLetter([]rune(d.word)[0])
-	number := !strings.ContainsFunc(d.word, func(r rune) bool { return !unicode.IsDigit(r) })
-	return letter || number
+	return letter || number(d.word)
+}
+
+// number reports whether w is written in digits only.
+func number(w string) bool {
+	return w != "" && !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsDigit(r) })
 }
 
 // named reports whether t may begin a name inside a phrase: a capitalised

@@ -176,3 +176,25 @@ func TestExtractClauseSubject(t *testing.T) {
 		"Сестра в Омске, а я работаю в Сбербанке.":          {{u, claims.WorksAt, "Сбербанк"}},
 	})
 }
+
+// An object is the thing itself: a stage of study ("во втором классе") is
+// passed over for the school after it, adjectives of age and condition are
+// dropped, a job title must end in a noun that names a
+// job, and "a native X speaker" speaks X.
+func TestExtractObjectShape(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Сын учится во втором классе в гимназии №3.": {{"Сын", claims.StudiesAt, "гимназия №3"}},
+		"Учусь на втором курсе в МИФИ.":              {{u, claims.StudiesAt, "МИФИ"}},
+		"I own an old farmhouse near Whitby.":        {{u, claims.Owns, "farmhouse"}},
+		"I bought a secondhand van last year.":       {{u, claims.Owns, "van"}},
+		"I'm a fluent Spanish speaker.":              {{u, claims.Speaks, "Spanish"}},
+		"My uncle is a native Gaelic speaker.":       {{"uncle", claims.Speaks, "Gaelic"}},
+		"I'm a paediatric nurse.":                    {{u, claims.JobTitle, "paediatric nurse"}},
+		"I'm a self-taught electrician.":             {{u, claims.JobTitle, "self-taught electrician"}},
+		"My aunt is a retired surgeon.":              {{"aunt", claims.JobTitle, "retired surgeon"}},
+		"Работаю удалённо.":                          nil,
+		"I'm a morning person.":                      nil,
+		"I'm a heavy smoker.":                        nil,
+		"I'm a mother of three.":                     nil,
+	})
+}

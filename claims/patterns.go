@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/internal/fold"
 	"github.com/palimpsest-mem/memory/internal/wordlist"
 )
 
@@ -72,15 +74,26 @@ type rules struct {
 	bySubject []int            // the patterns beginning with S
 	stop      map[string]bool  // words that end an object phrase
 	lead      map[string]bool  // words dropped before an object: "a", "my"
-	subjects  map[string]bool  // nouns after "my" that name a subject: "sister"
-	negation  map[string]bool  // a word before a pattern that denies it: "not", "не"
-	adverbs   map[string]bool  // a word that may stand between a pattern's words: "just"
+	// describers are dropped before an object too, when in lower case: "old"
+	describers map[string]bool
+	subjects   map[string]bool // nouns after "my" that name a subject: "sister"
+	negation   map[string]bool // a word before a pattern that denies it: "not", "не"
+	adverbs    map[string]bool // a word that may stand between a pattern's words: "just"
 	// indeclinable holds the Russian words no case rule rewrites: "укулеле".
 	indeclinable map[string]bool
 	cases        map[string][][2]string // case name → ordered suffix rewrites {from, to}
 	// designators holds "kind noun" for the nouns that a letter or a
 	// number after them makes a name of that kind: "company A".
 	designators map[string]bool
+	// nonObjects holds "kind noun" for the nouns that end no object of
+	// that kind: "school класс" ("во втором классе" is a stage of study).
+	nonObjects map[string]bool
+	// jobs says how a job title's last word looks (jobs.txt): a word
+	// naming a job, an ending, or a word so ending that names none.
+	jobs struct {
+		words, not map[string]bool
+		endings    []string
+	}
 }
 
 func loadRules(fsys fs.FS) (*rules, error) {
@@ -89,13 +102,19 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	lists := []struct {
 		file string
 		set  *map[string]bool
-	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}, {"indeclinable.txt", &r.indeclinable}}
+	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}, {"indeclinable.txt", &r.indeclinable}, {"describers.txt", &r.describers}}
 	for _, l := range lists {
 		if *l.set, err = readWords(fsys, l.file); err != nil {
 			return nil, err
 		}
 	}
-	if err := r.readDesignators(fsys, "designators.txt"); err != nil {
+	if r.designators, err = readKindNouns(fsys, "designators.txt"); err != nil {
+		return nil, err
+	}
+	if r.nonObjects, err = readKindNouns(fsys, "nonobjects.txt"); err != nil {
+		return nil, err
+	}
+	if err := r.readJobs(fsys, "jobs.txt"); err != nil {
 		return nil, err
 	}
 	if err := r.readCases(fsys, "cases.txt"); err != nil {
@@ -162,6 +181,73 @@ func badWord(w string) string {
 	return wordlist.BadWord(w)
 }
 
+// readJobs reads jobs.txt: a word, "-ending" or "!word" a line.
+func (r *rules) readJobs(fsys fs.FS, file string) error {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return err
+	}
+	r.jobs.words, r.jobs.not = map[string]bool{}, map[string]bool{}
+	err = wordlist.Parse(file, text, func(_ int, line string) error {
+		w, set := line, r.jobs.words
+		switch {
+		case strings.HasPrefix(line, "-"):
+			w, set = line[1:], nil
+		case strings.HasPrefix(line, "!"):
+			w, set = line[1:], r.jobs.not
+		}
+		if why := badWord(w); why != "" {
+			return fmt.Errorf("word %q %s", w, why)
+		}
+		if set == nil {
+			if slices.Contains(r.jobs.endings, w) {
+				return fmt.Errorf("ending %q twice", w)
+			}
+			r.jobs.endings = append(r.jobs.endings, w)
+			return nil
+		}
+		if r.jobs.words[w] || r.jobs.not[w] {
+			return fmt.Errorf("word %q twice", w)
+		}
+		set[w] = true
+		return nil
+	})
+	if err == nil && len(r.jobs.words)+len(r.jobs.endings) == 0 {
+		err = fmt.Errorf("%s: the list has no words", file)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return nil
+}
+
+// job reports whether title, a job title's text, ends in a word that
+// names a job by jobs.txt; a capitalised last word is a name, not a job
+// ("I'm a native English speaker" gives no title "English").
+func (r *rules) job(title string) bool {
+	f := strings.Fields(title)
+	if len(f) == 0 {
+		return false
+	}
+	last := f[len(f)-1]
+	if first, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(first) && strings.ToUpper(last) != last {
+		return false
+	}
+	w := strings.Map(fold.Rune, last)
+	switch {
+	case r.jobs.not[w]:
+		return false
+	case r.jobs.words[w]:
+		return true
+	}
+	for _, e := range r.jobs.endings {
+		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) > utf8.RuneCountInString(e)+1 {
+			return true
+		}
+	}
+	return false
+}
+
 // readCases reads the suffix rewrites: "case from to" a line, "-" for an
 // empty to.
 func (r *rules) readCases(fsys fs.FS, file string) error {
@@ -197,14 +283,14 @@ func (r *rules) readCases(fsys fs.FS, file string) error {
 	return nil
 }
 
-// readDesignators reads "kind noun noun ..." a line: the nouns a letter or
-// a number after them makes a name of that kind.
-func (r *rules) readDesignators(fsys fs.FS, file string) error {
+// readKindNouns reads "kind noun noun ..." a line into a set of "kind
+// noun" (designators.txt, nonobjects.txt).
+func readKindNouns(fsys fs.FS, file string) (map[string]bool, error) {
 	text, err := readFile(fsys, file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.designators = map[string]bool{}
+	set := map[string]bool{}
 	err = wordlist.Parse(file, text, func(_ int, line string) error {
 		f := strings.Split(line, " ")
 		if len(f) < 2 {
@@ -217,20 +303,20 @@ func (r *rules) readDesignators(fsys fs.FS, file string) error {
 			if why := badWord(w); why != "" {
 				return fmt.Errorf("word %q %s", w, why)
 			}
-			if r.designators[f[0]+" "+w] {
+			if set[f[0]+" "+w] {
 				return fmt.Errorf("%s %q twice", f[0], w)
 			}
-			r.designators[f[0]+" "+w] = true
+			set[f[0]+" "+w] = true
 		}
 		return nil
 	})
-	if err == nil && len(r.designators) == 0 {
+	if err == nil && len(set) == 0 {
 		err = fmt.Errorf("%s: the list has no words", file)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %w", errPatterns, err)
+		return nil, fmt.Errorf("%w: %w", errPatterns, err)
 	}
-	return nil
+	return set, nil
 }
 
 // readPatterns reads "relation kind: elements" a line.
