@@ -187,7 +187,7 @@ func onHeap(f *found) *found {
 // matchAt matches p at token ti; earlier are the matches found so far,
 // which a leading "and" continues ("I work at A and live in B").
 func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier []*found) *found {
-	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) && !(ti < len(toks) && conjunction(toks[ti].word)) {
+	if p.atStart && !r.sentenceStart(toks, ti) && !(ti < len(toks) && conjunction(toks[ti].word)) {
 		return nil // cheaply, before the match is tried
 	}
 	// Most tries fail: the match lives on the stack until one succeeds.
@@ -211,7 +211,7 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 		}
 		*f = found{p: p, start: ti}
 	}
-	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) || !r.rest(text, toks, p, 0, ti, f) {
+	if p.atStart && !r.sentenceStart(toks, ti) || !r.rest(text, toks, p, 0, ti, f) {
 		return nil
 	}
 	if implicit {
@@ -226,6 +226,9 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 		}
 		if !direct && r.verbFirst(p) {
 			f.subject = r.clauseSubject(text, toks, ti, f)
+		}
+		if !direct && p.further && f.subject == "" {
+			return nil // "работает в X" with no one named: not the user
 		}
 	}
 	return onHeap(f)
@@ -259,6 +262,10 @@ func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) strin
 	}
 	for i := ti - 1; i >= 0 && i >= ti-maxSpan && !strings.ContainsRune(".!?;", toks[i].mark); i-- {
 		w := toks[i].word
+		if (w == "меня" || w == "нас") && i > 0 && toks[i-1].word == "у" {
+			i-- // "Муж у меня инженер": an aside, not the subject
+			continue
+		}
 		if firstPerson[w] {
 			return ""
 		}
@@ -314,6 +321,46 @@ func (r *rules) genitiveSubject(text string, t token) (string, bool) {
 	return "", false
 }
 
+// sentenceStart reports whether ti begins the text or a sentence, but
+// for up to two adverbs before it: "Just moved to Porto".
+func (r *rules) sentenceStart(toks []token, ti int) bool {
+	for n := 0; n <= 2; n++ {
+		i := ti - n
+		if i <= 0 || strings.ContainsRune(".!?;", toks[i-1].mark) {
+			return true
+		}
+		if !r.adverb(toks[i-1]) {
+			return false
+		}
+	}
+	return false
+}
+
+// adverb reports whether t may stand between a pattern's words: a word of
+// adverbs.txt, or an English word in "-ly" ("absolutely").
+func (r *rules) adverb(t token) bool {
+	if r.adverbs[t.word] {
+		return true
+	}
+	w := t.word
+	return len(w) >= 5 && strings.HasSuffix(w, "ly") && !t.upper && !r.stop[w] && !strings.ContainsFunc(w, func(c rune) bool { return c < 'a' || c > 'z' })
+}
+
+// adverbsBefore returns how many adverbs, up to two and none of words,
+// stand at ti just before one of words.
+func (r *rules) adverbsBefore(toks []token, ti int, words []string) int {
+	for n := 1; n <= 2 && ti+n < len(toks); n++ {
+		t := toks[ti+n-1]
+		if !r.adverb(t) || slices.Contains(words, t.word) {
+			return 0
+		}
+		if slices.Contains(words, toks[ti+n].word) {
+			return n
+		}
+	}
+	return 0
+}
+
 // continued returns the match a conjunction at ti continues: one ending,
 // or whose first object ends, just before it.
 func continued(earlier []*found, ti int) *found {
@@ -343,10 +390,10 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	}
 	switch e.kind {
 	case literal, capture:
-		// One adverb may stand between a pattern's words: "I just moved
-		// to", "я сейчас живу в".
-		if ei > 0 && r.adverbs[word(ti)] && !slices.Contains(e.words, word(ti)) && slices.Contains(e.words, word(ti+1)) {
-			ti++
+		// Up to two adverbs may stand between a pattern's words: "I just
+		// moved to", "я сейчас живу в", "she still only speaks".
+		if ei > 0 {
+			ti += r.adverbsBefore(toks, ti, e.words)
 		}
 		if w := word(ti); w != "" && slices.Contains(e.words, w) {
 			n := len(f.lits)

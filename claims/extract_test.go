@@ -198,3 +198,27 @@ func TestExtractObjectShape(t *testing.T) {
 		"I'm a mother of three.":                     nil,
 	})
 }
+
+// Up to two adverbs may stand between a pattern's words (in English any
+// word in -ly), a Russian subject may stand further back in its sentence
+// than just before its verb, and relatives are named by the whole kin
+// vocabulary.
+func TestExtractBetweenSubjectAndVerb(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"I genuinely adore opera.":                {{u, claims.Likes, "opera"}},
+		"We moved back to Glasgow in May.":        {{u, claims.LivesIn, "Glasgow"}},
+		"I recently finally moved to Leeds.":      {{u, claims.LivesIn, "Leeds"}},
+		"My grandmother still only speaks Welsh.": {{"grandmother", claims.Speaks, "Welsh"}},
+		"My cousins only speak Tagalog at home.":  {{"cousins", claims.Speaks, "Tagalog"}},
+		"My stepmum drives a Honda Civic.":        {{"stepmum", claims.Drives, "Honda Civic"}},
+		"My in-laws live in Perth.":               {{"in-laws", claims.LivesIn, "Perth"}},
+		"My father-in-law lives in Cardiff.":      {{"father-in-law", claims.LivesIn, "Cardiff"}},
+		"My niece studies at Durham University.":  {{"niece", claims.StudiesAt, "Durham University"}},
+		"Дедушка уже сорок лет работает на «Ростсельмаше».":    {{"Дедушка", claims.WorksAt, "Ростсельмаш"}},
+		"Свекровь у меня живёт в Туле.":                        {{"Свекровь", claims.LivesIn, "Тула"}},
+		"Тесть живёт под Самарой.":                             {{"Тесть", claims.LivesIn, "Самара"}},
+		"Племянница учится в Казани.":                          {{"Племянница", claims.StudiesAt, "Казань"}},
+		"Работает в Сбербанке.":                                nil,
+		"Прошлым летом работает в Сбербанке, говорят, Максим.": nil,
+	})
+}

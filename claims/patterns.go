@@ -64,7 +64,12 @@ type pattern struct {
 	// person: "сестра переехала в X"), so a subject phrase just before it
 	// is its subject.
 	implicit bool
-	where    string // "en.txt:12", for tests and errors
+	// further: a Russian "S verb ..." pattern read from its verb on, whose
+	// subject is the one its sentence names earlier ("Папа уже двадцать
+	// лет работает на X"); with none it matches nothing, for the verb is
+	// in the third person.
+	further bool
+	where   string // "en.txt:12", for tests and errors
 }
 
 // rules is everything Extract reads from the pattern files.
@@ -123,6 +128,18 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	for _, f := range []string{"en.txt", "ru.txt"} {
 		if err := r.readPatterns(fsys, f); err != nil {
 			return nil, err
+		}
+	}
+	// Each Russian S pattern also from its verb on, for a subject that
+	// stands further back than just before the verb.
+	for _, p := range r.patterns {
+		if p.elems[0].kind == subject && strings.HasPrefix(p.where, "ru.txt") && p.elems[1].kind == literal {
+			q := p
+			q.elems = slices.Clone(p.elems[1:])
+			q.obj--
+			q.implicit, q.further = true, true
+			q.where += " (from its verb)"
+			r.patterns = append(r.patterns, q)
 		}
 	}
 	r.byFirst = map[string][]int{}
