@@ -222,3 +222,21 @@ func TestExtractBetweenSubjectAndVerb(t *testing.T) {
 		"Прошлым летом работает в Сбербанке, говорят, Максим.": nil,
 	})
 }
+
+// Common phrasings beyond the first patterns, in both languages.
+func TestExtractPhrasings(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Been at Accenture for three years.":     {{u, claims.WorksAt, "Accenture"}},
+		"I've been at Siemens for a decade.":     {{u, claims.WorksAt, "Siemens"}},
+		"Got hired as a data engineer recently.": {{u, claims.JobTitle, "data engineer"}},
+		"I teach chemistry at Oakwood High.":     {{u, claims.WorksAt, "Oakwood High"}},
+		"I went keto in January.":                {{u, claims.Diet, "keto"}},
+		"My parents both love jazz.":             {{"parents", claims.Likes, "jazz"}},
+		"Сестра перешла на веганскую диету.":     {{"Сестра", claims.Diet, "веганская диета"}},
+		"Сижу на низкоуглеводной диете.":         {{u, claims.Diet, "низкоуглеводная диета"}},
+		"Я аспирантка СПбГУ.":                    {{u, claims.StudiesAt, "СПбГУ"}},
+		"Живём под Калугой.":                     {{u, claims.LivesIn, "Калуга"}},
+		"Работаю в Газпроме инженером.":          {{u, claims.WorksAt, "Газпром"}, {u, claims.JobTitle, "инженер"}},
+		"Недавно перебрались в Псков.":           {{u, claims.LivesIn, "Псков"}},
+	})
+}
