@@ -279,10 +279,30 @@ func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) strin
 			if i > 0 && (toks[i-1].word == "у" || r.lead[toks[i-1].word] && !isMy(toks[i-1].word)) {
 				continue // "у сына" is read at "у"; "свою сестру" is an object
 			}
+			if name, ok := r.appositionName(text, toks, i); ok {
+				return name // "Олег, мой коллега, живёт в X"
+			}
 			return text[toks[i].start:toks[i].end]
 		}
 	}
 	return ""
+}
+
+// appositionName returns the name a relative at i is set off after by
+// commas: "Олег" of "Олег, мой коллега, живёт".
+func (r *rules) appositionName(text string, toks []token, i int) (string, bool) {
+	j := i
+	if j > 0 && isMy(toks[j-1].word) {
+		j--
+	}
+	if j < 2 || toks[j-1].mark != ',' || i+1 >= len(toks) || toks[i+1].mark != ',' || !named(toks[j-2]) {
+		return "", false
+	}
+	k := j - 2
+	for k > 0 && named(toks[k-1]) && j-2-k < 2 {
+		k--
+	}
+	return text[toks[k].start:toks[j-2].end], true
 }
 
 func isMy(w string) bool {
@@ -510,11 +530,7 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 	case "my", "мой", "моя", "мое", "мои":
 		for n := ti + 1; n <= ti+2 && n < len(toks); n++ {
 			if r.subjects[toks[n].word] {
-				next := n + 1
-				if next < len(toks) && toks[next].upper && toks[next].word != "i" {
-					_, next = r.name(toks, next)
-				}
-				return text[toks[n].start:toks[n].end], next, true
+				return text[toks[n].start:toks[n].end], r.afterName(toks, n+1), true
 			}
 			if w := toks[n].word; w == "" || r.stop[w] {
 				break
@@ -526,6 +542,8 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		next := ti + 1
 		if next < len(toks) && named(toks[next]) {
 			_, next = r.name(toks, next)
+		} else {
+			next = r.afterName(toks, next)
 		}
 		return text[toks[ti].start:toks[ti].end], next, true
 	}
@@ -537,6 +555,22 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		return "", 0, false
 	}
 	return text[toks[a].start:toks[b-1].end], b, true
+}
+
+// afterName returns the token after the name that follows a relative at
+// ti, the name written next to it ("my sister Anna") or set off by commas
+// ("my cousin, Tariq,"); ti when there is none.
+func (r *rules) afterName(toks []token, ti int) int {
+	switch {
+	case ti < len(toks) && toks[ti].upper && toks[ti].word != "i":
+		_, b := r.name(toks, ti)
+		return b
+	case ti+2 < len(toks) && toks[ti].mark == ',' && named(toks[ti+1]):
+		if _, b := r.name(toks, ti+1); b < len(toks) && toks[b].mark == ',' {
+			return b + 1
+		}
+	}
+	return ti
 }
 
 // name returns the run of capitalised words at ti, with "of", "de" and the
@@ -596,16 +630,47 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			return span{}, 0, false
 		}
 		next = b + 1
+	case t.mark == ',' && e.names:
+		// A name set off by commas: "my partner, Alex, is".
+		if ti+1 >= len(toks) || !named(toks[ti+1]) {
+			return span{}, 0, false
+		}
+		a, b = r.name(toks, ti+1)
+		if b < len(toks) && toks[b].mark == 0 || b-a > 3 {
+			return span{}, 0, false
+		}
+		next = b
 	case t.word == "":
 		return span{}, 0, false
 	case t.upper && t.word != "i":
 		a, b = r.name(toks, ti)
 		next = b
+		if b < len(toks) && toks[b].word != "" && !toks[b].upper {
+			w := toks[b].word
+			if r.designators[string(kind)+" "+w] {
+				// "a Danish startup, Vivid": the capital describes the
+				// noun; the name, if any, comes after it.
+				return r.namedAfter(text, toks, b+1)
+			}
+			if !e.names && !r.stop[w] && !r.negation[w] && !r.adverb(toks[b]) {
+				// "Italian food": a phrase beginning with a capital.
+				for b < len(toks) && b-a < limit && toks[b].word != "" && !toks[b].upper && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
+					b++
+				}
+				next = b
+			}
+		}
 	case e.names:
 		// A common noun with a letter or a number names one thing:
 		// "company A", "school 57", "школа 57" — an organisation of the
 		// kind the pattern wants ("moved to company B" is no place).
 		if !r.designation(toks, ti, kind) {
+			// "a small agency called Brightside": the name after the noun.
+			for j := ti; j < ti+3 && j < len(toks) && toks[j].word != "" && !toks[j].upper; j++ {
+				if r.designators[string(kind)+" "+toks[j].word] {
+					return r.namedAfter(text, toks, j+1)
+				}
+			}
 			return span{}, 0, false
 		}
 		a, b = ti, ti+2
@@ -645,6 +710,16 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 		before = toks[i].word
 	}
 	return span{a, b, r.nominativeAfter(text[toks[a].start:toks[b-1].end], before, e.cases)}, next, true
+}
+
+// namedAfter reads the name that a common noun ending at ti is given:
+// ", Vivid" or "called Brightside".
+func (r *rules) namedAfter(text string, toks []token, ti int) (span, int, bool) {
+	if ti+1 >= len(toks) || !(toks[ti].mark == ',' || toks[ti].word == "called" || toks[ti].word == "named") || !named(toks[ti+1]) {
+		return span{}, 0, false
+	}
+	a, b := r.name(toks, ti+1)
+	return span{a, b, text[toks[a].start:toks[b-1].end]}, b, true
 }
 
 // designation reports whether toks[ti:ti+2] are a word and a letter or
@@ -700,21 +775,22 @@ func (r *rules) nominativeAfter(s, before, cases string) string {
 	if len(f) == 0 {
 		return ""
 	}
-	last, noun := len(f)-1, cases
-	if last > 0 {
-		before = f[last-1]
-	}
-	if r.cases[cases+"-m"] != nil && masculine(before) {
-		noun = cases + "-m"
-	}
-	for i, w := range f {
-		if i < last {
-			if a, ok := r.nominativeWord(w, cases+"-adj"); ok {
-				f[i] = a
-				continue
-			}
+	// The adjectives before the head noun; the words after it
+	// ("клубе любителей джаза") are read by the case's own rules.
+	head := 0
+	for ; head < len(f)-1; head++ {
+		a, ok := r.nominativeWord(f[head], cases+"-adj")
+		if !ok {
+			break
 		}
-		f[i], _ = r.nominativeWord(w, noun)
+		before, f[head] = f[head], a
+	}
+	for i, w := range f[head:] {
+		c := cases
+		if i == 0 && r.cases[cases+"-m"] != nil && masculine(before) {
+			c = cases + "-m"
+		}
+		f[head+i], _ = r.nominativeWord(w, c)
 	}
 	return strings.Join(f, " ")
 }

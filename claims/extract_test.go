@@ -240,3 +240,32 @@ func TestExtractPhrasings(t *testing.T) {
 		"Недавно перебрались в Псков.":           {{u, claims.LivesIn, "Псков"}},
 	})
 }
+
+// Appositions: a name set off by commas after a relative, a relative set
+// off after a name, and a name after the kind of thing it names ("a
+// Danish startup, Vivid").
+func TestExtractAppositions(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"My cousin, Tariq, lives in Dundee.":          {{"cousin", claims.LivesIn, "Dundee"}},
+		"My girlfriend, Nadia, is a midwife.":         {{u, claims.Partner, "Nadia"}, {"girlfriend", claims.JobTitle, "midwife"}},
+		"Старшая сестра, Алина, живёт в Перми.":       {{u, claims.Sibling, "Алина"}, {"сестра", claims.LivesIn, "Пермь"}},
+		"Игорь, мой сосед, уже год живёт в Твери.":    {{"Игорь", claims.LivesIn, "Тверь"}},
+		"I work for a Danish startup, Vivid.":         {{u, claims.WorksAt, "Vivid"}},
+		"I work at a small agency called Brightside.": {{u, claims.WorksAt, "Brightside"}},
+		"I work for a German bank in Frankfurt.":      nil,
+		"I like Italian food.":                        {{u, claims.Likes, "Italian food"}},
+	})
+}
+
+// Only the adjectives before a Russian object's head noun are read as
+// adjectives; the genitive after it stays ("клуб любителей кино"), and
+// "член" takes the genitive.
+func TestExtractNominativeHead(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Состою в клубе любителей кино.": {{u, claims.MemberOf, "клуб любителей кино"}},
+		"Работаю в агентстве «Пульс».":   {{u, claims.WorksAt, "Пульс"}},
+		"Состою в обществе охотников.":   {{u, claims.MemberOf, "общество охотников"}},
+		"Я член Союза художников.":       {{u, claims.MemberOf, "Союз художников"}},
+		"Я член профсоюза.":              {{u, claims.MemberOf, "профсоюз"}},
+	})
+}
