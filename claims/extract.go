@@ -85,8 +85,8 @@ func (r *rules) extract(text string) []Claim {
 			if overlapsLiteral(o, f, near(all, f)) {
 				continue
 			}
-			if f.p.kind == Job && !r.job(o.text) {
-				continue // "I'm a night owl"
+			if !r.fits(f.p.kind, o.text) {
+				continue // "I'm a night owl", "I take the bus"
 			}
 			c := Claim{Subject: f.subject, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
 			k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}

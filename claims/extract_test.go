@@ -269,3 +269,18 @@ func TestExtractNominativeHead(t *testing.T) {
 		"Я член профсоюза.":              {{u, claims.MemberOf, "профсоюз"}},
 	})
 }
+
+// A medication must look like one (medications.txt), which lets "I'm on
+// X" state one.
+func TestExtractMedication(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"I take the bus to work.":                  nil,
+		"Пью кофе по утрам.":                       nil,
+		"I'm on holiday next week.":                nil,
+		"I'm on the night shift.":                  nil,
+		"I'm on citalopram, 20mg.":                 {{u, claims.Takes, "citalopram"}},
+		"Mum has been on levothyroxine for years.": {{"Mum", claims.Takes, "levothyroxine"}},
+		"My brother is on lithium.":                {{"brother", claims.Takes, "lithium"}},
+		"I take vitamin B12 daily.":                {{u, claims.Takes, "vitamin B12"}},
+	})
+}

@@ -93,12 +93,16 @@ type rules struct {
 	// nonObjects holds "kind noun" for the nouns that end no object of
 	// that kind: "school класс" ("во втором классе" is a stage of study).
 	nonObjects map[string]bool
-	// jobs says how a job title's last word looks (jobs.txt): a word
-	// naming a job, an ending, or a word so ending that names none.
-	jobs struct {
-		words, not map[string]bool
-		endings    []string
-	}
+	// shapes says how the last word of an object of a kind looks
+	// (jobs.txt, medications.txt); a kind with none takes any.
+	shapes map[Kind]*shape
+}
+
+// shape is one file of jobs.txt's format: the words that name a thing of
+// a kind, the endings that do, and the words so ending that do not.
+type shape struct {
+	words, not map[string]bool
+	endings    []string
 }
 
 func loadRules(fsys fs.FS) (*rules, error) {
@@ -119,8 +123,11 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	if r.nonObjects, err = readKindNouns(fsys, "nonobjects.txt"); err != nil {
 		return nil, err
 	}
-	if err := r.readJobs(fsys, "jobs.txt"); err != nil {
-		return nil, err
+	r.shapes = map[Kind]*shape{}
+	for k, file := range map[Kind]string{Job: "jobs.txt", Medication: "medications.txt"} {
+		if r.shapes[k], err = readShape(fsys, file); err != nil {
+			return nil, err
+		}
 	}
 	if err := r.readCases(fsys, "cases.txt"); err != nil {
 		return nil, err
@@ -198,66 +205,79 @@ func badWord(w string) string {
 	return wordlist.BadWord(w)
 }
 
-// readJobs reads jobs.txt: a word, "-ending" or "!word" a line.
-func (r *rules) readJobs(fsys fs.FS, file string) error {
+// readShape reads a file of jobs.txt's format: a word, "-ending" or
+// "!word" a line.
+func readShape(fsys fs.FS, file string) (*shape, error) {
 	text, err := readFile(fsys, file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.jobs.words, r.jobs.not = map[string]bool{}, map[string]bool{}
+	sh := &shape{words: map[string]bool{}, not: map[string]bool{}}
 	err = wordlist.Parse(file, text, func(_ int, line string) error {
-		w, set := line, r.jobs.words
+		w, set := line, sh.words
 		switch {
 		case strings.HasPrefix(line, "-"):
 			w, set = line[1:], nil
 		case strings.HasPrefix(line, "!"):
-			w, set = line[1:], r.jobs.not
+			w, set = line[1:], sh.not
 		}
 		if why := badWord(w); why != "" {
 			return fmt.Errorf("word %q %s", w, why)
 		}
 		if set == nil {
-			if slices.Contains(r.jobs.endings, w) {
+			if slices.Contains(sh.endings, w) {
 				return fmt.Errorf("ending %q twice", w)
 			}
-			r.jobs.endings = append(r.jobs.endings, w)
+			sh.endings = append(sh.endings, w)
 			return nil
 		}
-		if r.jobs.words[w] || r.jobs.not[w] {
+		if sh.words[w] || sh.not[w] {
 			return fmt.Errorf("word %q twice", w)
 		}
 		set[w] = true
 		return nil
 	})
-	if err == nil && len(r.jobs.words)+len(r.jobs.endings) == 0 {
+	if err == nil && len(sh.words)+len(sh.endings) == 0 {
 		err = fmt.Errorf("%s: the list has no words", file)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %w", errPatterns, err)
+		return nil, fmt.Errorf("%w: %w", errPatterns, err)
 	}
-	return nil
+	return sh, nil
 }
 
-// job reports whether title, a job title's text, ends in a word that
-// names a job by jobs.txt; a capitalised last word is a name, not a job
-// ("I'm a native English speaker" gives no title "English").
-func (r *rules) job(title string) bool {
-	f := strings.Fields(title)
+// fits reports whether object, of kind, ends in a word of the kind's
+// shape: its last word of two letters or more with no digit ("vitamin"
+// of "vitamin D"), by the words, the exceptions and then the endings. A
+// job's capitalised last word is a name, not a job ("I'm a native
+// English speaker" gives no title "English").
+func (r *rules) fits(kind Kind, object string) bool {
+	sh := r.shapes[kind]
+	if sh == nil {
+		return true
+	}
+	f := strings.Fields(object)
+	for len(f) > 1 {
+		if w := f[len(f)-1]; utf8.RuneCountInString(w) > 1 && !strings.ContainsFunc(w, unicode.IsDigit) {
+			break
+		}
+		f = f[:len(f)-1]
+	}
 	if len(f) == 0 {
 		return false
 	}
 	last := f[len(f)-1]
-	if first, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(first) && strings.ToUpper(last) != last {
+	if first, _ := utf8.DecodeRuneInString(last); kind == Job && unicode.IsUpper(first) && strings.ToUpper(last) != last {
 		return false
 	}
 	w := strings.Map(fold.Rune, last)
 	switch {
-	case r.jobs.not[w]:
+	case sh.not[w]:
 		return false
-	case r.jobs.words[w]:
+	case sh.words[w]:
 		return true
 	}
-	for _, e := range r.jobs.endings {
+	for _, e := range sh.endings {
 		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) > utf8.RuneCountInString(e)+1 {
 			return true
 		}

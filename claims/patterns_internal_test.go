@@ -28,7 +28,7 @@ func validFiles() fstest.MapFS {
 	fs := fstest.MapFS{}
 	for name, text := range map[string]string{
 		"stop.txt": "and\n", "lead.txt": "a\n", "subjects.txt": "sister\n", "negation.txt": "not\n",
-		"adverbs.txt": "just\n", "indeclinable.txt": "кофе\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n", "nonobjects.txt": "school year\n", "jobs.txt": "-er\n", "describers.txt": "old\n",
+		"adverbs.txt": "just\n", "indeclinable.txt": "кофе\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n", "nonobjects.txt": "school year\n", "jobs.txt": "-er\n", "medications.txt": "-in\n", "describers.txt": "old\n",
 		"en.txt": "# English\nworks_at company: i work at NAME\nlives_in place: S lives in NAME\n",
 		"ru.txt": "lives_in place: живу в NAME.prep\n",
 	} {
