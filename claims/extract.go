@@ -307,7 +307,7 @@ func (r *rules) appositionName(text string, toks []token, i int) (string, bool) 
 
 func isMy(w string) bool {
 	switch w {
-	case "my", "мой", "моя", "мое", "мои":
+	case "my", "our", "мой", "моя", "мое", "мои":
 		return true
 	}
 	return false
@@ -451,6 +451,11 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		}
 		f.subject = s
 		return r.rest(text, toks, p, ei+1, next, f)
+	case dash:
+		if ti < len(toks) && strings.ContainsRune("—–-", toks[ti].mark) && toks[ti].mark != 0 {
+			return r.rest(text, toks, p, ei+1, ti+1, f)
+		}
+		return false
 	case skip:
 		for n := 1; n <= maxSkip; n++ {
 			i := ti + n - 1
@@ -462,6 +467,17 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 			}
 		}
 		return false
+	}
+	// Adverbs may stand before the object too: "говорит только
+	// по-армянски".
+	if ei > 0 {
+		n := 0
+		for n < 2 && ti+n+1 < len(toks) && r.adverb(toks[ti+n]) {
+			n++
+		}
+		if w := word(ti + n); n > 0 && w != "" && !r.stop[w] && !r.negation[w] {
+			ti += n
+		}
 	}
 	// A phrase that is not a name may end sooner, for the pattern's next
 	// word: "хожу в X клуб" on "хожу в шахматный клуб".
@@ -510,6 +526,14 @@ func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o
 		if toks[next].mark == ',' && (word(at) == "and" || word(at) == "и") {
 			at++
 		}
+		// "по-английски и немного по-португальски", "на гитаре и на
+		// укулеле": adverbs, and the slot's preposition again.
+		for n := 0; n < 2 && at < len(toks) && r.adverb(toks[at]); n++ {
+			at++
+		}
+		if pre := p.elems[max(ei-1, 0)]; ei > 0 && pre.kind == literal && !pre.optional && slices.Contains(pre.words, word(at)) {
+			at++
+		}
 		o2, n2, ok := r.object(text, toks, at, e, p.kind, maxPhrase)
 		if !ok || o2.a < len(toks) && toks[o2.a].upper != toks[o.a].upper {
 			break
@@ -526,8 +550,7 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 	if ti >= len(toks) || toks[ti].word == "" {
 		return "", 0, false
 	}
-	switch toks[ti].word {
-	case "my", "мой", "моя", "мое", "мои":
+	if isMy(toks[ti].word) {
 		for n := ti + 1; n <= ti+2 && n < len(toks); n++ {
 			if r.subjects[toks[n].word] {
 				return text[toks[n].start:toks[n].end], r.afterName(toks, n+1), true
@@ -636,7 +659,7 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			return span{}, 0, false
 		}
 		a, b = r.name(toks, ti+1)
-		if b < len(toks) && toks[b].mark == 0 || b-a > 3 {
+		if b < len(toks) && toks[b].mark == 0 && !conjunction(toks[b].word) || b-a > 3 {
 			return span{}, 0, false
 		}
 		next = b

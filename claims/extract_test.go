@@ -284,3 +284,52 @@ func TestExtractMedication(t *testing.T) {
 		"I take vitamin B12 daily.":                {{u, claims.Takes, "vitamin B12"}},
 	})
 }
+
+// Russian sentences without a verb: "Я юрист", "брат — электрик", "жена у
+// меня стоматолог".
+func TestExtractVerbless(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Я юрист.": {{u, claims.JobTitle, "юрист"}},
+		"Я дома.":  nil,
+		"Я рад, что всё получилось.": nil,
+		"Мой брат Олег — электрик.":  {{u, claims.Sibling, "Олег"}, {"брат", claims.JobTitle, "электрик"}},
+		"Жена у меня стоматолог.":    {{"Жена", claims.JobTitle, "стоматолог"}},
+		"Сестра — вегетарианка.":     nil,
+	})
+}
+
+// Relatives and pets named in lists and with "our", step-relatives, and
+// a few more family phrasings in both languages.
+func TestExtractFamily(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"I have three sons, Ollie, Ben and Sam.":        {{u, claims.Child, "Ollie"}, {u, claims.Child, "Ben"}, {u, claims.Child, "Sam"}},
+		"Our daughter Freya is nine.":                   {{u, claims.Child, "Freya"}},
+		"My stepmum Carol is a dentist.":                {{u, claims.Parent, "Carol"}, {"stepmum", claims.JobTitle, "dentist"}},
+		"We've got two ferrets.":                        {{u, claims.HasPet, "ferrets"}},
+		"У нас трое детей: Петя, Оля и Ваня.":           {{u, claims.Child, "Петя"}, {u, claims.Child, "Оля"}, {u, claims.Child, "Ваня"}},
+		"У меня две собаки, Лайма и Герда.":             {{u, claims.HasPet, "Лайма"}, {u, claims.HasPet, "Герда"}},
+		"Подруга недавно вышла замуж за Сергея.":        {{"Подруга", claims.Partner, "Сергей"}},
+		"Брат женился на Марине.":                       {{"Брат", claims.Partner, "Марина"}},
+		"Мы с Олей женаты пять лет.":                    {{u, claims.Partner, "Оля"}},
+		"Мы с Тимуром дружим с детства.":                {{u, claims.Friend, "Тимур"}},
+		"My brother-in-law is an accountant for Aviva.": {{"brother-in-law", claims.JobTitle, "accountant"}, {"brother-in-law", claims.WorksAt, "Aviva"}},
+		"I'm a radiographer with the Royal Infirmary.":  {{u, claims.JobTitle, "radiographer"}, {u, claims.WorksAt, "Royal Infirmary"}},
+	})
+}
+
+// More of the verbs, lists and asides people use.
+func TestExtractMorePhrasings(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Дочка обожает рисование.":                  {{"Дочка", claims.Likes, "рисование"}},
+		"Отец водит старую «Волгу».":                {{"Отец", claims.Drives, "Волга"}},
+		"Брат не ест свинину.":                      {{"Брат", claims.Diet, "свинина"}},
+		"Дед говорит только по-татарски.":           {{"Дед", claims.Speaks, "татарский"}},
+		"Говорю по-польски и немного по-чешски.":    {{u, claims.Speaks, "польский"}, {u, claims.Speaks, "чешский"}},
+		"Играю на скрипке и немного на флейте.":     {{u, claims.Plays, "скрипка"}, {u, claims.Plays, "флейта"}},
+		"I've been living in Bristol since 2015.":   {{u, claims.LivesIn, "Bristol"}},
+		"My aunt lives with her partner in Galway.": {{"aunt", claims.LivesIn, "Galway"}},
+		"I have an allergy to wasps.":               {{u, claims.AllergicTo, "wasps"}},
+		"I have allergies to pollen and dust.":      {{u, claims.AllergicTo, "pollen"}, {u, claims.AllergicTo, "dust"}},
+		"My husband works weekends as a paramedic.": {{"husband", claims.JobTitle, "paramedic"}},
+	})
+}

@@ -38,6 +38,7 @@ const (
 	subject                 // "S": whom the fact is about ("my sister", "Anna")
 	slot                    // "X" or "NAME": the object
 	skip                    // "_": one to four words not the object ("a software engineer"), the fewest that do
+	dash                    // "—": a dash standing for the verb "is" ("брат — врач")
 )
 
 type elem struct {
@@ -408,7 +409,7 @@ func (r *rules) parsePattern(line string) (pattern, error) {
 		switch {
 		case e.kind == subject && i > 0:
 			return pattern{}, fmt.Errorf("S must come first")
-		case i == 0 && (e.kind == slot || e.kind == skip || e.optional):
+		case i == 0 && (e.kind == slot || e.kind == skip || e.kind == dash || e.optional):
 			return pattern{}, fmt.Errorf("a pattern must begin with a word it needs or S")
 		case e.joins && (i == 0 || p.elems[i-1].kind != slot && !p.elems[i-1].joins):
 			return pattern{}, fmt.Errorf("a word+ must follow the object X or another word+")
@@ -432,6 +433,8 @@ func (r *rules) parseElem(f string) (elem, error) {
 		return elem{kind: subject}, nil
 	case "_":
 		return elem{kind: skip}, nil
+	case "—":
+		return elem{kind: dash}, nil
 	}
 	if name, cases, _ := strings.Cut(f, "."); strings.HasSuffix(name, "X") || name == "NAME" {
 		e := elem{kind: slot, names: name == "NAME", cases: cases}
