@@ -219,13 +219,17 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 		// "Маша".
 		direct := false
 		for back := max(ti-5, 0); back < ti; back++ {
-			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti {
+			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti && (back == 0 || toks[back-1].word != "у") {
 				f.subject, direct = s, true
 				break
 			}
 		}
 		if !direct && r.verbFirst(p) {
-			f.subject = r.clauseSubject(text, toks, ti, f)
+			s, ok := r.clauseSubject(text, toks, ti, f)
+			if !ok {
+				return nil // whose the clause is is not clear
+			}
+			f.subject = s
 		}
 		if !direct && p.further && f.subject == "" {
 			return nil // "работает в X" with no one named: not the user
@@ -241,12 +245,39 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 func (r *rules) verbFirst(p *pattern) bool {
 	e := p.elems[0]
 	return e.kind == literal && !slices.ContainsFunc(e.words, func(w string) bool {
-		return r.lead[w] || w == "у" || firstPerson[w]
+		return r.lead[w] || w == "у" || firstPerson(w)
 	})
 }
 
-// firstPerson holds the Russian pronouns that make a clause the user's.
-var firstPerson = map[string]bool{"я": true, "мы": true, "меня": true, "мне": true, "нас": true, "нам": true}
+// firstPerson reports whether w is a Russian pronoun that makes a clause
+// the user's.
+func firstPerson(w string) bool {
+	switch w {
+	case "я", "мы", "меня", "мне", "нас", "нам":
+		return true
+	}
+	return false
+}
+
+// subordinator reports whether w begins a Russian clause with a subject
+// of its own: "Сын сказал, что учительница переехала в X".
+func subordinator(w string) bool {
+	switch w {
+	case "что", "чтобы", "который", "которая", "которое", "которые", "где", "куда", "когда", "если", "хотя", "потому", "раз":
+		return true
+	}
+	return false
+}
+
+// othersPossessive reports whether w makes the relative after it someone
+// else's: "её муж", "her husband".
+func othersPossessive(w string) bool {
+	switch w {
+	case "его", "ее", "их", "his", "her", "their", "its":
+		return true
+	}
+	return false
+}
 
 // clauseSubject returns the subject of an implicit match f at ti that no
 // subject phrase stands just before: the nearest relative named earlier in
@@ -254,10 +285,13 @@ var firstPerson = map[string]bool{"я": true, "мы": true, "меня": true, "�
 // переехали в X") or by "у" and the genitive ("у сына аллергия на X"),
 // else the user. A verb in the first person ("живу", "работаем") or a
 // first-person pronoun in between ("а я переехала") keeps it the user's.
-func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) string {
+// It reports false when the subject is not clear: a clause of its own
+// begins in between ("…, что учительница переехала"), or the relative is
+// someone else's ("её муж").
+func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) (string, bool) {
 	for _, i := range f.lits {
 		if firstPersonVerb(toks[i].word) {
-			return ""
+			return "", true
 		}
 	}
 	for i := ti - 1; i >= 0 && i >= ti-maxSpan && !strings.ContainsRune(".!?;", toks[i].mark); i-- {
@@ -266,26 +300,29 @@ func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) strin
 			i-- // "Муж у меня инженер": an aside, not the subject
 			continue
 		}
-		if firstPerson[w] {
-			return ""
-		}
-		if w == "у" && i+1 < ti {
+		switch {
+		case firstPerson(w):
+			return "", true
+		case subordinator(w):
+			return "", false
+		case w == "у" && i+1 < ti:
 			if s, ok := r.genitiveSubject(text, toks[i+1]); ok {
-				return s
+				return s, true
 			}
-			continue
-		}
-		if r.subjects[w] {
+		case r.subjects[w]:
 			if i > 0 && (toks[i-1].word == "у" || r.lead[toks[i-1].word] && !isMy(toks[i-1].word)) {
 				continue // "у сына" is read at "у"; "свою сестру" is an object
 			}
-			if name, ok := r.appositionName(text, toks, i); ok {
-				return name // "Олег, мой коллега, живёт в X"
+			if i > 0 && othersPossessive(toks[i-1].word) {
+				return "", false
 			}
-			return text[toks[i].start:toks[i].end]
+			if name, ok := r.appositionName(text, toks, i); ok {
+				return name, true // "Олег, мой коллега, живёт в X"
+			}
+			return text[toks[i].start:toks[i].end], true
 		}
 	}
-	return ""
+	return "", true
 }
 
 // appositionName returns the name a relative at i is set off after by
@@ -325,15 +362,17 @@ func firstPersonVerb(w string) bool {
 	return false
 }
 
-// genitiveSubject reads the relative after "у" ("у сына", "у дочери"):
-// the word put back in the nominative by the rules of "gen", which must
-// then be a noun of subjects.txt.
+// genitiveSubject reads the relative or the name after "у" ("у сына",
+// "у дочери", "у Пети"), put back in the nominative by the rules of
+// "gen": a relative by the first rule giving a noun of subjects.txt, a
+// name by the first rule that fits.
 func (r *rules) genitiveSubject(text string, t token) (string, bool) {
 	if t.word == "" {
 		return "", false
 	}
+	name := named(t)
 	for _, c := range r.cases["gen"] {
-		if rest, ok := strings.CutSuffix(t.word, c[0]); ok && r.subjects[rest+c[1]] {
+		if rest, ok := strings.CutSuffix(t.word, c[0]); ok && (name || r.subjects[rest+c[1]]) {
 			w := []rune(text[t.start:t.end])
 			return string(w[:len(w)-utf8.RuneCountInString(c[0])]) + c[1], true
 		}
@@ -562,6 +601,9 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		return "", 0, false
 	}
 	if r.subjects[toks[ti].word] { // "Мама живет в Твери", "Сын учится в гимназии"
+		if ti > 0 && othersPossessive(toks[ti-1].word) {
+			return "", 0, false // "её муж" is not the user's
+		}
 		next := ti + 1
 		if next < len(toks) && named(toks[next]) {
 			_, next = r.name(toks, next)

@@ -333,3 +333,18 @@ func TestExtractMorePhrasings(t *testing.T) {
 		"My husband works weekends as a paramedic.": {{"husband", claims.JobTitle, "paramedic"}},
 	})
 }
+
+// Whose a relative is, and whose a clause is: "её муж" is not the user's
+// husband, a clause after "что" has a subject of its own, and "у" with a
+// name gives that name in the nominative. When unsure, no claim.
+func TestExtractWhose(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Коллега говорит, что её муж работает в Озоне.": nil,
+		"Her husband works at Siemens.": nil,
+		"Дочь рассказала, что учительница переехала в Омск.": nil,
+		"У Пети аллергия на орехи.":                          {{"Петя", claims.AllergicTo, "орехи"}},
+		"У Андрея аллергия на пыль.":                         {{"Андрей", claims.AllergicTo, "пыль"}},
+		"У меня аллергия на пыль.":                           {{u, claims.AllergicTo, "пыль"}},
+		"Сын в прошлом году, говорят, переехал в Тверь.":     {{"Сын", claims.LivesIn, "Тверь"}},
+	})
+}
