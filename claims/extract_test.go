@@ -348,3 +348,12 @@ func TestExtractWhose(t *testing.T) {
 		"Сын в прошлом году, говорят, переехал в Тверь.":     {{"Сын", claims.LivesIn, "Тверь"}},
 	})
 }
+
+// A Russian job title's head may come before a genitive.
+func TestExtractJobHead(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Я водитель троллейбуса.": {{u, claims.JobTitle, "водитель троллейбуса"}},
+		"Папа — учитель истории.": {{"Папа", claims.JobTitle, "учитель истории"}},
+		"I'm a GP in Hull.":       {{u, claims.JobTitle, "GP"}},
+	})
+}

@@ -250,14 +250,24 @@ func readShape(fsys fs.FS, file string) (*shape, error) {
 // fits reports whether object, of kind, ends in a word of the kind's
 // shape: its last word of two letters or more with no digit ("vitamin"
 // of "vitamin D"), by the words, the exceptions and then the endings. A
-// job's capitalised last word is a name, not a job ("I'm a native
-// English speaker" gives no title "English").
+// Russian head noun may come first, before a genitive ("водитель
+// автобуса"), so there any word will do. A job's capitalised last word is
+// a name, not a job ("I'm a native English speaker" gives no title
+// "English").
 func (r *rules) fits(kind Kind, object string) bool {
 	sh := r.shapes[kind]
 	if sh == nil {
 		return true
 	}
 	f := strings.Fields(object)
+	if len(f) > 1 && strings.ContainsFunc(object, func(c rune) bool { return unicode.Is(unicode.Cyrillic, c) }) {
+		for i := range f {
+			if r.fits(kind, f[i]) {
+				return true
+			}
+		}
+		return false
+	}
 	for len(f) > 1 {
 		if w := f[len(f)-1]; utf8.RuneCountInString(w) > 1 && !strings.ContainsFunc(w, unicode.IsDigit) {
 			break
