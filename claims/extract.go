@@ -51,6 +51,9 @@ const (
 
 func (r *rules) extract(text string) []Claim {
 	toks := tokenize(text)
+	for i := range toks {
+		toks[i].adverb = r.adverb(toks[i])
+	}
 	var all []*found // in the order of their start
 	for ti, t := range toks {
 		try := func(pi int) {
@@ -68,8 +71,12 @@ func (r *rules) extract(text string) []Claim {
 			try(pi)
 		}
 		if t.word != "" && (t.upper || r.subjects[t.word] || r.lead[t.word]) {
-			for _, pi := range r.bySubject {
-				try(pi)
+			// Every such pattern begins with S: none matches where no
+			// subject phrase begins.
+			if _, _, ok := r.subjectAt(text, toks, ti); ok {
+				for _, pi := range r.bySubject {
+					try(pi)
+				}
 			}
 		}
 	}
@@ -388,7 +395,7 @@ func (r *rules) sentenceStart(toks []token, ti int) bool {
 		if i <= 0 || strings.ContainsRune(".!?;", toks[i-1].mark) {
 			return true
 		}
-		if !r.adverb(toks[i-1]) {
+		if !toks[i-1].adverb {
 			return false
 		}
 	}
@@ -410,7 +417,7 @@ func (r *rules) adverb(t token) bool {
 func (r *rules) adverbsBefore(toks []token, ti int, words []string) int {
 	for n := 1; n <= 2 && ti+n < len(toks); n++ {
 		t := toks[ti+n-1]
-		if !r.adverb(t) || slices.Contains(words, t.word) {
+		if !t.adverb || slices.Contains(words, t.word) {
 			return 0
 		}
 		if slices.Contains(words, toks[ti+n].word) {
@@ -511,7 +518,7 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	// по-армянски".
 	if ei > 0 {
 		n := 0
-		for n < 2 && ti+n+1 < len(toks) && r.adverb(toks[ti+n]) {
+		for n < 2 && ti+n+1 < len(toks) && toks[ti+n].adverb {
 			n++
 		}
 		if w := word(ti + n); n > 0 && w != "" && !r.stop[w] && !r.negation[w] {
@@ -567,7 +574,7 @@ func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o
 		}
 		// "по-английски и немного по-португальски", "на гитаре и на
 		// укулеле": adverbs, and the slot's preposition again.
-		for n := 0; n < 2 && at < len(toks) && r.adverb(toks[at]); n++ {
+		for n := 0; n < 2 && at < len(toks) && toks[at].adverb; n++ {
 			at++
 		}
 		if pre := p.elems[max(ei-1, 0)]; ei > 0 && pre.kind == literal && !pre.optional && slices.Contains(pre.words, word(at)) {
@@ -717,7 +724,7 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 				// noun; the name, if any, comes after it.
 				return r.namedAfter(text, toks, b+1)
 			}
-			if !e.names && !r.stop[w] && !r.negation[w] && !r.adverb(toks[b]) {
+			if !e.names && !r.stop[w] && !r.negation[w] && !toks[b].adverb {
 				// "Italian food": a phrase beginning with a capital.
 				for b < len(toks) && b-a < limit && toks[b].word != "" && !toks[b].upper && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
 					b++
