@@ -336,8 +336,13 @@ func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) (stri
 // commas: "Олег" of "Олег, мой коллега, живёт".
 func (r *rules) appositionName(text string, toks []token, i int) (string, bool) {
 	j := i
+	for n := 0; n < 2 && j > 1 && toks[j-1].word != "" && !isMy(toks[j-1].word); n++ {
+		j-- // "мой младший брат"
+	}
 	if j > 0 && isMy(toks[j-1].word) {
 		j--
+	} else {
+		j = i
 	}
 	if j < 2 || toks[j-1].mark != ',' || i+1 >= len(toks) || toks[i+1].mark != ',' || !named(toks[j-2]) {
 		return "", false
@@ -530,6 +535,9 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	for limit := maxPhrase; limit > 0; limit-- {
 		o, next, ok := r.object(text, toks, ti, e, p.kind, limit)
 		if !ok {
+			if o, ok := r.nameBefore(text, toks, p, ei, ti, f.start); ok {
+				return r.objects(text, toks, p, e, ei, o, ti, f)
+			}
 			return false
 		}
 		if r.nonObjects[string(p.kind)+" "+toks[o.b-1].word] {
@@ -552,6 +560,31 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		}
 	}
 	return false
+}
+
+// nameBefore reads the name a relative is set off after by commas, for
+// a pattern naming the relative and then the name ("my wife NAME") that
+// meets the closing comma at ti instead: "Katie, my wife, works".
+func (r *rules) nameBefore(text string, toks []token, p *pattern, ei, ti, start int) (span, bool) {
+	e := p.elems[ei]
+	if !e.names || ei != len(p.elems)-1 || ti >= len(toks) || toks[ti].mark != ',' || start < 2 || toks[start-1].mark != ',' {
+		return span{}, false
+	}
+	b := start - 1
+	a := b
+	for a > 0 && b-a < 3 && named(toks[a-1]) {
+		a--
+	}
+	if a == b || a > 0 && toks[a-1].mark == 0 {
+		return span{}, false // not a name standing alone before the comma
+	}
+	// "Honestly, my wife, ...": a capital at the start of a sentence makes
+	// no name of an adverb (but "Emily", "Beverly").
+	if t := toks[a]; r.stop[t.word] || r.lead[t.word] || t.adverb || r.negation[t.word] ||
+		len(t.word) >= 6 && strings.HasSuffix(t.word, "ly") && !strings.HasSuffix(t.word, "erly") {
+		return span{}, false
+	}
+	return span{a, b, text[toks[a].start:toks[b-1].end]}, true
 }
 
 // objects goes on from the object o of slot e, ending before token next,

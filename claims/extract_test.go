@@ -357,3 +357,15 @@ func TestExtractJobHead(t *testing.T) {
 		"I'm a GP in Hull.":       {{u, claims.JobTitle, "GP"}},
 	})
 }
+
+// A name before the relative it is set off with: "Tom, my husband, ..."
+// names the user's husband.
+func TestExtractNameFirstApposition(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Tom, my husband, is a chef.":             {{u, claims.Partner, "Tom"}},
+		"Лена, моя жена, обожает театр.":          {{u, claims.Partner, "Лена"}, {"Лена", claims.Likes, "театр"}},
+		"Костя, мой младший брат, живёт в Твери.": {{u, claims.Sibling, "Костя"}, {"Костя", claims.LivesIn, "Тверь"}},
+		"Yesterday, my husband, Tom, cooked.":     {{u, claims.Partner, "Tom"}},
+		"Honestly, my wife, she is great.":        nil,
+	})
+}
