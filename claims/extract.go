@@ -580,11 +580,29 @@ func (r *rules) nameBefore(text string, toks []token, p *pattern, ei, ti, start 
 	}
 	// "Honestly, my wife, ...": a capital at the start of a sentence makes
 	// no name of an adverb (but "Emily", "Beverly").
-	if t := toks[a]; r.stop[t.word] || r.lead[t.word] || t.adverb || r.negation[t.word] ||
+	if t := toks[a]; r.stop[t.word] || r.lead[t.word] || t.adverb || r.negation[t.word] || interjection(t.word) ||
 		len(t.word) >= 6 && strings.HasSuffix(t.word, "ly") && !strings.HasSuffix(t.word, "erly") {
 		return span{}, false
 	}
 	return span{a, b, text[toks[a].start:toks[b-1].end]}, true
+}
+
+// interjection reports whether w opens a sentence as a word of address
+// or a discourse marker, which a capital makes look like a name: "Sorry,
+// my wife, …", "Слушай, моя мама …".
+func interjection(w string) bool {
+	switch w {
+	case "sorry", "hi", "hello", "hey", "well", "yes", "no", "ok", "okay", "oh", "anyway", "btw", "please", "thanks",
+		"привет", "слушай", "слушайте", "кстати", "короче", "ну", "да", "нет", "ладно", "вот", "извини", "извините", "спасибо":
+		return true
+	}
+	return false
+}
+
+// indefinite reports whether w is a Russian indefinite word, "когда-то",
+// "где-нибудь", which a capital makes look like a name.
+func indefinite(w string) bool {
+	return strings.HasSuffix(w, "-то") || strings.HasSuffix(w, "-нибудь") || strings.HasSuffix(w, "-либо")
 }
 
 // objects goes on from the object o of slot e, ending before token next,
@@ -652,7 +670,7 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		}
 		return text[toks[ti].start:toks[ti].end], next, true
 	}
-	if !named(toks[ti]) || r.stop[toks[ti].word] || r.lead[toks[ti].word] || r.negation[toks[ti].word] || r.adverbs[toks[ti].word] {
+	if w := toks[ti].word; !named(toks[ti]) || r.stop[w] || r.lead[w] || r.negation[w] || r.adverbs[w] || interjection(w) || indefinite(w) {
 		return "", 0, false
 	}
 	a, b := r.name(toks, ti)

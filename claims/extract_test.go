@@ -369,3 +369,13 @@ func TestExtractNameFirstApposition(t *testing.T) {
 		"Honestly, my wife, she is great.":        nil,
 	})
 }
+
+// A capital at the start of a sentence makes no name of a word of address
+// or an indefinite adverb.
+func TestExtractNotNames(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Sorry, my husband, he is late.": nil,
+		"Когда-то жил в Омске.":          {{u, claims.LivesIn, "Омск"}},
+		"Привет, живу в Омске.":          {{u, claims.LivesIn, "Омск"}},
+	})
+}
