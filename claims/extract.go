@@ -815,7 +815,7 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 		if b > a && b+1 < len(toks) && toks[b].mark == '№' && number(toks[b+1].word) {
 			b += 2 // "школа №57" names one school
 		}
-		if b == a {
+		if b == a || !r.inCase(toks[b-1], e.cases) {
 			return span{}, 0, false
 		}
 		next = b
@@ -843,6 +843,23 @@ func (r *rules) namedAfter(text string, toks []token, ti int) (span, int, bool) 
 	}
 	a, b := r.name(toks, ti+1)
 	return span{a, b, text[toks[a].start:toks[b-1].end]}, b, true
+}
+
+// inCase reports whether t, the last word of a phrase in lower case, may
+// stand in the case cases: where cases.txt lists the endings of a case
+// ("prep-forms"), a declinable Cyrillic word must end in one of them ("на
+// работу" is no prepositional; "на метро" does not decline).
+func (r *rules) inCase(t token, cases string) bool {
+	forms := r.cases[cases+"-forms"]
+	if forms == nil || t.upper || r.indeclinable[t.word] || !strings.ContainsFunc(t.word, func(c rune) bool { return unicode.Is(unicode.Cyrillic, c) }) {
+		return true
+	}
+	for _, f := range forms {
+		if strings.HasSuffix(t.word, f[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // designation reports whether toks[ti:ti+2] are a word and a letter or

@@ -379,3 +379,19 @@ func TestExtractNotNames(t *testing.T) {
 		"Привет, живу в Омске.":          {{u, claims.LivesIn, "Омск"}},
 	})
 }
+
+// A Russian object after "на"/"в" of a place or a thing must be in the
+// prepositional ("на работу" is where one goes, not a vehicle), and a few
+// more English phrasings.
+func TestExtractCaseForm(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Езжу на дачу по выходным.":             nil,
+		"Езжу на машине.":                       {{u, claims.Drives, "машина"}},
+		"Езжу на метро.":                        {{u, claims.Drives, "метро"}},
+		"Играю на пианино.":                     {{u, claims.Plays, "пианино"}},
+		"I've worked at Unilever for a decade.": {{u, claims.WorksAt, "Unilever"}},
+		"We live just outside Exeter.":          {{u, claims.LivesIn, "Exeter"}},
+		"I can speak a bit of Dutch.":           {{u, claims.Speaks, "Dutch"}},
+		"My dogs are called Bonnie and Clyde.":  {{u, claims.HasPet, "Bonnie"}, {u, claims.HasPet, "Clyde"}},
+	})
+}
