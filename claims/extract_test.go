@@ -395,3 +395,15 @@ func TestExtractCaseForm(t *testing.T) {
 		"My dogs are called Bonnie and Clyde.":  {{u, claims.HasPet, "Bonnie"}, {u, claims.HasPet, "Clyde"}},
 	})
 }
+
+// Words ending as job titles do that name none: a supporter, a pupil, a
+// lover of something.
+func TestExtractNotJobs(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Я сторонник раздельного сбора мусора.": nil,
+		"Я любитель чая.":                       nil,
+		"Сын — первоклассник.":                  nil,
+		"I'm an early riser.":                   nil,
+		"Я фанат «Зенита».":                     {{u, claims.Likes, "Зенит"}},
+	})
+}
