@@ -28,7 +28,19 @@ type found struct {
 	start, end int    // the tokens matched, [start, end)
 	lits       []int  // the tokens the pattern's words matched
 	subject    string // "" for the user
-	objects    []span // the first from the pattern, the rest joined to it by "and" or a comma
+	// also is a second subject joined to the first by "and" ("my mum and
+	// my aunt"), when pair is set.
+	also    string
+	pair    bool
+	objects []span // the first from the pattern, the rest joined to it by "and" or a comma
+}
+
+// subjects returns whom f is about: its subject, and the one joined to it.
+func (f *found) subjects() []string {
+	if f.pair {
+		return []string{f.subject, f.also}
+	}
+	return []string{f.subject}
 }
 
 // span is an object: tokens [a, b), and its text.
@@ -95,13 +107,15 @@ func (r *rules) extract(text string) []Claim {
 			if !r.fits(f.p.kind, o.text) {
 				continue // "I'm a night owl", "I take the bus"
 			}
-			c := Claim{Subject: f.subject, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
-			k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}
-			if seen[k] || c.Validate() != nil {
-				continue
+			for _, s := range f.subjects() {
+				c := Claim{Subject: s, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
+				k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}
+				if seen[k] || c.Validate() != nil {
+					continue
+				}
+				seen[k] = true
+				out = append(out, at{o.a, c})
 			}
-			seen[k] = true
-			out = append(out, at{o.a, c})
 		}
 	}
 	if len(out) == 0 {
@@ -146,7 +160,9 @@ func near(all []*found, f *found) []*found {
 }
 
 func overrules(g, f *found) bool {
-	if len(g.lits) <= len(f.lits) || !overlap(g.objects[0], f.objects[0]) {
+	// "my mum and I …" aside, a match of two subjects says more than one
+	// of either.
+	if len(g.lits) <= len(f.lits) || !overlap(g.objects[0], f.objects[0]) || f.pair && !g.pair {
 		return false
 	}
 	for _, i := range f.lits {
@@ -500,7 +516,16 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		if !ok {
 			return false
 		}
-		f.subject = s
+		f.subject, f.also, f.pair = s, "", false
+		// "my mum and my aunt", "мама и папа" (but "my brother and I" is
+		// read at "I").
+		if next+1 < len(toks) && (toks[next].word == "and" || toks[next].word == "и") {
+			if w := toks[next+1].word; isMy(w) || r.subjects[w] {
+				if s2, n2, ok := r.subjectAt(text, toks, next+1); ok {
+					f.also, f.pair, next = s2, true, n2
+				}
+			}
+		}
 		return r.rest(text, toks, p, ei+1, next, f)
 	case dash:
 		if ti < len(toks) && strings.ContainsRune("—–-", toks[ti].mark) && toks[ti].mark != 0 {

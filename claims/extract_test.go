@@ -407,3 +407,15 @@ func TestExtractNotJobs(t *testing.T) {
 		"Я фанат «Зенита».":                     {{u, claims.Likes, "Зенит"}},
 	})
 }
+
+// Two relatives joined by "and": "my mum and my aunt", "мама и папа";
+// "my husband and I" is read at "I".
+func TestExtractTwoSubjects(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"My husband and I live in Norwich.":       {{u, claims.LivesIn, "Norwich"}},
+		"My mum and my aunt both speak Urdu.":     {{"mum", claims.Speaks, "Urdu"}, {"aunt", claims.Speaks, "Urdu"}},
+		"My son and my nephew play rugby.":        {{"son", claims.Plays, "rugby"}, {"nephew", claims.Plays, "rugby"}},
+		"Мама и папа живут в Твери.":              {{"Мама", claims.LivesIn, "Тверь"}, {"папа", claims.LivesIn, "Тверь"}},
+		"My sister and her husband live in Hull.": nil,
+	})
+}
