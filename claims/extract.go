@@ -232,6 +232,18 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 				return onHeap(f)
 			}
 		}
+		if prev != nil && prev.p == p && ti+1 < len(toks) && (e0.kind == subject || !implicit) {
+			// The same pattern again from a later word of its own: "I have
+			// a son named Leo and a daughter named Mia".
+			for ei := 2; ei < len(p.elems); ei++ {
+				if e := p.elems[ei]; e.kind == literal && !e.optional && slices.Contains(e.words, toks[ti+1].word) {
+					*f = found{p: p, start: ti, subject: prev.subject}
+					if r.rest(text, toks, p, ei, ti+1, f) {
+						return onHeap(f)
+					}
+				}
+			}
+		}
 		*f = found{p: p, start: ti}
 	}
 	if p.atStart && !r.sentenceStart(toks, ti) || !r.rest(text, toks, p, 0, ti, f) {

@@ -419,3 +419,11 @@ func TestExtractTwoSubjects(t *testing.T) {
 		"My sister and her husband live in Hull.": nil,
 	})
 }
+
+// A pattern taken up again after "and" from a later word of its own.
+func TestExtractResumed(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"I have a brother called Rob and a sister called Jen.": {{u, claims.Sibling, "Rob"}, {u, claims.Sibling, "Jen"}},
+		"I have a dog named Rusty and a cat named Mo.":         {{u, claims.HasPet, "Rusty"}, {u, claims.HasPet, "Mo"}},
+	})
+}
