@@ -651,6 +651,15 @@ func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o
 		}
 		return ""
 	}
+	// A place narrowed after a comma with the same preposition: "живём в
+	// Подмосковье, в Химках" lives in "Химки".
+	if (p.kind == Place || p.kind == City) && ei > 0 && next+2 < len(toks) && toks[next].mark == ',' {
+		if pre := p.elems[ei-1]; pre.kind == literal && slices.Contains(pre.words, word(next+1)) && named(toks[next+2]) {
+			if o2, n2, ok := r.object(text, toks, next+2, e, p.kind, maxPhrase); ok {
+				o, next = o2, n2
+			}
+		}
+	}
 	f.objects = []span{o}
 	// More objects joined by "and" or a comma, of the same shape: "I speak
 	// English, French and German". A comma after a place qualifies it

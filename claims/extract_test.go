@@ -427,3 +427,16 @@ func TestExtractResumed(t *testing.T) {
 		"I have a dog named Rusty and a cat named Mo.":         {{u, claims.HasPet, "Rusty"}, {u, claims.HasPet, "Mo"}},
 	})
 }
+
+// A place narrowed after a comma with the same preposition is the place
+// lived in; "купили" is bought too.
+func TestExtractNarrowedPlace(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"Живу в Татарстане, в Казани.":   {{u, claims.LivesIn, "Казань"}},
+		"Живу в Люберцах.":               {{u, claims.LivesIn, "Люберцы"}},
+		"Живу в Мытищах.":                {{u, claims.LivesIn, "Мытищи"}},
+		"I live in Kent, in Canterbury.": {{u, claims.LivesIn, "Canterbury"}},
+		"I live in Kazan, Russia.":       {{u, claims.LivesIn, "Kazan"}},
+		"Летом купили дачу под Тверью.":  {{u, claims.Owns, "дача"}},
+	})
+}
