@@ -311,6 +311,8 @@ func TestExtractFamily(t *testing.T) {
 		"Подруга недавно вышла замуж за Сергея.":        {{"Подруга", claims.Partner, "Сергей"}},
 		"Брат женился на Марине.":                       {{"Брат", claims.Partner, "Марина"}},
 		"Мы с Олей женаты пять лет.":                    {{u, claims.Partner, "Оля"}},
+		"С Тимуром мы дружим с детства.":                {{u, claims.Friend, "Тимур"}},
+		"По вечерам играем в бадминтон.":                {{u, claims.Plays, "бадминтон"}},
 		"Мы с Тимуром дружим с детства.":                {{u, claims.Friend, "Тимур"}},
 		"My brother-in-law is an accountant for Aviva.": {{"brother-in-law", claims.JobTitle, "accountant"}, {"brother-in-law", claims.WorksAt, "Aviva"}},
 		"I'm a radiographer with the Royal Infirmary.":  {{u, claims.JobTitle, "radiographer"}, {u, claims.WorksAt, "Royal Infirmary"}},
