@@ -131,7 +131,9 @@ func Kinds() []Kind {
 type Claim struct {
 	// Subject is "" for the user; else whom the fact is about, as written:
 	// a relative or friend by the noun that names them ("sister" for "my
-	// sister", "сестра" for "моя сестра"), or a name ("Anna").
+	// sister", "сестра" for "моя сестра"), or a name ("Anna"); a Russian
+	// noun after "у" is put back in the nominative ("у сына" gives "сын"),
+	// so only its last two letters may differ from the text.
 	Subject  string   `json:"subject"`
 	Relation Relation `json:"relation"`
 	// Object is as written in the text, trimmed of articles and quotes

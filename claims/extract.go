@@ -28,7 +28,19 @@ type found struct {
 	start, end int    // the tokens matched, [start, end)
 	lits       []int  // the tokens the pattern's words matched
 	subject    string // "" for the user
-	objects    []span // the first from the pattern, the rest joined to it by "and" or a comma
+	// also is a second subject joined to the first by "and" ("my mum and
+	// my aunt"), when pair is set.
+	also    string
+	pair    bool
+	objects []span // the first from the pattern, the rest joined to it by "and" or a comma
+}
+
+// subjects returns whom f is about: its subject, and the one joined to it.
+func (f *found) subjects() []string {
+	if f.pair {
+		return []string{f.subject, f.also}
+	}
+	return []string{f.subject}
 }
 
 // span is an object: tokens [a, b), and its text.
@@ -51,6 +63,9 @@ const (
 
 func (r *rules) extract(text string) []Claim {
 	toks := tokenize(text)
+	for i := range toks {
+		toks[i].adverb = r.adverb(toks[i])
+	}
 	var all []*found // in the order of their start
 	for ti, t := range toks {
 		try := func(pi int) {
@@ -68,8 +83,12 @@ func (r *rules) extract(text string) []Claim {
 			try(pi)
 		}
 		if t.word != "" && (t.upper || r.subjects[t.word] || r.lead[t.word]) {
-			for _, pi := range r.bySubject {
-				try(pi)
+			// Every such pattern begins with S: none matches where no
+			// subject phrase begins.
+			if _, _, ok := r.subjectAt(text, toks, ti); ok {
+				for _, pi := range r.bySubject {
+					try(pi)
+				}
 			}
 		}
 	}
@@ -85,13 +104,18 @@ func (r *rules) extract(text string) []Claim {
 			if overlapsLiteral(o, f, near(all, f)) {
 				continue
 			}
-			c := Claim{Subject: f.subject, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
-			k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}
-			if seen[k] || c.Validate() != nil {
-				continue
+			if !r.fits(f.p.kind, o.text) {
+				continue // "I'm a night owl", "I take the bus"
 			}
-			seen[k] = true
-			out = append(out, at{o.a, c})
+			for _, s := range f.subjects() {
+				c := Claim{Subject: s, Relation: f.p.rel, Object: o.text, Kind: f.p.kind}
+				k := key{Normalize(c.Subject), string(c.Relation), Normalize(c.Object)}
+				if seen[k] || c.Validate() != nil {
+					continue
+				}
+				seen[k] = true
+				out = append(out, at{o.a, c})
+			}
 		}
 	}
 	if len(out) == 0 {
@@ -136,7 +160,9 @@ func near(all []*found, f *found) []*found {
 }
 
 func overrules(g, f *found) bool {
-	if len(g.lits) <= len(f.lits) || !overlap(g.objects[0], f.objects[0]) {
+	// "my mum and I …" aside, a match of two subjects says more than one
+	// of either.
+	if len(g.lits) <= len(f.lits) || !overlap(g.objects[0], f.objects[0]) || f.pair && !g.pair {
 		return false
 	}
 	for _, i := range f.lits {
@@ -184,7 +210,7 @@ func onHeap(f *found) *found {
 // matchAt matches p at token ti; earlier are the matches found so far,
 // which a leading "and" continues ("I work at A and live in B").
 func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier []*found) *found {
-	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) && !(ti < len(toks) && conjunction(toks[ti].word)) {
+	if p.atStart && !r.sentenceStart(toks, ti) && !(ti < len(toks) && conjunction(toks[ti].word)) {
 		return nil // cheaply, before the match is tried
 	}
 	// Most tries fail: the match lives on the stack until one succeeds.
@@ -206,22 +232,232 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 				return onHeap(f)
 			}
 		}
+		if prev != nil && prev.p == p && ti+1 < len(toks) && (e0.kind == subject || !implicit) {
+			// The same pattern again from a later word of its own: "I have
+			// a son named Leo and a daughter named Mia".
+			for ei := 2; ei < len(p.elems); ei++ {
+				if e := p.elems[ei]; e.kind == literal && !e.optional && slices.Contains(e.words, toks[ti+1].word) {
+					*f = found{p: p, start: ti, subject: prev.subject}
+					if r.rest(text, toks, p, ei, ti+1, f) {
+						return onHeap(f)
+					}
+				}
+			}
+		}
 		*f = found{p: p, start: ti}
 	}
-	if p.atStart && ti > 0 && !strings.ContainsRune(".!?;", toks[ti-1].mark) || !r.rest(text, toks, p, 0, ti, f) {
+	if p.atStart && !r.sentenceStart(toks, ti) || !r.rest(text, toks, p, 0, ti, f) {
 		return nil
 	}
 	if implicit {
 		// The longest subject phrase ending here: "моя подруга Маша", not
 		// "Маша".
+		direct := false
 		for back := max(ti-5, 0); back < ti; back++ {
-			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti {
-				f.subject = s
+			if s, next, ok := r.subjectAt(text, toks, back); ok && next == ti && (back == 0 || toks[back-1].word != "у") {
+				f.subject, direct = s, true
 				break
 			}
 		}
+		if !direct && r.verbFirst(p) {
+			s, ok := r.clauseSubject(text, toks, ti, f)
+			if !ok {
+				return nil // whose the clause is is not clear
+			}
+			f.subject = s
+		}
+		if !direct && p.further && f.subject == "" {
+			return nil // "работает в X" with no one named: not the user
+		}
 	}
 	return onHeap(f)
+}
+
+// verbFirst reports whether p begins with a word of its own, not a
+// possessive that names its subject ("моя сестра NAME", "у меня есть X",
+// "my wife NAME"): only such a pattern may take its subject from further
+// back in the sentence.
+func (r *rules) verbFirst(p *pattern) bool {
+	e := p.elems[0]
+	return e.kind == literal && !slices.ContainsFunc(e.words, func(w string) bool {
+		return r.lead[w] || w == "у" || firstPerson(w)
+	})
+}
+
+// firstPerson reports whether w is a Russian pronoun that makes a clause
+// the user's.
+func firstPerson(w string) bool {
+	switch w {
+	case "я", "мы", "меня", "мне", "нас", "нам":
+		return true
+	}
+	return false
+}
+
+// subordinator reports whether w begins a Russian clause with a subject
+// of its own: "Сын сказал, что учительница переехала в X".
+func subordinator(w string) bool {
+	switch w {
+	case "что", "чтобы", "который", "которая", "которое", "которые", "где", "куда", "когда", "если", "хотя", "потому", "раз":
+		return true
+	}
+	return false
+}
+
+// othersPossessive reports whether w makes the relative after it someone
+// else's: "её муж", "her husband".
+func othersPossessive(w string) bool {
+	switch w {
+	case "его", "ее", "их", "his", "her", "their", "its":
+		return true
+	}
+	return false
+}
+
+// clauseSubject returns the subject of an implicit match f at ti that no
+// subject phrase stands just before: the nearest relative named earlier in
+// its sentence ("Сын в этом году поступил в X", "Родители продали дом и
+// переехали в X") or by "у" and the genitive ("у сына аллергия на X"),
+// else the user. A verb in the first person ("живу", "работаем") or a
+// first-person pronoun in between ("а я переехала") keeps it the user's.
+// It reports false when the subject is not clear: a clause of its own
+// begins in between ("…, что учительница переехала"), or the relative is
+// someone else's ("её муж").
+func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) (string, bool) {
+	for _, i := range f.lits {
+		if firstPersonVerb(toks[i].word) {
+			return "", true
+		}
+	}
+	for i := ti - 1; i >= 0 && i >= ti-maxSpan && !strings.ContainsRune(".!?;", toks[i].mark); i-- {
+		w := toks[i].word
+		if (w == "меня" || w == "нас") && i > 0 && toks[i-1].word == "у" {
+			i-- // "Муж у меня инженер": an aside, not the subject
+			continue
+		}
+		switch {
+		case firstPerson(w):
+			return "", true
+		case subordinator(w):
+			return "", false
+		case w == "у" && i+1 < ti:
+			if s, ok := r.genitiveSubject(text, toks[i+1]); ok {
+				return s, true
+			}
+		case r.subjects[w]:
+			if i > 0 && (toks[i-1].word == "у" || r.lead[toks[i-1].word] && !isMy(toks[i-1].word)) {
+				continue // "у сына" is read at "у"; "свою сестру" is an object
+			}
+			if i > 0 && othersPossessive(toks[i-1].word) {
+				return "", false
+			}
+			if name, ok := r.appositionName(text, toks, i); ok {
+				return name, true // "Олег, мой коллега, живёт в X"
+			}
+			return text[toks[i].start:toks[i].end], true
+		}
+	}
+	return "", true
+}
+
+// appositionName returns the name a relative at i is set off after by
+// commas: "Олег" of "Олег, мой коллега, живёт".
+func (r *rules) appositionName(text string, toks []token, i int) (string, bool) {
+	j := i
+	for n := 0; n < 2 && j > 1 && toks[j-1].word != "" && !isMy(toks[j-1].word); n++ {
+		j-- // "мой младший брат"
+	}
+	if j > 0 && isMy(toks[j-1].word) {
+		j--
+	} else {
+		j = i
+	}
+	if j < 2 || toks[j-1].mark != ',' || i+1 >= len(toks) || toks[i+1].mark != ',' || !named(toks[j-2]) {
+		return "", false
+	}
+	k := j - 2
+	for k > 0 && named(toks[k-1]) && j-2-k < 2 {
+		k--
+	}
+	return text[toks[k].start:toks[j-2].end], true
+}
+
+func isMy(w string) bool {
+	switch w {
+	case "my", "our", "мой", "моя", "мое", "мои":
+		return true
+	}
+	return false
+}
+
+// firstPersonVerb reports whether w ends as a Russian verb in the first
+// person of the present or future: "живу", "работаю", "учусь",
+// "живем", "учимся". No third-person form ends so.
+func firstPersonVerb(w string) bool {
+	for _, e := range []string{"ю", "у", "юсь", "усь", "ем", "им", "емся", "имся"} {
+		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) > len([]rune(e))+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// genitiveSubject reads the relative or the name after "у" ("у сына",
+// "у дочери", "у Пети"), put back in the nominative by the rules of
+// "gen": a relative by the first rule giving a noun of subjects.txt, a
+// name by the first rule that fits.
+func (r *rules) genitiveSubject(text string, t token) (string, bool) {
+	if t.word == "" {
+		return "", false
+	}
+	name := named(t)
+	for _, c := range r.cases["gen"] {
+		if rest, ok := strings.CutSuffix(t.word, c[0]); ok && (name || r.subjects[rest+c[1]]) {
+			w := []rune(text[t.start:t.end])
+			return string(w[:len(w)-utf8.RuneCountInString(c[0])]) + c[1], true
+		}
+	}
+	return "", false
+}
+
+// sentenceStart reports whether ti begins the text or a sentence, but
+// for up to two adverbs before it: "Just moved to Porto".
+func (r *rules) sentenceStart(toks []token, ti int) bool {
+	for n := 0; n <= 2; n++ {
+		i := ti - n
+		if i <= 0 || strings.ContainsRune(".!?;", toks[i-1].mark) {
+			return true
+		}
+		if !toks[i-1].adverb {
+			return false
+		}
+	}
+	return false
+}
+
+// adverb reports whether t may stand between a pattern's words: a word of
+// adverbs.txt, or an English word in "-ly" ("absolutely").
+func (r *rules) adverb(t token) bool {
+	if r.adverbs[t.word] {
+		return true
+	}
+	w := t.word
+	return len(w) >= 5 && strings.HasSuffix(w, "ly") && !t.upper && !r.stop[w] && !strings.ContainsFunc(w, func(c rune) bool { return c < 'a' || c > 'z' })
+}
+
+// adverbsBefore returns how many adverbs, up to two and none of words,
+// stand at ti just before one of words.
+func (r *rules) adverbsBefore(toks []token, ti int, words []string) int {
+	for n := 1; n <= 2 && ti+n < len(toks); n++ {
+		t := toks[ti+n-1]
+		if !t.adverb || slices.Contains(words, t.word) {
+			return 0
+		}
+		if slices.Contains(words, toks[ti+n].word) {
+			return n
+		}
+	}
+	return 0
 }
 
 // continued returns the match a conjunction at ti continues: one ending,
@@ -253,10 +489,10 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	}
 	switch e.kind {
 	case literal, capture:
-		// One adverb may stand between a pattern's words: "I just moved
-		// to", "я сейчас живу в".
-		if ei > 0 && r.adverbs[word(ti)] && !slices.Contains(e.words, word(ti)) && slices.Contains(e.words, word(ti+1)) {
-			ti++
+		// Up to two adverbs may stand between a pattern's words: "I just
+		// moved to", "я сейчас живу в", "she still only speaks".
+		if ei > 0 {
+			ti += r.adverbsBefore(toks, ti, e.words)
 		}
 		if w := word(ti); w != "" && slices.Contains(e.words, w) {
 			n := len(f.lits)
@@ -272,7 +508,11 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 			case e.kind == literal:
 				f.lits = append(f.lits, ti)
 			default:
-				f.objects = []span{{ti, ti + 1, text[toks[ti].start:toks[ti].end]}}
+				o := text[toks[ti].start:toks[ti].end]
+				if n, ok := e.nominatives[w]; ok {
+					o = n // "[щенка=щенок]"
+				}
+				f.objects = []span{{ti, ti + 1, o}}
 			}
 			if r.rest(text, toks, p, ei+1, ti+1, f) {
 				return true
@@ -288,8 +528,22 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		if !ok {
 			return false
 		}
-		f.subject = s
+		f.subject, f.also, f.pair = s, "", false
+		// "my mum and my aunt", "мама и папа" (but "my brother and I" is
+		// read at "I").
+		if next+1 < len(toks) && (toks[next].word == "and" || toks[next].word == "и") {
+			if w := toks[next+1].word; isMy(w) || r.subjects[w] {
+				if s2, n2, ok := r.subjectAt(text, toks, next+1); ok {
+					f.also, f.pair, next = s2, true, n2
+				}
+			}
+		}
 		return r.rest(text, toks, p, ei+1, next, f)
+	case dash:
+		if ti < len(toks) && strings.ContainsRune("—–-", toks[ti].mark) && toks[ti].mark != 0 {
+			return r.rest(text, toks, p, ei+1, ti+1, f)
+		}
+		return false
 	case skip:
 		for n := 1; n <= maxSkip; n++ {
 			i := ti + n - 1
@@ -302,12 +556,35 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		}
 		return false
 	}
+	// Adverbs may stand before the object too: "говорит только
+	// по-армянски".
+	if ei > 0 {
+		n := 0
+		for n < 2 && ti+n+1 < len(toks) && toks[ti+n].adverb {
+			n++
+		}
+		if w := word(ti + n); n > 0 && w != "" && !r.stop[w] && !r.negation[w] {
+			ti += n
+		}
+	}
 	// A phrase that is not a name may end sooner, for the pattern's next
 	// word: "хожу в X клуб" on "хожу в шахматный клуб".
 	for limit := maxPhrase; limit > 0; limit-- {
 		o, next, ok := r.object(text, toks, ti, e, p.kind, limit)
 		if !ok {
+			if o, ok := r.nameBefore(text, toks, p, ei, ti, f.start); ok {
+				return r.objects(text, toks, p, e, ei, o, ti, f)
+			}
 			return false
+		}
+		if r.nonObjects[string(p.kind)+" "+toks[o.b-1].word] {
+			// "учится во втором классе в школе 5": a stage, not a school;
+			// the same preposition again may bring the object.
+			if ei == 0 || next >= len(toks) || !slices.Contains(p.elems[ei-1].words, toks[next].word) {
+				return false
+			}
+			ti, limit = next+1, maxPhrase+1
+			continue
 		}
 		if r.objects(text, toks, p, e, ei, o, next, f) {
 			return true
@@ -322,6 +599,49 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 	return false
 }
 
+// nameBefore reads the name a relative is set off after by commas, for
+// a pattern naming the relative and then the name ("my wife NAME") that
+// meets the closing comma at ti instead: "Katie, my wife, works".
+func (r *rules) nameBefore(text string, toks []token, p *pattern, ei, ti, start int) (span, bool) {
+	e := p.elems[ei]
+	if !e.names || ei != len(p.elems)-1 || ti >= len(toks) || toks[ti].mark != ',' || start < 2 || toks[start-1].mark != ',' {
+		return span{}, false
+	}
+	b := start - 1
+	a := b
+	for a > 0 && b-a < 3 && named(toks[a-1]) {
+		a--
+	}
+	if a == b || a > 0 && toks[a-1].mark == 0 {
+		return span{}, false // not a name standing alone before the comma
+	}
+	// "Honestly, my wife, ...": a capital at the start of a sentence makes
+	// no name of an adverb (but "Emily", "Beverly").
+	if t := toks[a]; r.stop[t.word] || r.lead[t.word] || t.adverb || r.negation[t.word] || interjection(t.word) ||
+		len(t.word) >= 6 && strings.HasSuffix(t.word, "ly") && !strings.HasSuffix(t.word, "erly") {
+		return span{}, false
+	}
+	return span{a, b, text[toks[a].start:toks[b-1].end]}, true
+}
+
+// interjection reports whether w opens a sentence as a word of address
+// or a discourse marker, which a capital makes look like a name: "Sorry,
+// my wife, …", "Слушай, моя мама …".
+func interjection(w string) bool {
+	switch w {
+	case "sorry", "hi", "hello", "hey", "well", "yes", "no", "ok", "okay", "oh", "anyway", "btw", "please", "thanks",
+		"привет", "слушай", "слушайте", "кстати", "короче", "ну", "да", "нет", "ладно", "вот", "извини", "извините", "спасибо":
+		return true
+	}
+	return false
+}
+
+// indefinite reports whether w is a Russian indefinite word, "когда-то",
+// "где-нибудь", which a capital makes look like a name.
+func indefinite(w string) bool {
+	return strings.HasSuffix(w, "-то") || strings.HasSuffix(w, "-нибудь") || strings.HasSuffix(w, "-либо")
+}
+
 // objects goes on from the object o of slot e, ending before token next,
 // gathering the objects joined to it, and matches the rest of p.
 func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o span, next int, f *found) bool {
@@ -331,6 +651,15 @@ func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o
 		}
 		return ""
 	}
+	// A place narrowed after a comma with the same preposition: "живём в
+	// Подмосковье, в Химках" lives in "Химки".
+	if (p.kind == Place || p.kind == City) && ei > 0 && next+2 < len(toks) && toks[next].mark == ',' {
+		if pre := p.elems[ei-1]; pre.kind == literal && slices.Contains(pre.words, word(next+1)) && named(toks[next+2]) {
+			if o2, n2, ok := r.object(text, toks, next+2, e, p.kind, maxPhrase); ok {
+				o, next = o2, n2
+			}
+		}
+	}
 	f.objects = []span{o}
 	// More objects joined by "and" or a comma, of the same shape: "I speak
 	// English, French and German". A comma after a place qualifies it
@@ -338,6 +667,14 @@ func (r *rules) objects(text string, toks []token, p *pattern, e elem, ei int, o
 	for len(f.objects) < maxJoined && next < len(toks) && (toks[next].mark == ',' && p.kind != Place && p.kind != City || word(next) == "and" || word(next) == "or" || word(next) == "и" || word(next) == "или") {
 		at := next + 1
 		if toks[next].mark == ',' && (word(at) == "and" || word(at) == "и") {
+			at++
+		}
+		// "по-английски и немного по-португальски", "на гитаре и на
+		// укулеле": adverbs, and the slot's preposition again.
+		for n := 0; n < 2 && at < len(toks) && toks[at].adverb; n++ {
+			at++
+		}
+		if pre := p.elems[max(ei-1, 0)]; ei > 0 && pre.kind == literal && !pre.optional && slices.Contains(pre.words, word(at)) {
 			at++
 		}
 		o2, n2, ok := r.object(text, toks, at, e, p.kind, maxPhrase)
@@ -356,15 +693,10 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 	if ti >= len(toks) || toks[ti].word == "" {
 		return "", 0, false
 	}
-	switch toks[ti].word {
-	case "my", "мой", "моя", "мое", "мои":
+	if isMy(toks[ti].word) {
 		for n := ti + 1; n <= ti+2 && n < len(toks); n++ {
 			if r.subjects[toks[n].word] {
-				next := n + 1
-				if next < len(toks) && toks[next].upper && toks[next].word != "i" {
-					_, next = r.name(toks, next)
-				}
-				return text[toks[n].start:toks[n].end], next, true
+				return text[toks[n].start:toks[n].end], r.afterName(toks, n+1), true
 			}
 			if w := toks[n].word; w == "" || r.stop[w] {
 				break
@@ -373,13 +705,18 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		return "", 0, false
 	}
 	if r.subjects[toks[ti].word] { // "Мама живет в Твери", "Сын учится в гимназии"
+		if ti > 0 && othersPossessive(toks[ti-1].word) {
+			return "", 0, false // "её муж" is not the user's
+		}
 		next := ti + 1
 		if next < len(toks) && named(toks[next]) {
 			_, next = r.name(toks, next)
+		} else {
+			next = r.afterName(toks, next)
 		}
 		return text[toks[ti].start:toks[ti].end], next, true
 	}
-	if !named(toks[ti]) || r.stop[toks[ti].word] || r.lead[toks[ti].word] || r.negation[toks[ti].word] || r.adverbs[toks[ti].word] {
+	if w := toks[ti].word; !named(toks[ti]) || r.stop[w] || r.lead[w] || r.negation[w] || r.adverbs[w] || interjection(w) || indefinite(w) {
 		return "", 0, false
 	}
 	a, b := r.name(toks, ti)
@@ -387,6 +724,22 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		return "", 0, false
 	}
 	return text[toks[a].start:toks[b-1].end], b, true
+}
+
+// afterName returns the token after the name that follows a relative at
+// ti, the name written next to it ("my sister Anna") or set off by commas
+// ("my cousin, Tariq,"); ti when there is none.
+func (r *rules) afterName(toks []token, ti int) int {
+	switch {
+	case ti < len(toks) && toks[ti].upper && toks[ti].word != "i":
+		_, b := r.name(toks, ti)
+		return b
+	case ti+2 < len(toks) && toks[ti].mark == ',' && named(toks[ti+1]):
+		if _, b := r.name(toks, ti+1); b < len(toks) && toks[b].mark == ',' {
+			return b + 1
+		}
+	}
+	return ti
 }
 
 // name returns the run of capitalised words at ti, with "of", "de" and the
@@ -416,7 +769,7 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 	if ti < len(toks) && strings.ContainsRune("—–-:", toks[ti].mark) && toks[ti].mark != 0 {
 		ti++ // "мой родной язык — татарский"
 	}
-	for ti < len(toks) && r.lead[toks[ti].word] {
+	for ti < len(toks) && (r.lead[toks[ti].word] || r.describers[toks[ti].word] && !toks[ti].upper) {
 		ti++
 	}
 	if ti >= len(toks) {
@@ -446,16 +799,47 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			return span{}, 0, false
 		}
 		next = b + 1
+	case t.mark == ',' && e.names:
+		// A name set off by commas: "my partner, Alex, is".
+		if ti+1 >= len(toks) || !named(toks[ti+1]) {
+			return span{}, 0, false
+		}
+		a, b = r.name(toks, ti+1)
+		if b < len(toks) && toks[b].mark == 0 && !conjunction(toks[b].word) || b-a > 3 {
+			return span{}, 0, false
+		}
+		next = b
 	case t.word == "":
 		return span{}, 0, false
 	case t.upper && t.word != "i":
 		a, b = r.name(toks, ti)
 		next = b
+		if b < len(toks) && toks[b].word != "" && !toks[b].upper {
+			w := toks[b].word
+			if r.designators[string(kind)+" "+w] {
+				// "a Danish startup, Vivid": the capital describes the
+				// noun; the name, if any, comes after it.
+				return r.namedAfter(text, toks, b+1)
+			}
+			if !e.names && !r.stop[w] && !r.negation[w] && !toks[b].adverb {
+				// "Italian food": a phrase beginning with a capital.
+				for b < len(toks) && b-a < limit && toks[b].word != "" && !toks[b].upper && !r.stop[toks[b].word] && !r.negation[toks[b].word] {
+					b++
+				}
+				next = b
+			}
+		}
 	case e.names:
 		// A common noun with a letter or a number names one thing:
 		// "company A", "school 57", "школа 57" — an organisation of the
 		// kind the pattern wants ("moved to company B" is no place).
 		if !r.designation(toks, ti, kind) {
+			// "a small agency called Brightside": the name after the noun.
+			for j := ti; j < ti+3 && j < len(toks) && toks[j].word != "" && !toks[j].upper; j++ {
+				if r.designators[string(kind)+" "+toks[j].word] {
+					return r.namedAfter(text, toks, j+1)
+				}
+			}
 			return span{}, 0, false
 		}
 		a, b = ti, ti+2
@@ -474,7 +858,10 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			}
 			b++
 		}
-		if b == a {
+		if b > a && b+1 < len(toks) && toks[b].mark == '№' && number(toks[b+1].word) {
+			b += 2 // "школа №57" names one school
+		}
+		if b == a || !r.inCase(toks[b-1], e.cases) {
 			return span{}, 0, false
 		}
 		next = b
@@ -484,7 +871,41 @@ func (r *rules) object(text string, toks []token, ti int, e elem, kind Kind, lim
 			}
 		}
 	}
-	return span{a, b, r.nominative(text[toks[a].start:toks[b-1].end], e.cases)}, next, true
+	before := ""
+	if i := a - 1; i >= 0 {
+		if quote(toks[i].mark) && i > 0 {
+			i--
+		}
+		before = toks[i].word
+	}
+	return span{a, b, r.nominativeAfter(text[toks[a].start:toks[b-1].end], before, e.cases)}, next, true
+}
+
+// namedAfter reads the name that a common noun ending at ti is given:
+// ", Vivid" or "called Brightside".
+func (r *rules) namedAfter(text string, toks []token, ti int) (span, int, bool) {
+	if ti+1 >= len(toks) || !(toks[ti].mark == ',' || toks[ti].word == "called" || toks[ti].word == "named") || !named(toks[ti+1]) {
+		return span{}, 0, false
+	}
+	a, b := r.name(toks, ti+1)
+	return span{a, b, text[toks[a].start:toks[b-1].end]}, b, true
+}
+
+// inCase reports whether t, the last word of a phrase in lower case, may
+// stand in the case cases: where cases.txt lists the endings of a case
+// ("prep-forms"), a declinable Cyrillic word must end in one of them ("на
+// работу" is no prepositional; "на метро" does not decline).
+func (r *rules) inCase(t token, cases string) bool {
+	forms := r.cases[cases+"-forms"]
+	if forms == nil || t.upper || r.indeclinable[t.word] || !strings.ContainsFunc(t.word, func(c rune) bool { return unicode.Is(unicode.Cyrillic, c) }) {
+		return true
+	}
+	for _, f := range forms {
+		if strings.HasSuffix(t.word, f[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // designation reports whether toks[ti:ti+2] are a word and a letter or
@@ -501,8 +922,12 @@ func (r *rules) designation(toks []token, ti int, kind Kind) bool {
 	}
 	// Not the pronoun: "my brother and I".
 	letter := d.upper && d.word != "i" && utf8.RuneCountInString(d.word) == 1 && unicode.IsLetter([]rune(d.word)[0])
-	number := !strings.ContainsFunc(d.word, func(r rune) bool { return !unicode.IsDigit(r) })
-	return letter || number
+	return letter || number(d.word)
+}
+
+// number reports whether w is written in digits only.
+func number(w string) bool {
+	return w != "" && !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsDigit(r) })
 }
 
 // named reports whether t may begin a name inside a phrase: a capitalised
@@ -518,37 +943,75 @@ func named(t token) bool {
 // nominative puts each Russian word of an object back in the nominative by
 // the first suffix rule of its case that fits (cases.txt): "Казани" →
 // "Казань", "итальянскую кухню" → "итальянская кухня". A word not
-// Cyrillic, in capitals, or too short is left as written.
-func (r *rules) nominative(s, cases string) string {
+// Cyrillic, in capitals, too short, or indeclinable is left as written.
+func (r *rules) nominative(s, cases string) string { return r.nominativeAfter(s, "", cases) }
+
+// nominativeAfter is nominative for an object that follows the word
+// before (a describer dropped from it: "стареньком «Солярисе»"). A word
+// before the last one is first read as an adjective ("case-adj" of
+// cases.txt: "Нижнем" → "Нижний"), and the last one after a masculine
+// adjective by the masculine rules of its case where it has them
+// ("case-m"): the ending alone says "Новгороде" → "Новгорода", the
+// adjective says "Новгород".
+func (r *rules) nominativeAfter(s, before, cases string) string {
 	if r.cases[cases] == nil {
 		return strings.TrimSpace(s)
 	}
 	f := strings.Fields(s)
-	for i, w := range f {
-		f[i] = r.nominativeWord(w, cases)
+	if len(f) == 0 {
+		return ""
+	}
+	// The adjectives before the head noun; the words after it
+	// ("клубе любителей джаза") are read by the case's own rules.
+	head := 0
+	for ; head < len(f)-1; head++ {
+		a, ok := r.nominativeWord(f[head], cases+"-adj")
+		if !ok {
+			break
+		}
+		before, f[head] = f[head], a
+	}
+	for i, w := range f[head:] {
+		c := cases
+		if i == 0 && r.cases[cases+"-m"] != nil && masculine(before) {
+			c = cases + "-m"
+		}
+		f[head+i], _ = r.nominativeWord(w, c)
 	}
 	return strings.Join(f, " ")
 }
 
-func (r *rules) nominativeWord(w, cases string) string {
+// masculine reports whether w ends as a masculine or neuter adjective or
+// pronoun in the prepositional: "стареньком", "своём", "Нижнем".
+func masculine(w string) bool {
+	low := strings.Map(fold.Rune, w)
+	return utf8.RuneCountInString(low) >= 4 && (strings.HasSuffix(low, "ом") || strings.HasSuffix(low, "ем"))
+}
+
+// nominativeWord rewrites w by the first rule of cases that fits, and
+// reports whether one did.
+func (r *rules) nominativeWord(w, cases string) (string, bool) {
 	rules := r.cases[cases]
 	if len(rules) == 0 || w == "" {
-		return w
+		return w, false
 	}
 	runes := []rune(w)
 	last := runes[len(runes)-1]
 	if !unicode.Is(unicode.Cyrillic, last) || !unicode.IsLower(last) {
-		return w
+		return w, false
 	}
 	low := strings.Map(fold.Rune, w)
+	if r.indeclinable[low] {
+		return w, false
+	}
 	for _, c := range rules {
 		if strings.HasSuffix(low, c[0]) {
 			n := utf8.RuneCountInString(c[0])
 			if len(runes)-n < 2 {
-				return w
+				return w, false
 			}
-			return string(runes[:len(runes)-n]) + c[1]
+			return string(runes[:len(runes)-n]) + c[1], true
 		}
 	}
-	return w
+	return w, false
 }

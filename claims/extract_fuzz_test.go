@@ -19,6 +19,7 @@ func FuzzExtract(f *testing.F) {
 		"I speak English, French and", "I drive a", "\"", "my sister", "Работаю программистом в",
 		"I LIVE IN KAZAN", "i'm'm allergic to to to", "a\xffb I live in Ё\xc0", "I have a dog named",
 		"my dog's name is Rex", "и и и живу в", "хожу в шахматный клуб", "I love X and Y but hate Z",
+		"У сестры аллергия на мёд", "Брат в этом году переехал в Омск", "у у у", "Езжу на стареньком «",
 	} {
 		f.Add(s)
 	}
@@ -31,17 +32,27 @@ func FuzzExtract(f *testing.F) {
 			if c.Kind == "" {
 				t.Errorf("Extract(%q): %+v has no kind", text, c)
 			}
-			for _, w := range strings.Fields(claims.Normalize(c.Object)) {
-				if n := utf8.RuneCountInString(w); n > 2 && !strings.Contains(key, w) {
-					w = string([]rune(w)[:n-2])
-				}
-				if !strings.Contains(key, w) {
-					t.Errorf("Extract(%q): object %q is not from the text", text, c.Object)
-				}
+			if !fromText(key, c.Object) {
+				t.Errorf("Extract(%q): object %q is not from the text", text, c.Object)
 			}
-			if c.Subject != "" && !strings.Contains(key, claims.Normalize(c.Subject)) {
+			if c.Subject != "" && !fromText(key, c.Subject) {
 				t.Errorf("Extract(%q): subject %q is not from the text", text, c.Subject)
 			}
 		}
 	})
+}
+
+// fromText reports whether each word of the Normalize key of s is in the
+// text's key, but for the last two letters of a word put back in the
+// nominative.
+func fromText(key, s string) bool {
+	for _, w := range strings.Fields(claims.Normalize(s)) {
+		if n := utf8.RuneCountInString(w); n > 2 && !strings.Contains(key, w) {
+			w = string([]rune(w)[:n-2])
+		}
+		if !strings.Contains(key, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/internal/fold"
 	"github.com/palimpsest-mem/memory/internal/wordlist"
 )
 
@@ -36,6 +38,7 @@ const (
 	subject                 // "S": whom the fact is about ("my sister", "Anna")
 	slot                    // "X" or "NAME": the object
 	skip                    // "_": one to four words not the object ("a software engineer"), the fewest that do
+	dash                    // "—": a dash standing for the verb "is" ("брат — врач")
 )
 
 type elem struct {
@@ -46,6 +49,9 @@ type elem struct {
 	names    bool     // slot: NAME takes only a capitalised or quoted name
 	prefix   string   // slot: "по-" in "по-X": the object is the rest of a word so begun
 	cases    string   // slot: the Russian case its object stands in ("prep"), put back in the nominative
+	// nominatives: capture words written "word=nominative" ("[щенка=щенок]"),
+	// whose object is the nominative.
+	nominatives map[string]string
 }
 
 // pattern is one line of a pattern file.
@@ -59,23 +65,45 @@ type pattern struct {
 	// person: "сестра переехала в X"), so a subject phrase just before it
 	// is its subject.
 	implicit bool
-	where    string // "en.txt:12", for tests and errors
+	// further: a Russian "S verb ..." pattern read from its verb on, whose
+	// subject is the one its sentence names earlier ("Папа уже двадцать
+	// лет работает на X"); with none it matches nothing, for the verb is
+	// in the third person.
+	further bool
+	where   string // "en.txt:12", for tests and errors
 }
 
 // rules is everything Extract reads from the pattern files.
 type rules struct {
 	patterns  []pattern
-	byFirst   map[string][]int       // the patterns beginning with a word, by the word
-	bySubject []int                  // the patterns beginning with S
-	stop      map[string]bool        // words that end an object phrase
-	lead      map[string]bool        // words dropped before an object: "a", "my"
-	subjects  map[string]bool        // nouns after "my" that name a subject: "sister"
-	negation  map[string]bool        // a word before a pattern that denies it: "not", "не"
-	adverbs   map[string]bool        // a word that may stand between a pattern's words: "just"
-	cases     map[string][][2]string // case name → ordered suffix rewrites {from, to}
+	byFirst   map[string][]int // the patterns beginning with a word, by the word
+	bySubject []int            // the patterns beginning with S
+	stop      map[string]bool  // words that end an object phrase
+	lead      map[string]bool  // words dropped before an object: "a", "my"
+	// describers are dropped before an object too, when in lower case: "old"
+	describers map[string]bool
+	subjects   map[string]bool // nouns after "my" that name a subject: "sister"
+	negation   map[string]bool // a word before a pattern that denies it: "not", "не"
+	adverbs    map[string]bool // a word that may stand between a pattern's words: "just"
+	// indeclinable holds the Russian words no case rule rewrites: "укулеле".
+	indeclinable map[string]bool
+	cases        map[string][][2]string // case name → ordered suffix rewrites {from, to}
 	// designators holds "kind noun" for the nouns that a letter or a
 	// number after them makes a name of that kind: "company A".
 	designators map[string]bool
+	// nonObjects holds "kind noun" for the nouns that end no object of
+	// that kind: "school класс" ("во втором классе" is a stage of study).
+	nonObjects map[string]bool
+	// shapes says how the last word of an object of a kind looks
+	// (jobs.txt, medications.txt); a kind with none takes any.
+	shapes map[Kind]*shape
+}
+
+// shape is one file of jobs.txt's format: the words that name a thing of
+// a kind, the endings that do, and the words so ending that do not.
+type shape struct {
+	words, not map[string]bool
+	endings    []string
 }
 
 func loadRules(fsys fs.FS) (*rules, error) {
@@ -84,14 +112,23 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	lists := []struct {
 		file string
 		set  *map[string]bool
-	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}}
+	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}, {"indeclinable.txt", &r.indeclinable}, {"describers.txt", &r.describers}}
 	for _, l := range lists {
 		if *l.set, err = readWords(fsys, l.file); err != nil {
 			return nil, err
 		}
 	}
-	if err := r.readDesignators(fsys, "designators.txt"); err != nil {
+	if r.designators, err = readKindNouns(fsys, "designators.txt"); err != nil {
 		return nil, err
+	}
+	if r.nonObjects, err = readKindNouns(fsys, "nonobjects.txt"); err != nil {
+		return nil, err
+	}
+	r.shapes = map[Kind]*shape{}
+	for k, file := range map[Kind]string{Job: "jobs.txt", Medication: "medications.txt"} {
+		if r.shapes[k], err = readShape(fsys, file); err != nil {
+			return nil, err
+		}
 	}
 	if err := r.readCases(fsys, "cases.txt"); err != nil {
 		return nil, err
@@ -99,6 +136,18 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	for _, f := range []string{"en.txt", "ru.txt"} {
 		if err := r.readPatterns(fsys, f); err != nil {
 			return nil, err
+		}
+	}
+	// Each Russian S pattern also from its verb on, for a subject that
+	// stands further back than just before the verb.
+	for _, p := range r.patterns {
+		if p.elems[0].kind == subject && strings.HasPrefix(p.where, "ru.txt") && p.elems[1].kind == literal {
+			q := p
+			q.elems = slices.Clone(p.elems[1:])
+			q.obj--
+			q.implicit, q.further = true, true
+			q.where += " (from its verb)"
+			r.patterns = append(r.patterns, q)
 		}
 	}
 	r.byFirst = map[string][]int{}
@@ -157,6 +206,96 @@ func badWord(w string) string {
 	return wordlist.BadWord(w)
 }
 
+// readShape reads a file of jobs.txt's format: a word, "-ending" or
+// "!word" a line.
+func readShape(fsys fs.FS, file string) (*shape, error) {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	sh := &shape{words: map[string]bool{}, not: map[string]bool{}}
+	err = wordlist.Parse(file, text, func(_ int, line string) error {
+		w, set := line, sh.words
+		switch {
+		case strings.HasPrefix(line, "-"):
+			w, set = line[1:], nil
+		case strings.HasPrefix(line, "!"):
+			w, set = line[1:], sh.not
+		}
+		if why := badWord(w); why != "" {
+			return fmt.Errorf("word %q %s", w, why)
+		}
+		if set == nil {
+			if slices.Contains(sh.endings, w) {
+				return fmt.Errorf("ending %q twice", w)
+			}
+			sh.endings = append(sh.endings, w)
+			return nil
+		}
+		if sh.words[w] || sh.not[w] {
+			return fmt.Errorf("word %q twice", w)
+		}
+		set[w] = true
+		return nil
+	})
+	if err == nil && len(sh.words)+len(sh.endings) == 0 {
+		err = fmt.Errorf("%s: the list has no words", file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return sh, nil
+}
+
+// fits reports whether object, of kind, ends in a word of the kind's
+// shape: its last word of two letters or more with no digit ("vitamin"
+// of "vitamin D"), by the words, the exceptions and then the endings. A
+// Russian head noun may come first, before a genitive ("водитель
+// автобуса"), so there any word will do. A job's capitalised last word is
+// a name, not a job ("I'm a native English speaker" gives no title
+// "English").
+func (r *rules) fits(kind Kind, object string) bool {
+	sh := r.shapes[kind]
+	if sh == nil {
+		return true
+	}
+	f := strings.Fields(object)
+	if len(f) > 1 && strings.ContainsFunc(object, func(c rune) bool { return unicode.Is(unicode.Cyrillic, c) }) {
+		for i := range f {
+			if r.fits(kind, f[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	for len(f) > 1 {
+		if w := f[len(f)-1]; utf8.RuneCountInString(w) > 1 && !strings.ContainsFunc(w, unicode.IsDigit) {
+			break
+		}
+		f = f[:len(f)-1]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	last := f[len(f)-1]
+	if first, _ := utf8.DecodeRuneInString(last); kind == Job && unicode.IsUpper(first) && strings.ToUpper(last) != last {
+		return false
+	}
+	w := strings.Map(fold.Rune, last)
+	switch {
+	case sh.not[w]:
+		return false
+	case sh.words[w]:
+		return true
+	}
+	for _, e := range sh.endings {
+		if strings.HasSuffix(w, e) && utf8.RuneCountInString(w) > utf8.RuneCountInString(e)+1 {
+			return true
+		}
+	}
+	return false
+}
+
 // readCases reads the suffix rewrites: "case from to" a line, "-" for an
 // empty to.
 func (r *rules) readCases(fsys fs.FS, file string) error {
@@ -192,14 +331,14 @@ func (r *rules) readCases(fsys fs.FS, file string) error {
 	return nil
 }
 
-// readDesignators reads "kind noun noun ..." a line: the nouns a letter or
-// a number after them makes a name of that kind.
-func (r *rules) readDesignators(fsys fs.FS, file string) error {
+// readKindNouns reads "kind noun noun ..." a line into a set of "kind
+// noun" (designators.txt, nonobjects.txt).
+func readKindNouns(fsys fs.FS, file string) (map[string]bool, error) {
 	text, err := readFile(fsys, file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.designators = map[string]bool{}
+	set := map[string]bool{}
 	err = wordlist.Parse(file, text, func(_ int, line string) error {
 		f := strings.Split(line, " ")
 		if len(f) < 2 {
@@ -212,20 +351,20 @@ func (r *rules) readDesignators(fsys fs.FS, file string) error {
 			if why := badWord(w); why != "" {
 				return fmt.Errorf("word %q %s", w, why)
 			}
-			if r.designators[f[0]+" "+w] {
+			if set[f[0]+" "+w] {
 				return fmt.Errorf("%s %q twice", f[0], w)
 			}
-			r.designators[f[0]+" "+w] = true
+			set[f[0]+" "+w] = true
 		}
 		return nil
 	})
-	if err == nil && len(r.designators) == 0 {
+	if err == nil && len(set) == 0 {
 		err = fmt.Errorf("%s: the list has no words", file)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %w", errPatterns, err)
+		return nil, fmt.Errorf("%w: %w", errPatterns, err)
 	}
-	return nil
+	return set, nil
 }
 
 // readPatterns reads "relation kind: elements" a line.
@@ -280,7 +419,7 @@ func (r *rules) parsePattern(line string) (pattern, error) {
 		switch {
 		case e.kind == subject && i > 0:
 			return pattern{}, fmt.Errorf("S must come first")
-		case i == 0 && (e.kind == slot || e.kind == skip || e.optional):
+		case i == 0 && (e.kind == slot || e.kind == skip || e.kind == dash || e.optional):
 			return pattern{}, fmt.Errorf("a pattern must begin with a word it needs or S")
 		case e.joins && (i == 0 || p.elems[i-1].kind != slot && !p.elems[i-1].joins):
 			return pattern{}, fmt.Errorf("a word+ must follow the object X or another word+")
@@ -304,6 +443,8 @@ func (r *rules) parseElem(f string) (elem, error) {
 		return elem{kind: subject}, nil
 	case "_":
 		return elem{kind: skip}, nil
+	case "—":
+		return elem{kind: dash}, nil
 	}
 	if name, cases, _ := strings.Cut(f, "."); strings.HasSuffix(name, "X") || name == "NAME" {
 		e := elem{kind: slot, names: name == "NAME", cases: cases}
@@ -330,6 +471,15 @@ func (r *rules) parseElem(f string) (elem, error) {
 		return elem{}, fmt.Errorf("a word+ cannot be absent or empty")
 	}
 	for _, w := range strings.Split(f, "|") {
+		if word, nom, ok := strings.Cut(w, "="); ok && e.kind == capture {
+			if why := badWord(nom); why != "" {
+				return elem{}, fmt.Errorf("word %q %s", nom, why)
+			}
+			if e.nominatives == nil {
+				e.nominatives = map[string]string{}
+			}
+			w, e.nominatives[word] = word, nom
+		}
 		if why := badWord(w); why != "" {
 			return elem{}, fmt.Errorf("word %q %s", w, why)
 		}

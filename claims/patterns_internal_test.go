@@ -28,7 +28,7 @@ func validFiles() fstest.MapFS {
 	fs := fstest.MapFS{}
 	for name, text := range map[string]string{
 		"stop.txt": "and\n", "lead.txt": "a\n", "subjects.txt": "sister\n", "negation.txt": "not\n",
-		"adverbs.txt": "just\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n",
+		"adverbs.txt": "just\n", "indeclinable.txt": "кофе\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n", "nonobjects.txt": "school year\n", "jobs.txt": "-er\n", "medications.txt": "-in\n", "describers.txt": "old\n",
 		"en.txt": "# English\nworks_at company: i work at NAME\nlives_in place: S lives in NAME\n",
 		"ru.txt": "lives_in place: живу в NAME.prep\n",
 	} {
@@ -78,6 +78,7 @@ func TestLoadRulesRejects(t *testing.T) {
 		{"en.txt", "works_at company: i work+ at NAME\n", "must follow the object"},
 		{"en.txt", "works_at company: i work at NAME.gen\n", "unknown case \"gen\""},
 		{"en.txt", "works_at company: i speak poX\n", "prefixed slot"},
+		{"ru.txt", "diet diet: стал [веганом=Веган]\n", "word \"Веган\" is not lowercase"},
 		{"en.txt", "works_at company: i work at NAME\nworks_at company: i work at NAME\n", "en.txt:2: pattern already on line 1"},
 		{"ru.txt", "lives_in place: живу в NAME.prep \n", "ru.txt:1: space at the start or end"},
 		{"stop.txt", "and\nand\n", "stop.txt:2: word \"and\" twice"},

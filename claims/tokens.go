@@ -16,6 +16,7 @@ type token struct {
 	mark       rune   // for a mark: the punctuation rune; 0 for a word
 	start, end int    // byte span in the text
 	upper      bool   // the written word begins with an upper-case letter or a digit
+	adverb     bool   // the word may stand between a pattern's words (set by extract)
 }
 
 // quote reports whether a mark opens or closes a quotation.
