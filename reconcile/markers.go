@@ -30,6 +30,9 @@ var correctionMarkers, changeMarkers, markersErr = loadMarkers(markerFiles)
 var additionMarkers, additionErr = readMarkers(markerFiles, "markers/addition.txt")
 var weakWords, weakErr = readWeak(markerFiles)
 
+// negationMarkers are the phrases of markers/negation.txt.
+var negationMarkers, negationErr = readMarkers(markerFiles, "markers/negation.txt")
+
 // readWeak reads markers/weak.txt: one word a line.
 func readWeak(fsys fs.FS) ([]string, error) {
 	list, err := readMarkers(fsys, "markers/weak.txt")

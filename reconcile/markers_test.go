@@ -42,8 +42,11 @@ func TestMarkerFiles(t *testing.T) {
 		}
 	}
 	entries, err := fs.ReadDir(markerFiles, "markers")
-	if err != nil || len(entries) != 4 {
-		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt and weak.txt alone", entries, err)
+	if err != nil || len(entries) != 5 {
+		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt, negation.txt and weak.txt alone", entries, err)
+	}
+	if negationErr != nil || len(negationMarkers) < 10 || !negated("I never drink coffee") || !negated("Кофе не пью") || negated("I drink coffee") {
+		t.Errorf("negation: %v, %d phrases", negationErr, len(negationMarkers))
 	}
 	if additionErr != nil || weakErr != nil || len(weakWords) < 40 || weakWords[0] != "monday" {
 		t.Errorf("addition: %v; weak: %v, %d words, first %q", additionErr, weakErr, len(weakWords), weakWords)

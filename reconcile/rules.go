@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/internal/fold"
 	"github.com/palimpsest-mem/memory/internal/term"
 )
@@ -40,7 +41,8 @@ const paraphraseOverlap = 0.15
 //   - a second value of a single-valued relation (a city, an employer)
 //     may replace the first: a conflict;
 //   - a fact that clearly concerns one candidate, with the same numbers
-//     and many of its words, restates it: a noop;
+//     and many of its words, no time of its own and no negation the
+//     candidate lacks (or the other way round), restates it: a noop;
 //   - anything else is added.
 //
 // A correction or change that concerns a candidate, but not clearly, is
@@ -48,7 +50,7 @@ const paraphraseOverlap = 0.15
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
-	for _, err := range []error{markersErr, additionErr, weakErr} {
+	for _, err := range []error{markersErr, additionErr, weakErr, negationErr} {
 		if err != nil {
 			return Decision{}, fmt.Errorf("rules: %w", err)
 		}
@@ -102,7 +104,8 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	}
 	ev := rank(in.Candidates, "")
 	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
-		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) {
+		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) && !changeTime(in) &&
+		negated(in.Text) == negated(ev[0].c.Text) {
 		d.Action, d.Target = Noop, ev[0].c.N
 		d.Reason = fmt.Sprintf("restates candidate %d in other words (%s; %.0f%% of its stems, the same numbers, no marker)", ev[0].c.N, ev[0].why(), 100*ev[0].c.Overlap)
 		return d, nil
@@ -133,6 +136,13 @@ func (e *evidence) strong(ev []evidence) bool {
 	}
 	return len(ev) == 1 || e.weight >= conflictLead*ev[1].weight
 }
+
+// changeTime reports whether the new fact says when it became true ("since
+// March", "с февраля"): a restatement has no beginning of its own.
+func changeTime(in Input) bool { return eventtime.Parse(in.Text, in.SaidAt, "").Found }
+
+// negated reports whether a text holds a negation of markers/negation.txt.
+func negated(text string) bool { return findMarker(tokens(text), negationMarkers) != "" }
 
 // changeOf decides on a fact carrying a correction or change marker: it
 // acts on the candidate the fact clearly concerns, and records a conflict

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory/internal/term"
 )
@@ -116,6 +117,18 @@ func TestRulesDecide(t *testing.T) {
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
 			far}},
 		action: Noop, target: 1, reason: "restates candidate 1 in other words",
+	}, {
+		name: "a negation the candidate lacks is no restatement",
+		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a time of its own is no restatement",
+		in: Input{Text: "From March, on trains I book an aisle seat, coach 3.", SaidAt: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
 	}, {
 		name: "other numbers are no restatement",
 		in: Input{Text: "On trains I always book an aisle seat, coach 5.", Candidates: []Candidate{
