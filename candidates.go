@@ -79,6 +79,9 @@ type Candidate struct {
 	// for the decider (a move, a new job, or a second one), even when the
 	// texts share no word. "" when none.
 	Relation Relation
+	// RelationDiffers says the two claim different objects of Relation
+	// (Lisbon, Porto): a second value, not the same one told again.
+	RelationDiffers bool
 }
 
 // Lookup is the result of Candidates.
@@ -174,7 +177,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		}
 		for _, p := range peers {
 			if i := slices.IndexFunc(out.Candidates, func(c Candidate) bool { return c.Fact.ID == p.id }); i >= 0 {
-				out.Candidates[i].Relation = p.rel
+				out.Candidates[i].Relation, out.Candidates[i].RelationDiffers = p.rel, p.differs
 				continue
 			}
 			r, err := tx.Get(p.id)
@@ -182,7 +185,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 				continue // changed since the graph was read, like a hit
 			}
 			c := s.candidateOf(an, q, &r, 0, 0, gen)
-			c.Relation = p.rel
+			c.Relation, c.RelationDiffers = p.rel, p.differs
 			out.Candidates = append(out.Candidates, c)
 		}
 		return nil
@@ -236,6 +239,9 @@ func (s *Store) candidateOf(an *index.Analyzer, q index.Terms, r *kv.Record, sco
 type peer struct {
 	id  uint64
 	rel Relation
+	// differs says the peer claims another object than the text looked
+	// up: a second value, where the same object would be a restatement.
+	differs bool
 }
 
 // maxPeers bounds the facts one lookup adds by relation.
@@ -253,6 +259,7 @@ func (g *userGraph) functionalPeers(cs []Claim) []peer {
 			continue
 		}
 		subject := g.res.root(claims.Normalize(c.Subject)) // a merged name is its entity's
+		object := g.res.root(claims.Normalize(c.Object))
 		for _, k := range g.byEntity[subject] {
 			if k.subject != subject || k.relation != c.Relation {
 				continue
@@ -261,7 +268,7 @@ func (g *userGraph) functionalPeers(cs []Claim) []peer {
 				r := &g.tl[ref.fact].rec
 				if r.Current() && !seen[r.ID] {
 					seen[r.ID] = true
-					out = append(out, peer{r.ID, k.relation})
+					out = append(out, peer{r.ID, k.relation, k.object != object})
 				}
 			}
 		}

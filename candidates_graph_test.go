@@ -117,3 +117,20 @@ func TestCandidatesBySingleValuedRelationFollowMerges(t *testing.T) {
 		t.Error("after the merge, Lena's home is not a candidate for Елена's")
 	}
 }
+
+// A peer by relation says whether it claims another object than the text
+// looked up: a second value (Porto after Lisbon) or the same one again.
+func TestCandidatesRelationDiffers(t *testing.T) {
+	s, _ := open(t, newClock("2026-01-10"), nil)
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My flat in Lisbon.",
+		Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: "Lisbon", Kind: "city"}}}))
+	for text, differs := range map[string]bool{"I'm based in Porto now": true, "I'm based in Lisbon now": false} {
+		if got := memory.Claim(claimsOf(text)); got.Relation != memory.RelLivesIn {
+			t.Fatalf("the rules find no lives_in in %q: %+v", text, got)
+		}
+		l := must[memory.Lookup](t)(s.Candidates(ctx, "", text, 5))
+		if len(l.Candidates) != 1 || l.Candidates[0].Relation != memory.RelLivesIn || l.Candidates[0].RelationDiffers != differs {
+			t.Errorf("candidates for %q: %+v, want RelationDiffers %v", text, l.Candidates, differs)
+		}
+	}
+}

@@ -349,3 +349,26 @@ func TestDeleteScrubsClaimsNote(t *testing.T) {
 		})
 	}
 }
+
+// The rules decider reads a second value of a single-valued relation:
+// with a change marker it updates the only other value; without one it
+// adds the fact and records a conflict ("may replace"), never silently.
+func TestRememberRulesSecondValue(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		action   memory.Action
+		conflict bool
+	}{{"I'm based in Porto now", memory.ActionUpdate, false}, {"I'm based in Porto", memory.ActionAdd, true}} {
+		s, _ := open(t, newClock("2026-01-10"), nil)
+		lisbon := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My flat in Lisbon.",
+			Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: "Lisbon", Kind: "city"}}}))
+		out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: c.text}))
+		d := out.Decision
+		if d.Action != c.action || d.Target != lisbon.ID || (d.Conflict != 0) != c.conflict {
+			t.Errorf("%q: %s target %d conflict %d (%s), want %s of %d, conflict %v", c.text, d.Action, d.Target, d.Conflict, d.Reason, c.action, lisbon.ID, c.conflict)
+		}
+		if c.conflict && !strings.Contains(d.Reason, "may replace candidate 1") {
+			t.Errorf("%q: reason %q", c.text, d.Reason)
+		}
+	}
+}

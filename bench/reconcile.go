@@ -128,6 +128,83 @@ type reconcileResult struct {
 	fallbacks  int
 	fallback   string // the first fallback's reason, which names the cause
 	confusion  map[[2]memory.Action]int
+	// groups scores the cases by language, by gold action and by the
+	// parity of the case's number (two halves, one to tune rules on and
+	// one to watch), keyed "lang en", "action add", "half odd".
+	groups map[string]*tally
+	total  tally
+}
+
+// tally is the scores of a group of cases.
+type tally struct {
+	n, right, collateral int
+	// changed: update, invalidate and noop cases; surfaced: those whose
+	// old fact was acted on rightly or linked to the new one by a
+	// conflict. adds: add cases; alarms: those where a conflict was
+	// raised.
+	changed, surfaced int
+	adds, alarms      int
+}
+
+func (t *tally) accuracy() float64     { return ratio(t.right, t.n) }
+func (t *tally) surfacedRate() float64 { return ratio(t.surfaced, t.changed) }
+func (t *tally) collateralRate() float64 {
+	return ratio(t.collateral, t.n)
+}
+func (t *tally) falseAlarms() float64 { return ratio(t.alarms, t.adds) }
+
+// outcome is how one case was decided.
+type outcome struct {
+	gold, got memory.Action
+	// target is the fact the decision changed or restated; old is the
+	// case's old fact; linked says a conflict raised by the decision names
+	// the old fact; conflict says the decision raised one.
+	target, old      uint64
+	linked, conflict bool
+}
+
+// score adds one case to t.
+func (t *tally) score(o outcome) (right, collateral bool) {
+	changes := o.got == memory.ActionUpdate || o.got == memory.ActionInvalidate
+	right = o.got == o.gold && (!changes || o.target == o.old)
+	shouldChange := o.gold == memory.ActionUpdate || o.gold == memory.ActionInvalidate
+	collateral = changes && (o.target != o.old || !shouldChange)
+	t.n++
+	if right {
+		t.right++
+	}
+	if collateral {
+		t.collateral++
+	}
+	if o.gold == memory.ActionAdd {
+		t.adds++
+		if o.conflict {
+			t.alarms++
+		}
+		return right, collateral
+	}
+	t.changed++
+	// A noop must restate the old fact itself to count as surfacing it.
+	if (o.got == o.gold && o.target == o.old) || o.linked {
+		t.surfaced++
+	}
+	return right, collateral
+}
+
+// half is "odd" or "even" by the last number in a case id ("dev-en-007"
+// is odd), "" when the id holds none.
+func half(id string) string {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	if i == len(id) {
+		return ""
+	}
+	if (id[len(id)-1]-'0')%2 == 1 {
+		return "odd"
+	}
+	return "even"
 }
 
 // evalReconcile scores Remember as docs/evaluation.md says: for each
@@ -135,12 +212,14 @@ type reconcileResult struct {
 // receives the new one; the decision is right when its action is the gold
 // action and, for update and invalidate, its target is the old fact.
 // Collateral is a case where a fact that should have stayed current was
-// superseded or retracted.
+// superseded or retracted. Surfaced is the share of update, invalidate and
+// noop cases whose old fact was acted on rightly or linked to the new one
+// by a conflict; false alarms the share of add cases that raised one.
 //
 // progress, if not nil, is told after each case how many are done.
 func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options, progress func(done int)) (*reconcileResult, error) {
 	res := &reconcileResult{decider: memory.RulesDecider().Name(), gold: map[memory.Action]int{}, got: map[memory.Action]int{},
-		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}}
+		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}, groups: map[string]*tally{}}
 	if opts.Decider != nil {
 		res.decider = opts.Decider.Name()
 	}
@@ -153,7 +232,7 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 			}
 			bases[c.Lang] = b
 		}
-		d, oldID, err := decideCase(ctx, c, bases[c.Lang], opts)
+		d, oldID, linked, err := decideCase(ctx, c, bases[c.Lang], opts)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
 		}
@@ -171,15 +250,20 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 			}
 			res.fallbacks++
 		}
-		changes := got == memory.ActionUpdate || got == memory.ActionInvalidate
-		right := got == gold && (!changes || d.Target == oldID)
+		o := outcome{gold: gold, got: got, target: d.Target, old: oldID, linked: linked, conflict: d.Conflict != 0}
+		right, collateral := res.total.score(o)
 		if right {
 			res.right++
 			res.hit[got]++
 		}
-		shouldChange := gold == memory.ActionUpdate || gold == memory.ActionInvalidate
-		if changes && (d.Target != oldID || !shouldChange) {
+		if collateral {
 			res.collateral++
+		}
+		for _, g := range []string{"lang " + c.Lang, "action " + c.Action, "half " + half(c.ID)} {
+			if res.groups[g] == nil {
+				res.groups[g] = &tally{}
+			}
+			res.groups[g].score(o)
 		}
 		if progress != nil {
 			progress(res.n)
@@ -222,37 +306,54 @@ func baseStore(ctx context.Context, lang string, ds []distractor) ([]byte, error
 	return b.Bytes(), err
 }
 
-func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Options) (memory.Decision, uint64, error) {
+// decideCase runs one case and returns the decision, the old fact's id and
+// whether a conflict the decision raised names the old fact.
+func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Options) (memory.Decision, uint64, bool, error) {
 	dir, err := os.MkdirTemp("", "bench-reconcile-")
 	if err != nil {
-		return memory.Decision{}, 0, err
+		return memory.Decision{}, 0, false, err
 	}
 	defer os.RemoveAll(dir)
 	var now time.Time
 	opts.NoSync, opts.Clock = true, func() time.Time { return now }
 	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &opts)
 	if err != nil {
-		return memory.Decision{}, 0, err
+		return memory.Decision{}, 0, false, err
 	}
 	defer s.Close()
 	if _, err := s.Import(ctx, bytes.NewReader(base), nil); err != nil {
-		return memory.Decision{}, 0, err
+		return memory.Decision{}, 0, false, err
 	}
 	if now, err = day(c.OldSaid); err != nil {
-		return memory.Decision{}, 0, err
+		return memory.Decision{}, 0, false, err
 	}
 	old, err := s.Add(ctx, memory.Note{Text: c.Old, Source: memory.Source{SaidAt: now}})
 	if err != nil {
-		return memory.Decision{}, 0, err
+		return memory.Decision{}, 0, false, err
 	}
 	said, err := day(c.NewSaid)
 	if err != nil {
-		return memory.Decision{}, 0, err
+		return memory.Decision{}, 0, false, err
 	}
 	// Record time runs on past every fact; the words were said on new_said.
 	now = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
 	out, err := s.Remember(ctx, memory.Note{Text: c.New, Source: memory.Source{SaidAt: said}})
-	return out.Decision, old.ID, err
+	if err != nil {
+		return out.Decision, old.ID, false, err
+	}
+	linked := false
+	if out.Decision.Conflict != 0 {
+		cs, err := s.Conflicts(ctx, out.Decision.User, nil)
+		if err != nil {
+			return out.Decision, old.ID, false, err
+		}
+		for _, k := range cs {
+			if k.ID == out.Decision.Conflict && k.Existing == old.ID {
+				linked = true
+			}
+		}
+	}
+	return out.Decision, old.ID, linked, nil
 }
 
 func (r *reconcileResult) print(w io.Writer) {
@@ -277,7 +378,33 @@ func (r *reconcileResult) print(w io.Writer) {
 	if r.fallbacks > 0 {
 		fmt.Fprintf(w, "fallbacks: %d (the decider failed; the first: %s)\n", r.fallbacks, r.fallback)
 	}
-	fmt.Fprintf(w, "accuracy %.3f collateral %.3f n=%d\n", ratio(r.right, r.n), ratio(r.collateral, r.n), r.n)
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "cases\tn\taccuracy\tsurfaced\tcollateral\tfalse alarms")
+	row := func(name string, t *tally) {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%.3f\t%s\n", name, t.n, t.accuracy(), orDash(t.changed, t.surfacedRate()),
+			t.collateralRate(), orDash(t.adds, t.falseAlarms()))
+	}
+	row("all", &r.total)
+	names := make([]string, 0, len(r.groups))
+	for g := range r.groups {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	for _, g := range names {
+		row(g, r.groups[g])
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "surfaced %.3f false alarms %.3f\n", r.total.surfacedRate(), r.total.falseAlarms())
+	fmt.Fprintf(w, "accuracy %.3f collateral %.3f n=%d\n", r.total.accuracy(), r.total.collateralRate(), r.n)
+}
+
+// orDash formats a share of n cases, "-" when there are none.
+func orDash(n int, v float64) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", v)
 }
 
 func ratio(a, b int) float64 {

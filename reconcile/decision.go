@@ -49,6 +49,9 @@ type Candidate struct {
 	// may be a change (a move, a new job) or not (a second job). "" when
 	// none.
 	Relation string
+	// RelationDiffers says the two facts give Relation different objects
+	// ("Lisbon", "Porto"); false when they give the same one.
+	RelationDiffers bool
 }
 
 // Input is what a decider decides on.

@@ -25,6 +25,30 @@ var errMarkers = errors.New("malformed marker list")
 // never changed; markersErr says why they could not be read.
 var correctionMarkers, changeMarkers, markersErr = loadMarkers(markerFiles)
 
+// additionMarkers and weakWords are the phrases of markers/addition.txt
+// and the words of markers/weak.txt, read once and never changed.
+var additionMarkers, additionErr = readMarkers(markerFiles, "markers/addition.txt")
+var weakWords, weakErr = readWeak(markerFiles)
+
+// negationMarkers are the phrases of markers/negation.txt.
+var negationMarkers, negationErr = readMarkers(markerFiles, "markers/negation.txt")
+
+// readWeak reads markers/weak.txt: one word a line.
+func readWeak(fsys fs.FS) ([]string, error) {
+	list, err := readMarkers(fsys, "markers/weak.txt")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(list))
+	for i, m := range list {
+		if len(m) != 1 {
+			return nil, fmt.Errorf("%w: markers/weak.txt: %q is not one word", errMarkers, strings.Join(m, " "))
+		}
+		out[i] = m[0]
+	}
+	return out, nil
+}
+
 // loadMarkers reads the correction and change markers of fsys.
 func loadMarkers(fsys fs.FS) (correction, change [][]string, err error) {
 	if correction, err = readMarkers(fsys, "markers/correction.txt"); err != nil {

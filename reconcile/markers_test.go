@@ -26,8 +26,9 @@ func TestMarkerFiles(t *testing.T) {
 	}{
 		{"correction", correctionMarkers, correction, "i was wrong", "на самом деле"},
 		{"change", changeMarkers, change, "now", "больше не"},
+		{"addition", additionMarkers, additionMarkers, "also", "кроме того"},
 	} {
-		if len(c.got) < 30 || len(c.loaded) != len(c.got) || strings.Join(c.got[0], " ") != c.first {
+		if len(c.got) < 15 || len(c.loaded) != len(c.got) || strings.Join(c.got[0], " ") != c.first {
 			t.Errorf("%s: %d phrases, first %q", c.name, len(c.got), c.got[0])
 		}
 		for _, m := range c.got {
@@ -41,8 +42,14 @@ func TestMarkerFiles(t *testing.T) {
 		}
 	}
 	entries, err := fs.ReadDir(markerFiles, "markers")
-	if err != nil || len(entries) != 2 {
-		t.Errorf("marker files %v, %v: want correction.txt and change.txt alone", entries, err)
+	if err != nil || len(entries) != 5 {
+		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt, negation.txt and weak.txt alone", entries, err)
+	}
+	if negationErr != nil || len(negationMarkers) < 10 || !negated("I never drink coffee") || !negated("Кофе не пью") || negated("I drink coffee") {
+		t.Errorf("negation: %v, %d phrases", negationErr, len(negationMarkers))
+	}
+	if additionErr != nil || weakErr != nil || len(weakWords) < 40 || weakWords[0] != "monday" {
+		t.Errorf("addition: %v; weak: %v, %d words, first %q", additionErr, weakErr, len(weakWords), weakWords)
 	}
 }
 

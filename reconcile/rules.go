@@ -1,12 +1,14 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/internal/fold"
 	"github.com/palimpsest-mem/memory/internal/term"
 )
@@ -24,19 +26,41 @@ func (Rules) Name() string { return "rules" }
 // count as the same statement.
 const restateOverlap = 0.8
 
-// Decide applies, in order: a restatement is a noop; an explicit correction
-// ("I was wrong", "ошиблась", "not X but Y") invalidates the best matching
-// candidate; an explicit change ("now", "no longer", "moved", "теперь",
-// "больше не") updates the best candidate on the same topic; anything else
-// is added. The markers are the phrases of markers/correction.txt and
-// markers/change.txt.
+// paraphraseOverlap is the share of stems a paraphrase must have in common
+// with the one candidate it clearly concerns to count as a restatement:
+// other words for the same thing share few stems, but some.
+const paraphraseOverlap = 0.15
+
+// Decide applies, in order:
+//   - a restatement is a noop;
+//   - an explicit correction ("I was wrong", "ошиблась", "not X but Y")
+//     invalidates the candidate it clearly concerns;
+//   - an addition ("also", "too", "ещё") is added beside what it resembles;
+//   - an explicit change ("now", "no longer", "moved", "теперь", "больше
+//     не") updates the candidate it clearly concerns;
+//   - a second value of a single-valued relation (a city, an employer)
+//     may replace the first: a conflict;
+//   - a fact that clearly concerns one candidate, with the same numbers
+//     and many of its words, no time of its own and no negation the
+//     candidate lacks (or the other way round), restates it: a noop;
+//   - anything else is added.
+//
+// A correction or change that concerns a candidate, but not clearly, is
+// added with a conflict naming it ("may replace candidate N"): never
+// silently beside it, and never retiring a fact on a guess. The phrases
+// are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
-	if markersErr != nil {
-		return Decision{}, fmt.Errorf("rules: %w", markersErr)
+	for _, err := range []error{markersErr, additionErr, weakErr, negationErr} {
+		if err != nil {
+			return Decision{}, fmt.Errorf("rules: %w", err)
+		}
 	}
 	d := Decision{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
-	marked := findMarker(words, correctionMarkers) != "" || findMarker(words, changeMarkers) != ""
+	correction := findMarker(words, correctionMarkers)
+	change := findMarker(words, changeMarkers)
+	addition := findMarker(words, additionMarkers)
+	marked := correction != "" || change != ""
 	for _, c := range in.Candidates {
 		// Short of the very same words, a marker or a number that differs
 		// means the fact says something new, however many words it repeats.
@@ -47,89 +71,297 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			return d, nil
 		}
 	}
-	for _, k := range []struct {
-		markers [][]string
-		action  Action
-		what    string
-	}{{correctionMarkers, Invalidate, "correction"}, {changeMarkers, Update, "change"}} {
-		m := findMarker(words, k.markers)
-		if m == "" {
-			continue
-		}
-		c, why, sure := best(in.Candidates, m)
+	if correction != "" {
+		return changeOf(d, in.Candidates, correction, Invalidate, "correction"), nil
+	}
+	if change != "" && addition != "" {
+		// "Priya moved to another department", "I also started yoga": a
+		// change, or something told beside; never acted on.
+		return changeOf(d, in.Candidates, change, Add, "change"), nil
+	}
+	if addition != "" {
+		d.Reason = fmt.Sprintf("addition marker %q: added beside what it resembles", addition)
+		return d, nil
+	}
+	if change != "" {
+		return changeOf(d, in.Candidates, change, Update, "change"), nil
+	}
+	for _, c := range in.Candidates {
 		switch {
-		case c == nil:
-			d.Reason = fmt.Sprintf("%s marker %q but no fact it clearly concerns: added", k.what, m)
-		case c.Pinned:
+		case c.Relation == "" || c.Pinned:
+		case !c.RelationDiffers && sameNumbers(c.Text, in.Text):
+			// The same value of a single-valued relation, told again.
+			d.Action, d.Target = Noop, c.N
+			d.Reason = fmt.Sprintf("restates candidate %d: the same %s of the same subject, the same numbers, no marker", c.N, c.Relation)
+			return d, nil
+		case c.RelationDiffers:
+			// One value at a time: the new one may replace the old, or be a
+			// second job; without a marker the user says which.
 			d.ConflictWith = c.N
-			d.Reason = fmt.Sprintf("%s marker %q points at candidate %d (%s), which is pinned: added, conflict recorded", k.what, m, c.N, why)
-		case !sure:
-			d.ConflictWith = c.N
-			d.Reason = fmt.Sprintf("%s marker %q; candidate %d matches on %s, but not clearly more than another: added, conflict recorded", k.what, m, c.N, why)
-		default:
-			d.Action, d.Target = k.action, c.N
-			d.Reason = fmt.Sprintf("%s marker %q; candidate %d matches on %s", k.what, m, c.N, why)
+			d.Reason = fmt.Sprintf("may replace candidate %d: another %s of the same subject, with no change marker: added, conflict recorded", c.N, c.Relation)
+			return d, nil
 		}
+	}
+	ev := rank(in.Candidates, "")
+	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
+		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) && !changeTime(in) &&
+		negated(in.Text) == negated(ev[0].c.Text) {
+		d.Action, d.Target = Noop, ev[0].c.N
+		d.Reason = fmt.Sprintf("restates candidate %d in other words (%s; %.0f%% of its stems, the same numbers, no marker)", ev[0].c.N, ev[0].why(), 100*ev[0].c.Overlap)
+		return d, nil
+	}
+	if len(ev) > 0 && ev[0].strong(ev) {
+		d.ConflictWith = ev[0].c.N
+		d.Reason = fmt.Sprintf("may replace candidate %d: no marker, but it concerns the same (%s) and no other as much: added, conflict recorded", ev[0].c.N, ev[0].why())
 		return d, nil
 	}
 	d.Reason = "no restatement, correction or change marker: added"
 	return d, nil
 }
 
-// margin is how much more the best candidate must score than the next for
-// the rules to act on it: a close second means the target is a guess.
-const margin = 3.0
+// A fact with no marker that concerns one candidate much more than any
+// other may replace it: conflictWeight is the least evidence (a shared
+// word), conflictLead how many times the next candidate's it must be.
+const (
+	conflictWeight = 1.5
+	conflictLead   = 2.0
+)
 
-// best returns the candidate a marker points at, its evidence, and whether
-// it stands out: the best-scoring candidate sharing a content word with the
-// new fact, sure when it scores clearly above the next. The marker's own
-// word is no evidence: "moved" shares "move" with every fact about a move.
-// A pinned candidate may be returned: the caller will not change it.
-func best(cs []Candidate, marker string) (c *Candidate, why string, sure bool) {
-	var top, second *Candidate
-	for i := range cs {
-		c := &cs[i]
-		switch {
-		case top == nil || c.Score > top.Score:
-			top, second = c, top
-		case second == nil || c.Score > second.Score:
-			second = c
-		}
+// strong reports whether e, the first of ev, is evidence enough that a
+// fact with no marker concerns it: shared content words, and a weight
+// well above the next candidate's.
+func (e *evidence) strong(ev []evidence) bool {
+	if len(e.content) == 0 || e.weight < conflictWeight {
+		return false
 	}
-	if top == nil {
-		return nil, "", false
-	}
-	content := contentTerms(top.Terms, marker)
-	if len(content) == 0 {
-		return nil, "", false
-	}
-	shown := make([]string, len(content))
-	for i, t := range content {
-		shown[i] = t.String()
-	}
-	return top, "words " + strings.Join(shown, ", "), second == nil || top.Score >= margin*second.Score
+	return len(ev) == 1 || e.weight >= conflictLead*ev[1].weight
 }
 
-// contentTerms drops from shared terms the synonym sets (they may name the
-// marker's meaning) and the stems of the marker's words.
-func contentTerms(terms []term.Term, marker string) []term.Term {
-	var out []term.Term
-	for _, t := range terms {
-		if t.Kind == term.Synonym {
-			continue
-		}
-		stem := t.Text
-		fromMarker := false
-		for _, w := range strings.Fields(marker) {
-			if n := min(4, len([]rune(stem)), len([]rune(w))); n > 0 && fold.Prefix(stem, n) == fold.Prefix(w, n) {
-				fromMarker = true
-			}
-		}
-		if !fromMarker {
-			out = append(out, t)
+// changeTime reports whether the new fact says when it became true ("since
+// March", "с февраля"): a restatement has no beginning of its own.
+func changeTime(in Input) bool { return eventtime.Parse(in.Text, in.SaidAt, "").Found }
+
+// negated reports whether a text holds a negation of markers/negation.txt.
+func negated(text string) bool { return findMarker(tokens(text), negationMarkers) != "" }
+
+// changeOf decides on a fact carrying a correction or change marker: it
+// acts on the candidate the fact clearly concerns, and records a conflict
+// with the one it most likely concerns when that is not clear or the
+// candidate is pinned.
+func changeOf(d Decision, cs []Candidate, marker string, action Action, what string) Decision {
+	ev := rank(cs, marker)
+	if len(ev) == 0 {
+		d.Reason = fmt.Sprintf("%s marker %q but no fact it concerns: added", what, marker)
+		return d
+	}
+	e := ev[0]
+	switch {
+	case e.c.Pinned:
+		d.ConflictWith = e.c.N
+		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d (%s), which is pinned: added, conflict recorded", what, marker, e.c.N, e.why())
+	case action != Add && e.c.RelationDiffers && onlyValue(cs, e.c):
+		// A marker and a second value of a single-valued relation: the
+		// claims say what the words may not.
+		d.Action, d.Target = action, e.c.N
+		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives another %s of the same subject (%s)", what, marker, e.c.N, e.c.Relation, e.why())
+	case action == Add || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
+		d.ConflictWith = e.c.N
+		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d, which matches on %s, but not clearly: added, conflict recorded", what, marker, e.c.N, e.why())
+	default:
+		d.Action, d.Target = action, e.c.N
+		d.Reason = fmt.Sprintf("%s marker %q; candidate %d matches on %s", what, marker, e.c.N, e.why())
+	}
+	return d
+}
+
+// minActWords is how many content words (or roots) the new fact must
+// share with a candidate for the rules to change it: one word in common
+// ("course", "department") is as often another fact on another matter,
+// unless it is much of what the two say (soloOverlap of their stems: "my
+// cat is 4", "my cat is 5") or the candidate is the only fact sharing
+// anything with the new one.
+const (
+	minActWords = 2
+	soloOverlap = 0.2
+)
+
+// enough reports whether the words e shares are enough to act on.
+func (e *evidence) enough() bool {
+	return len(e.content) >= minActWords || (len(e.content) == 1 && (e.c.Overlap >= soloOverlap || e.alone))
+}
+
+// onlyValue reports whether c is the one candidate giving another value of
+// its relation: with two, which one the new fact replaces is a guess.
+func onlyValue(cs []Candidate, c *Candidate) bool {
+	for i := range cs {
+		if &cs[i] != c && cs[i].RelationDiffers && cs[i].Relation == c.Relation {
+			return false
 		}
 	}
+	return true
+}
+
+// margin is how much more the best candidate must score than the next for
+// the rules to act on it: a close second means the target is a guess.
+const margin = 1.5
+
+// restateMargin is how much more the candidate a paraphrase restates must
+// score than the next: a noop drops the new words, so it needs more.
+const restateMargin = 2.0
+
+// evidence is what ties a candidate to the new fact, by the rules' reading.
+type evidence struct {
+	c *Candidate
+	// content are the shared words and roots that are neither the
+	// marker's nor weak; synonyms the shared synonym sets that are not.
+	content, synonyms []term.Term
+	// frame is the shared topic frame ("#pet-cat") the fewest other
+	// candidates share, and share how many candidates share it.
+	frame string
+	share int
+	// weight orders the candidates: words count most, then synonym sets,
+	// roots and the frame, more the fewer candidates share it.
+	weight float64
+	// alone says no other candidate has any evidence: the only fact the
+	// new one shares anything with.
+	alone bool
+}
+
+// why says what the evidence is, as people read it.
+func (e *evidence) why() string {
+	var parts []string
+	if len(e.content) > 0 {
+		parts = append(parts, "words "+termList(e.content))
+	}
+	if len(e.synonyms) > 0 && len(e.content) == 0 {
+		// Named only when no word is: they are the weaker evidence.
+		parts = append(parts, "synonyms "+termList(e.synonyms))
+	}
+	if e.frame != "" {
+		parts = append(parts, "frame "+e.frame)
+	}
+	if e.c.Relation != "" {
+		parts = append(parts, "relation "+e.c.Relation)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// clear reports whether e, the first of ev, stands out: it scores margin
+// times more than the next, by the lookup's score.
+func (e *evidence) clear(ev []evidence, margin float64) bool {
+	for _, o := range ev[1:] {
+		if o.c.Score*margin > e.c.Score {
+			return false
+		}
+	}
+	return true
+}
+
+func termList(ts []term.Term) string {
+	shown := make([]string, len(ts))
+	for i, t := range ts {
+		shown[i] = t.String()
+	}
+	return strings.Join(shown, ", ")
+}
+
+// topScore is the candidate the lookup scores highest, nil for none.
+func topScore(cs []Candidate) *Candidate {
+	var top *Candidate
+	for i := range cs {
+		if top == nil || cs[i].Score > top.Score {
+			top = &cs[i]
+		}
+	}
+	return top
+}
+
+// rank returns the candidates with any evidence, the most likely target
+// first (ties by the lookup's score). The marker's own words are no
+// evidence ("moved" shares "move" with every fact about a move), nor are
+// weak words (a "Friday" any fact may name).
+func rank(cs []Candidate, marker string) []evidence {
+	share := map[string]int{}
+	for _, c := range cs {
+		for _, t := range c.Topics {
+			if strings.HasPrefix(t, "#") {
+				share[t]++
+			}
+		}
+	}
+	var out []evidence
+	for i := range cs {
+		e := evidence{c: &cs[i]}
+		for _, t := range cs[i].Terms {
+			if fromMarker(t, marker) || weak(t) {
+				continue
+			}
+			switch t.Kind {
+			case term.Synonym:
+				e.synonyms = append(e.synonyms, t)
+				e.weight++
+			case term.Root:
+				e.content = append(e.content, t)
+				e.weight += 0.7
+			default:
+				e.content = append(e.content, t)
+				e.weight += 1.5
+			}
+		}
+		for _, t := range cs[i].Topics {
+			if n := share[t]; strings.HasPrefix(t, "#") && (e.frame == "" || n < e.share) {
+				e.frame, e.share = t, n
+			}
+		}
+		if e.frame != "" {
+			e.weight += 1 / float64(e.share)
+		}
+		if cs[i].RelationDiffers {
+			e.weight += 3 // a claim on the same slot outweighs a word or two
+		}
+		if e.weight > 0 {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b evidence) int {
+		if c := cmp.Compare(b.weight, a.weight); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.c.Score, a.c.Score)
+	})
+	if len(out) == 1 {
+		out[0].alone = true
+	}
 	return out
+}
+
+// fromMarker reports whether a shared term is one of the marker's words:
+// its first four letters are theirs.
+func fromMarker(t term.Term, marker string) bool {
+	for _, w := range strings.Fields(marker) {
+		if n := min(4, len([]rune(t.Text)), len([]rune(w))); n > 0 && fold.Prefix(t.Text, n) == fold.Prefix(w, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// weak reports whether a shared term is a word of markers/weak.txt: the
+// same, or one the start of the other, the shorter at least three letters
+// and three quarters of the longer.
+func weak(t term.Term) bool {
+	s := strings.Map(fold.Rune, t.Text)
+	for _, w := range weakWords {
+		short, long := s, w
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		n, m := len([]rune(short)), len([]rune(long))
+		if strings.HasPrefix(long, short) && n >= 3 && 4*n >= 3*m {
+			return true
+		}
+	}
+	return false
 }
 
 // findMarker returns the first marker phrase found in words, or "".

@@ -2,7 +2,9 @@ package reconcile
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory/internal/term"
 )
@@ -29,5 +31,134 @@ func TestRulesEvidenceTerms(t *testing.T) {
 	in.Candidates[0].Terms = in.Candidates[0].Terms[:2]
 	if d, err := (Rules{}).Decide(context.Background(), in); err != nil || d.Action != Add || d.Target != 0 {
 		t.Errorf("got %+v, %v; want an add", d, err)
+	}
+}
+
+// word, root and syn build shared terms for the rule tests.
+func word(s string) term.Term { return term.Term{Text: s} }
+func root(s string) term.Term { return term.Term{Text: s, Kind: term.Root} }
+func syn(s string) term.Term  { return term.Term{Text: s, Kind: term.Synonym} }
+
+// TestRulesDecide checks each rule on texts of its own: when the rules act,
+// when they restate, and when they are unsure and say so with a conflict
+// ("may replace candidate N") rather than adding silently.
+func TestRulesDecide(t *testing.T) {
+	far := Candidate{N: 2, Text: "I keep a diary in the evenings.", Score: 0.3, Terms: []term.Term{word("even")}}
+	for _, c := range []struct {
+		name     string
+		in       Input
+		action   Action
+		target   int
+		conflict int
+		reason   string // a part of the reason
+	}{{
+		name: "a change on two content words of the clearly best candidate updates it",
+		in: Input{Text: "I now sing tenor in the cathedral choir.", Candidates: []Candidate{
+			{N: 1, Text: "I sing bass in the cathedral choir.", Score: 3, Overlap: 0.6, Terms: []term.Term{word("sing"), word("choir"), word("cathedr")}},
+			far}},
+		action: Update, target: 1, reason: `change marker "now"; candidate 1 matches on words sing, choir, cathedr`,
+	}, {
+		name: "a change sharing one word only is a conflict, not an update",
+		in: Input{Text: "My course has now moved online.", Candidates: []Candidate{
+			{N: 1, Text: "I'd like to take a pottery course one day.", Score: 2, Terms: []term.Term{word("cours")}}, far}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a change whose best candidate leads only a little is a conflict",
+		in: Input{Text: "These days I swim at the lido before work.", Candidates: []Candidate{
+			{N: 1, Text: "I swim at the leisure centre before work.", Score: 2, Terms: []term.Term{word("swim"), word("work")}},
+			{N: 2, Text: "I swim at the lido in summer.", Score: 1.8, Terms: []term.Term{word("swim"), word("lido")}}}},
+		action: Add, conflict: 1, reason: `change marker "these days": may replace candidate 1, which matches on words swim, work, but not clearly`,
+	}, {
+		name: "weak words are no evidence: a shared Friday points nowhere",
+		in: Input{Text: "The plaster came off on Friday and the wrist has healed.", Candidates: []Candidate{
+			{N: 1, Text: "Friday is pizza night.", Score: 0.9, Terms: []term.Term{word("friday"), syn("friday")}},
+			{N: 2, Text: "My wrist is in a cast.", Score: 0.4, Terms: []term.Term{word("wrist")}, Topics: []string{"#broken-bone"}}}},
+		action: Add, conflict: 2, reason: "may replace candidate 2: no marker, but it concerns the same (words wrist; frame #broken-bone)",
+	}, {
+		name: "a correction on an unclear target is a conflict with the likeliest",
+		in: Input{Text: "Sorry, I misspoke: the kitten is called Pip.", Candidates: []Candidate{
+			{N: 1, Text: "Our kitten is called Pop.", Score: 1, Terms: []term.Term{word("kitten"), word("call")}},
+			{N: 2, Text: "I call my mum on Sundays.", Score: 0.9, Terms: []term.Term{word("call")}}}},
+		action: Add, conflict: 1, reason: `correction marker "i misspoke": may replace candidate 1`,
+	}, {
+		name: "an addition is added beside what it resembles, with no conflict",
+		in: Input{Text: "I also play the ukulele.", Candidates: []Candidate{
+			{N: 1, Text: "I play the guitar in a band.", Score: 3, Overlap: 0.5, Terms: []term.Term{word("play")}}}},
+		action: Add, reason: `addition marker "also"`,
+	}, {
+		name: "a change beside an addition is never acted on",
+		in: Input{Text: "Mark moved to another team, so I report to Ana.", Candidates: []Candidate{
+			{N: 1, Text: "My team lead is Mark.", Score: 4, Overlap: 0.3, Terms: []term.Term{word("mark"), word("team")}}}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a second value of a single-valued relation, with no marker, is a conflict",
+		in: Input{Text: "Home is Porto.", Candidates: []Candidate{
+			{N: 1, Text: "I live in Lisbon.", Relation: "lives_in", RelationDiffers: true}}},
+		action: Add, conflict: 1, reason: "may replace candidate 1: another lives_in of the same subject",
+	}, {
+		name: "a second value of a single-valued relation with a change marker updates it",
+		in: Input{Text: "I've moved to Porto.", Candidates: []Candidate{
+			far, {N: 2, Text: "I live in Lisbon.", Relation: "lives_in", RelationDiffers: true}}},
+		action: Update, target: 2, reason: "candidate 2 gives another lives_in of the same subject",
+	}, {
+		name: "two other values of the relation: which one changed is a guess",
+		in: Input{Text: "I've moved to Porto.", Candidates: []Candidate{
+			{N: 1, Text: "I live in Lisbon.", Relation: "lives_in", RelationDiffers: true},
+			{N: 2, Text: "I live in Faro in summer.", Relation: "lives_in", RelationDiffers: true}}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "the same value of the relation, no marker, is a restatement",
+		in: Input{Text: "Lisbon is where I live.", Candidates: []Candidate{
+			{N: 1, Text: "I live in Lisbon.", Relation: "lives_in"}}},
+		action: Noop, target: 1, reason: "the same lives_in",
+	}, {
+		name: "other words for the one fact it clearly concerns, same numbers, no marker: a noop",
+		in: Input{Text: "On trains I always book an aisle seat, coach 3.", Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Noop, target: 1, reason: "restates candidate 1 in other words",
+	}, {
+		name: "a negation the candidate lacks is no restatement",
+		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a time of its own is no restatement",
+		in: Input{Text: "From March, on trains I book an aisle seat, coach 3.", SaidAt: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "other numbers are no restatement",
+		in: Input{Text: "On trains I always book an aisle seat, coach 5.", Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a fact near two candidates alike is added silently",
+		in: Input{Text: "I like hiking.", Candidates: []Candidate{
+			{N: 1, Text: "I go hiking in the Alps.", Score: 1, Overlap: 0.2, Terms: []term.Term{word("hike")}},
+			{N: 2, Text: "We hike along the coast.", Score: 0.9, Overlap: 0.2, Terms: []term.Term{word("hike")}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
+		name: "a pinned candidate is never a target: a conflict",
+		in: Input{Text: "I now sing tenor in the cathedral choir.", Candidates: []Candidate{
+			{N: 1, Text: "I sing bass in the cathedral choir.", Pinned: true, Score: 3, Terms: []term.Term{word("sing"), word("choir")}}}},
+		action: Add, conflict: 1, reason: "may replace candidate 1 (words sing, choir), which is pinned",
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := Rules{}.Decide(context.Background(), c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Action != c.action || d.Target != c.target || d.ConflictWith != c.conflict || !strings.Contains(d.Reason, c.reason) {
+				t.Errorf("got %s target %d conflict %d %q\nwant %s target %d conflict %d, reason holding %q",
+					d.Action, d.Target, d.ConflictWith, d.Reason, c.action, c.target, c.conflict, c.reason)
+			}
+			if err := Validate(d, c.in); err != nil {
+				t.Errorf("invalid decision: %v", err)
+			}
+		})
 	}
 }
