@@ -271,6 +271,9 @@ at, list and get. A fact in an open conflict carries a note naming the other
 with in or out, its score and why.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Budget < 0 {
+				return usagef("--budget %d: want 0 (no limit) or more characters", o.Budget)
+			}
 			return a.withStore(true, func(s *memory.Store) error {
 				if explain {
 					es, err := s.ExplainPrompt(cmd.Context(), a.user, &o)
