@@ -96,30 +96,33 @@ type PromptEntry struct {
 // rather than guess; resolving the conflict removes it. nil opts means
 // the defaults. The same store, clock and options give the same prompt.
 func (s *Store) Prompt(ctx context.Context, user string, opts *PromptOptions) (string, error) {
-	es, now, err := s.rankPrompt(ctx, user, opts)
+	r, err := s.rankPrompt(ctx, user, opts)
 	if err != nil {
 		return "", err
 	}
-	if len(es) == 0 {
+	if len(r.es) == 0 {
 		return "No facts are known about the user.\n", nil
 	}
-	// Back to record order: the ranking chose, it does not arrange.
-	slices.SortFunc(es, func(a, b PromptEntry) int { return cmp.Compare(a.Fact.ID, b.Fact.ID) })
+	// In record order (r.es is in the timeline's): the ranking chose, it
+	// does not arrange.
 	var b strings.Builder
-	fmt.Fprintf(&b, "Facts about the user, true as of %s:\n", day(now))
-	for _, e := range es {
-		if e.In && !e.Upcoming {
-			b.WriteString(e.Line + "\n")
+	b.Grow(r.used + 80)
+	b.WriteString("Facts about the user, true as of " + day(r.now) + ":\n")
+	for i := range r.es {
+		if e := &r.es[i]; e.in && !e.upcoming {
+			b.WriteString(e.line)
+			b.WriteByte('\n')
 		}
 	}
 	header := false
-	for _, e := range es {
-		if e.In && e.Upcoming {
+	for i := range r.es {
+		if e := &r.es[i]; e.in && e.upcoming {
 			if !header {
 				b.WriteString("Upcoming, not yet true:\n")
 				header = true
 			}
-			b.WriteString(e.Line + "\n")
+			b.WriteString(e.line)
+			b.WriteByte('\n')
 		}
 	}
 	return b.String(), nil
@@ -129,48 +132,106 @@ func (s *Store) Prompt(ctx context.Context, user string, opts *PromptOptions) (s
 // best ranked first: pinned facts, then by Score, then by id. Each says
 // whether it is in and why.
 func (s *Store) ExplainPrompt(ctx context.Context, user string, opts *PromptOptions) ([]PromptEntry, error) {
-	es, _, err := s.rankPrompt(ctx, user, opts)
-	return es, err
+	r, err := s.rankPrompt(ctx, user, opts)
+	if err != nil || len(r.es) == 0 {
+		return nil, err
+	}
+	out := make([]PromptEntry, 0, len(r.es))
+	used := 0
+	for _, k := range r.order {
+		e := &r.es[k]
+		te := &r.tl[e.i]
+		pe := PromptEntry{Fact: factWithLog(&te.rec, te.evs), In: e.in, Upcoming: e.upcoming, Line: e.line,
+			Score: e.score, Relevance: e.rel, Terms: e.terms, Freshness: e.fresh,
+			FreshFrom: time.Unix(0, e.freshFrom).UTC(), Note: e.note}
+		if e.confirmed != 0 {
+			pe.Confirmed = time.Unix(0, e.confirmed).UTC()
+		}
+		if te.rec.Pinned {
+			pe.Why = append(pe.Why, "pinned")
+		}
+		if e.rel > 0 {
+			pe.Why = append(pe.Why, fmt.Sprintf("relevant %.2f%s", e.rel, termList(e.terms)))
+		}
+		what := "recorded"
+		switch {
+		case e.freshFrom == e.confirmed:
+			what = "confirmed"
+		case e.freshFrom != te.rec.RecordedAt:
+			what = "starts"
+		}
+		pe.Why = append(pe.Why, fmt.Sprintf("freshness %.2f (%s %s)", e.fresh, what, day(e.freshFrom)))
+		if e.in {
+			used += e.size
+		} else {
+			pe.Why = append(pe.Why, fmt.Sprintf("over budget: %d characters, %d of %d left", e.size, r.budget-used, r.budget))
+		}
+		out = append(out, pe)
+	}
+	return out, nil
 }
 
-// rankPrompt builds the entries of user's prompt at now, ranked and
-// chosen within the budget.
-func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions) ([]PromptEntry, int64, error) {
+// ranking is a user's prompt as rankPrompt chose it.
+type ranking struct {
+	tl     timeline
+	es     []rankEntry // in the timeline's order
+	order  []int       // indices of es, best ranked first
+	now    int64
+	budget int
+	used   int // characters of the lines in
+}
+
+// rankEntry is a fact the prompt may show; small, since a prompt ranks
+// every fact of its user each time.
+type rankEntry struct {
+	i                    int // in the timeline
+	pinned, upcoming, in bool
+	line, note           string
+	size                 int // runes of the line with its break
+	score, rel, fresh    float64
+	terms                []Term
+	freshFrom, confirmed int64
+}
+
+// rankPrompt ranks the facts of user's prompt at now and chooses them
+// within the budget.
+func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions) (ranking, error) {
 	var o PromptOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.Budget < 0 {
-		return nil, 0, fmt.Errorf("%w: budget %d, want 0 (no limit) or more", ErrInvalidPromptOptions, o.Budget)
+		return ranking{}, fmt.Errorf("%w: budget %d, want 0 (no limit) or more", ErrInvalidPromptOptions, o.Budget)
 	}
 	if o.HalfLife < 0 {
-		return nil, 0, fmt.Errorf("%w: half-life %s, want 0 (the default) or more", ErrInvalidPromptOptions, o.HalfLife)
+		return ranking{}, fmt.Errorf("%w: half-life %s, want 0 (the default) or more", ErrInvalidPromptOptions, o.HalfLife)
 	}
 	if !utf8.ValidString(o.For) {
-		return nil, 0, fmt.Errorf("prompt for a message: %w", ErrInvalidUTF8)
+		return ranking{}, fmt.Errorf("prompt for a message: %w", ErrInvalidUTF8)
 	}
 	if err := validUser(user); err != nil {
-		return nil, 0, err
+		return ranking{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, 0, err
+		return ranking{}, err
 	}
-	half := cmp.Or(o.HalfLife, DefaultHalfLife)
+	half := float64(cmp.Or(o.HalfLife, DefaultHalfLife))
 	now := s.now()
 	tl, err := s.userTimeline(ctx, user)
 	if err != nil {
-		return nil, 0, err
+		return ranking{}, err
 	}
 	// Relevance: the lookup's candidates for the message, scaled so the
 	// best is 1. A relation's peer found by its claim alone has no text
 	// score, and counts half.
-	rel := map[uint64]Candidate{}
+	var rel map[uint64]Candidate
 	var best float64
 	if strings.TrimSpace(o.For) != "" {
 		look, err := s.candidates(ctx, user, o.For, claims.Extract(o.For), MaxCandidates)
 		if err != nil {
-			return nil, 0, err
+			return ranking{}, err
 		}
+		rel = make(map[uint64]Candidate, len(look.Candidates))
 		for _, c := range look.Candidates {
 			rel[c.Fact.ID] = c
 			best = max(best, c.Score)
@@ -180,7 +241,7 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 	if !o.NoNotes {
 		cs, err := s.Conflicts(ctx, user, nil)
 		if err != nil {
-			return nil, 0, err
+			return ranking{}, err
 		}
 		for _, c := range cs {
 			if notes == nil {
@@ -196,103 +257,83 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 		}
 		return &tl[i]
 	}
-	var es []PromptEntry
+	r := ranking{tl: tl, now: now, budget: o.Budget}
 	for i := range tl {
-		r, evs := &tl[i].rec, tl[i].evs
-		p := spanAt(r, evs, now)
-		var e PromptEntry
+		rec, evs := &tl[i].rec, tl[i].evs
+		p := spanAt(rec, evs, now)
+		e := rankEntry{i: i, pinned: rec.Pinned}
 		switch {
 		case p.contains(now):
-			var marks []string
-			if r.HasFrom {
-				marks = append(marks, "since "+day(p.start))
+			e.line = "- " + promptText(rec.Text)
+			switch {
+			case rec.HasFrom && p.hasEnd:
+				e.line += " (since " + day(p.start) + ", until " + day(p.end) + ")"
+			case rec.HasFrom:
+				e.line += " (since " + day(p.start) + ")"
+			case p.hasEnd:
+				e.line += " (until " + day(p.end) + ")"
 			}
-			if p.hasEnd {
-				marks = append(marks, "until "+day(p.end))
-			}
-			e.Line = "- " + promptText(r.Text)
-			if len(marks) > 0 {
-				e.Line += " (" + strings.Join(marks, ", ") + ")"
-			}
-		case r.Current() && p.start > now:
-			e.Upcoming = true
-			e.Line = fmt.Sprintf("- %s (from %s)", promptText(r.Text), day(p.start))
+		case rec.Current() && p.start > now:
+			e.upcoming = true
+			e.line = "- " + promptText(rec.Text) + " (from " + day(p.start) + ")"
 		default:
 			continue
 		}
-		e.Fact = factWithLog(r, evs)
-		fresh := r.RecordedAt
+		// Freshness: from the latest of the recording and the last
+		// confirmation, or the start when that is nearer now, before or
+		// after it (what just began or is about to is news too).
+		e.freshFrom = rec.RecordedAt
 		for _, ev := range evs {
 			if ev.Kind == kv.Confirmed {
-				e.Confirmed = time.Unix(0, ev.At).UTC()
-				fresh = max(fresh, ev.At)
+				e.confirmed = ev.At
+				e.freshFrom = max(e.freshFrom, ev.At)
 			}
 		}
-		age := now - fresh
-		if r.HasFrom {
-			// A start near now, before or after it, is news too.
-			age = min(age, absDiff(now, r.EventFrom))
-			if absDiff(now, r.EventFrom) < now-fresh {
-				fresh = r.EventFrom
-			}
+		age := max(now-e.freshFrom, 0)
+		if rec.HasFrom && absDiff(now, rec.EventFrom) < age {
+			age, e.freshFrom = absDiff(now, rec.EventFrom), rec.EventFrom
 		}
-		e.FreshFrom = time.Unix(0, fresh).UTC()
-		e.Freshness = math.Exp2(-float64(max(age, 0)) / float64(half))
-		if c, ok := rel[r.ID]; ok {
-			e.Terms = c.Terms
-			e.Relevance = 0.5
+		e.fresh = math.Exp2(-float64(age) / half)
+		if c, ok := rel[rec.ID]; ok {
+			e.terms = c.Terms
+			e.rel = 0.5
 			if best > 0 && c.Score > 0 {
-				e.Relevance = c.Score / best
+				e.rel = c.Score / best
 			}
 		}
-		e.Score = relevanceWeight*e.Relevance + e.Freshness
-		if n := noteFor(notes[r.ID], byID); n != "" {
-			e.Note = n
-			e.Line += " " + n
+		e.score = relevanceWeight*e.rel + e.fresh
+		if n := noteFor(notes[rec.ID], byID); n != "" {
+			e.note = n
+			e.line += " " + n
 		}
-		es = append(es, e)
+		e.size = utf8.RuneCountInString(e.line) + 1
+		r.es = append(r.es, e)
 	}
-	slices.SortFunc(es, func(a, b PromptEntry) int {
-		if a.Fact.Pinned != b.Fact.Pinned {
-			if a.Fact.Pinned {
+	r.order = make([]int, len(r.es))
+	for k := range r.order {
+		r.order[k] = k
+	}
+	slices.SortFunc(r.order, func(a, b int) int {
+		x, y := &r.es[a], &r.es[b]
+		if x.pinned != y.pinned {
+			if x.pinned {
 				return -1
 			}
 			return 1
 		}
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		if c := cmp.Compare(y.score, x.score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Fact.ID, b.Fact.ID)
+		return cmp.Compare(a, b) // the timeline's order is the ids'
 	})
-	used := 0
-	for i := range es {
-		e := &es[i]
-		n := utf8.RuneCountInString(e.Line) + 1
-		switch {
-		case e.Fact.Pinned:
-			e.In = true
-			e.Why = append(e.Why, "pinned")
-		case o.Budget == 0 || used+n <= o.Budget:
-			e.In = true
-		}
-		if e.Relevance > 0 {
-			e.Why = append(e.Why, fmt.Sprintf("relevant %.2f%s", e.Relevance, termList(e.Terms)))
-		}
-		what := "recorded"
-		switch {
-		case e.FreshFrom.Equal(e.Confirmed):
-			what = "confirmed"
-		case !e.FreshFrom.Equal(e.Fact.RecordedAt):
-			what = "starts"
-		}
-		e.Why = append(e.Why, fmt.Sprintf("freshness %.2f (%s %s)", e.Freshness, what, e.FreshFrom.Format(time.DateOnly)))
-		if e.In {
-			used += n
-		} else {
-			e.Why = append(e.Why, fmt.Sprintf("over budget: %d characters, %d of %d left", n, o.Budget-used, o.Budget))
+	for _, k := range r.order {
+		e := &r.es[k]
+		if e.pinned || o.Budget == 0 || r.used+e.size <= o.Budget {
+			e.in = true
+			r.used += e.size
 		}
 	}
-	return es, now, nil
+	return r, nil
 }
 
 // noteFor is the note on the line of a fact that the open conflicts cs

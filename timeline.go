@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -221,5 +223,38 @@ func orNow(t time.Time, now int64) int64 {
 func day(n int64) string { return time.Unix(0, n).UTC().Format(time.DateOnly) }
 
 func promptText(s string) string {
+	if plainLine(s) {
+		return s // most texts: no need to split them
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// plainLine reports whether s is what folding gives back unchanged: no
+// white space but single ASCII spaces, none at either end.
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f || c == ' ' && s[i+1] == ' ' {
+				return false
+			}
+			i++
+			continue
+		}
+		// The white space beyond ASCII begins with one of these bytes;
+		// other texts, Cyrillic included, need no decoding.
+		if c != 0xc2 && (c < 0xe1 || c > 0xe3) {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
 }

@@ -273,3 +273,78 @@ func (r *promptResult) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nold beside new with no note (update and invalidate cases) %.3f n=%d of %d cases\n", ratio(staleAll[shapeSilent], n), n, r.n)
 }
+
+// promptRows times Prompt on a store of n facts whose user-0 has perUser
+// current facts, a few of them pinned and in open conflicts: without
+// options, and for a message (the candidate lookup ranks), with and
+// without a budget. The index is built before the timing starts.
+func promptRows(ctx context.Context, dir string, texts []string, n, perUser int, cfg perfConfig) ([]row, error) {
+	path := filepath.Join(dir, fmt.Sprintf("prompt%d.db", n))
+	var b strings.Builder
+	writeImport(&b, newClaimCorpus(texts, 11).next, n, perUser)
+	if _, err := timeImport(ctx, path, b.String()); err != nil {
+		return nil, err
+	}
+	s, err := memory.Open(path, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	facts, err := s.List(ctx, "user-0", nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(facts); i += 100 {
+		if _, err := s.Pin(ctx, "user-0", facts[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	// Open conflicts, as an unsure decider leaves them.
+	conflicts := 0
+	for _, text := range []string{"I live in Lyon now.", "I now work at Hooli.", "I play the oboe these days."} {
+		out, err := s.Remember(ctx, memory.Note{User: "user-0", Text: text})
+		if err != nil {
+			return nil, err
+		}
+		if out.Decision.Conflict != 0 {
+			conflicts++
+		}
+	}
+	c := newCorpus(texts, 5)
+	messages := make([]string, 64)
+	for i := range messages {
+		messages[i] = c.next()
+	}
+	if _, err := s.Prompt(ctx, "user-0", &memory.PromptOptions{For: messages[0]}); err != nil {
+		return nil, err
+	}
+	cur, err := s.List(ctx, "user-0", nil)
+	if err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("%d current facts of the user, %d pinned, %d open conflicts", len(cur), (len(facts)+99)/100, conflicts)
+	var rows []row
+	for _, v := range []struct {
+		op   string
+		opts func(i int) *memory.PromptOptions
+	}{
+		{"Prompt of a user, no options", func(int) *memory.PromptOptions { return nil }},
+		{"Prompt of a user, For a message", func(i int) *memory.PromptOptions {
+			return &memory.PromptOptions{For: messages[i%len(messages)]}
+		}},
+		{"Prompt of a user, For a message, Budget 2000", func(i int) *memory.PromptOptions {
+			return &memory.PromptOptions{For: messages[i%len(messages)], Budget: 2000}
+		}},
+	} {
+		var size int
+		lat := timeN(cfg.reads, func(i int) error {
+			p, err := s.Prompt(ctx, "user-0", v.opts(i))
+			size = len(p)
+			return err
+		})
+		r := latRow(v.op, lat, 0)
+		r.Note = fmt.Sprintf("%s; the last prompt %d bytes", note, size)
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
