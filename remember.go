@@ -205,7 +205,7 @@ func confirm(tx *kv.Tx, r *kv.Record, now int64, decision uint64) error {
 		return err
 	}
 	return step(tx, r, now, &kv.Event{Kind: kv.Confirmed, Auto: true, Decision: decision,
-		Cause: fmt.Sprintf("told again (decision %d)", decision)})
+		Cause: "told again"})
 }
 
 // clipLog bounds a text kept in the decision log, at a rune boundary, so that

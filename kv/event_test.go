@@ -250,7 +250,7 @@ func TestDecisionRefs(t *testing.T) {
 
 // A confirmed step round-trips, and names its decision.
 func TestEventConfirmedRoundTrips(t *testing.T) {
-	e := Event{Kind: Confirmed, At: 12, Auto: true, Cause: "told again (decision 4)", Decision: 4}
+	e := Event{Kind: Confirmed, At: 12, Auto: true, Cause: "told again", Decision: 4}
 	got, err := DecodeEvent(AppendEvent(nil, &e))
 	if err != nil || got != e {
 		t.Fatalf("round trip of %+v: %+v, %v", e, got, err)
