@@ -3,7 +3,6 @@ package memory
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -23,9 +22,6 @@ const DefaultHalfLife = 90 * 24 * time.Hour
 // relevanceWeight is how much relevance to PromptOptions.For outweighs
 // freshness: the best match counts twice a fact told this instant.
 const relevanceWeight = 2
-
-// ErrInvalidPromptOptions: a negative budget or half-life.
-var ErrInvalidPromptOptions = errors.New("invalid prompt options")
 
 // PromptOptions shape Prompt; nil means the defaults: every fact, ranked
 // by freshness alone, with notes.
