@@ -49,7 +49,7 @@ func BenchmarkPrompt(b *testing.B) {
 	s := benchStore(b, 1000, memory.LookupKeywords4)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.Prompt(ctx, ""); err != nil {
+		if _, err := s.Prompt(ctx, "", nil); err != nil {
 			b.Fatal(err)
 		}
 	}

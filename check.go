@@ -384,6 +384,13 @@ func replayMatches(r *kv.Record, evs []kv.Event) error {
 			current, until, by = true, 0, 0
 		case kv.Pinned, kv.Unpinned:
 			pinned = e.Kind == kv.Pinned
+		case kv.Confirmed:
+			// Only a current fact is told again (Remember's noop).
+			if !current {
+				return fmt.Errorf("log step %d confirms a fact that is not current", i)
+			}
+		default:
+			return fmt.Errorf("log step %d is of unknown kind %s", i, e.Kind)
 		}
 	}
 	if current != r.Current() || until != r.ValidUntil || by != r.SupersededBy || pinned != r.Pinned {

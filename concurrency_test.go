@@ -71,7 +71,7 @@ func TestConcurrentMixedOperations(t *testing.T) {
 				case op == 7:
 					_, err = s.At(ctx, user, time.Time{}, time.Time{})
 				case op == 8 && i%2 == 0:
-					_, err = s.Prompt(ctx, user)
+					_, err = s.Prompt(ctx, user, nil)
 				case op == 8:
 					_, err = s.Candidates(ctx, user, fmt.Sprintf("w%d fact %d", w, i-1), 12)
 				default:
@@ -296,7 +296,7 @@ func (st *stress64) step(ctx context.Context, rng *rand.Rand, w, i int, user str
 		st.count("At", start)
 		return mine("At", user, facts, err)
 	case op == 12:
-		p, err := s.Prompt(ctx, user)
+		p, err := s.Prompt(ctx, user, nil)
 		if err != nil {
 			return fmt.Errorf("Prompt: %w", err)
 		}

@@ -24,7 +24,9 @@
 //	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin; step, the
 //	               one state transition every change of a fact takes
 //	query.go       Get, List, Events, History
-//	timeline.go    At and Prompt: event intervals as known at a record time
+//	timeline.go    At: event intervals as known at a record time
+//	prompt.go      Prompt, ExplainPrompt: the facts ranked (pinned, relevance,
+//	               freshness) within a budget, with notes on open conflicts
 //	remember.go    Remember: candidates, the decider's verdict, the executor
 //	plan.go        Remember's verdict and its plan, decided before any write
 //	decider.go     Decider and Embedder values: rules, add, Ollama,

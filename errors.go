@@ -66,6 +66,8 @@ var (
 	ErrNotEmpty = errors.New("store is not empty")
 	// ErrInvalidK: a number of candidates outside 1..MaxCandidates.
 	ErrInvalidK = errors.New("invalid number of candidates")
+	// ErrInvalidPromptOptions: a negative PromptOptions.Budget or HalfLife.
+	ErrInvalidPromptOptions = errors.New("invalid prompt options")
 	// ErrInvalidMerge: a merge of entities that is refused: a name is the
 	// user or empty, both name one entity, or From is an alias already.
 	ErrInvalidMerge = errors.New("invalid merge")

@@ -70,7 +70,7 @@ func Example() {
 	now, _ := s.At(ctx, "", time.Time{}, time.Time{})
 	fmt.Println(then[0].Text, "|", now[0].Text, "|", b.Supersedes == a.ID)
 
-	prompt, _ := s.Prompt(ctx, "") // what is true now, plus upcoming facts
+	prompt, _ := s.Prompt(ctx, "", nil) // what is true now, plus upcoming facts
 	fmt.Print(prompt)
 
 	_, _ = s.Restore(ctx, "", a.ID, memory.Change{Reason: "undo"}) // both current again
@@ -262,7 +262,7 @@ func ExampleStore_Prompt() {
 
 	s.Add(ctx, memory.Note{Text: "I live in Lyon."})
 	s.Add(ctx, memory.Note{Text: "I start at Northwind Bank.", EventFrom: day("2026-04-20")})
-	p, _ := s.Prompt(ctx, "")
+	p, _ := s.Prompt(ctx, "", nil)
 	fmt.Print(p)
 	// Output:
 	// Facts about the user, true as of 2026-04-16:

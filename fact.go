@@ -157,6 +157,9 @@ const (
 	EventRestored   EventKind = "restored"
 	EventPinned     EventKind = "pinned"
 	EventUnpinned   EventKind = "unpinned"
+	// EventConfirmed: the fact was told again (a Remember whose decision
+	// is a noop names it); Prompt ranks it as fresh from then.
+	EventConfirmed EventKind = "confirmed"
 )
 
 // Event is one entry of a fact's append-only lifecycle log.

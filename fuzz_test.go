@@ -60,7 +60,7 @@ func FuzzAdd(f *testing.F) {
 		l := must[[]memory.Fact](t)(s.List(ctx, user, nil))
 		same("List", l[len(l)-1])
 		// Prompt shows each fact on one line, white space folded.
-		if p := must[string](t)(s.Prompt(ctx, user)); !strings.Contains(p, "- "+strings.Join(strings.Fields(want), " ")+"\n") {
+		if p := must[string](t)(s.Prompt(ctx, user, nil)); !strings.Contains(p, "- "+strings.Join(strings.Fields(want), " ")+"\n") {
 			t.Fatalf("prompt lacks the fact:\n%s", p)
 		}
 		if err := s.Check(ctx); err != nil {

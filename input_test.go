@@ -79,7 +79,7 @@ func TestTextIsTrimmedAndNewlinesKept(t *testing.T) {
 	if f.Text != "line one\n\tline two" {
 		t.Errorf("text %q", f.Text)
 	}
-	p := must[string](t)(s.Prompt(ctx, ""))
+	p := must[string](t)(s.Prompt(ctx, "", nil))
 	if !strings.Contains(p, "- line one line two\n") {
 		t.Errorf("a fact must stay on one prompt line:\n%s", p)
 	}

@@ -53,13 +53,13 @@ func TestStoryInAdvance(t *testing.T) {
 	if b.State() != memory.Current {
 		t.Error("a fact stated in advance is current")
 	}
-	p := must[string](t)(s.Prompt(ctx, ""))
+	p := must[string](t)(s.Prompt(ctx, "", nil))
 	if !strings.Contains(p, "I work at company A. (until 2026-04-20)") ||
 		!strings.Contains(p, "From Monday I start at company B. (from 2026-04-20)") {
 		t.Errorf("prompt before Monday:\n%s", p)
 	}
 	c.set("2026-04-21")
-	p = must[string](t)(s.Prompt(ctx, ""))
+	p = must[string](t)(s.Prompt(ctx, "", nil))
 	if strings.Contains(p, "company A") || !strings.Contains(p, "company B. (since 2026-04-20)") || strings.Contains(p, "Upcoming") {
 		t.Errorf("prompt after Monday:\n%s", p)
 	}
@@ -220,7 +220,7 @@ func TestUsersAreIsolated(t *testing.T) {
 	}
 	wantAt(t, s, "alicia", "", "", b.ID)
 	wantAt(t, s, "", "", "", d.ID)
-	if p := must[string](t)(s.Prompt(ctx, "alice")); strings.Contains(p, "coffee") || strings.Contains(p, "Default") {
+	if p := must[string](t)(s.Prompt(ctx, "alice", nil)); strings.Contains(p, "coffee") || strings.Contains(p, "Default") {
 		t.Errorf("alice's prompt holds another's fact:\n%s", p)
 	}
 	for name, err := range map[string]error{

@@ -491,7 +491,7 @@ func (m *model) verify(t *rapid.T, s *memory.Store) {
 
 func (m *model) verifyPrompt(t *rapid.T, s *memory.Store, user string) {
 	t.Helper()
-	p, err := s.Prompt(ctx, user)
+	p, err := s.Prompt(ctx, user, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

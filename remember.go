@@ -142,6 +142,9 @@ func (s *Store) carryOut(tx *kv.Tx, p *plan, vec []float32, now int64) (Outcome,
 	case planLogOnly:
 	case planNoop:
 		if p.target.ID != 0 {
+			if err := confirm(tx, &p.target, now, p.decision.ID); err != nil {
+				return out, err
+			}
 			out.Fact = factOf(&p.target)
 		}
 	case planAdd, planAddConflict:
@@ -190,6 +193,19 @@ func (s *Store) carryOut(tx *kv.Tx, p *plan, vec []float32, now int64) (Outcome,
 	}
 	out.Decision = p.decision
 	return out, putJSON(tx, kv.BucketDecisions, p.decision.ID, p.decision)
+}
+
+// confirm logs that fact r was told again at now, by decision: the
+// confirmation Prompt ranks by. A clock behind r's last step (set back)
+// confirms nothing the log does not already say is later, and is let pass
+// rather than refuse a restatement.
+func confirm(tx *kv.Tx, r *kv.Record, now int64, decision uint64) error {
+	last, err := tx.LastEventAt(r.ID)
+	if err != nil || now < last {
+		return err
+	}
+	return step(tx, r, now, &kv.Event{Kind: kv.Confirmed, Auto: true, Decision: decision,
+		Cause: "told again"})
 }
 
 // clipLog bounds a text kept in the decision log, at a rune boundary, so that

@@ -178,7 +178,7 @@ func TestUsersNeverSeeEachOther(t *testing.T) {
 				mine("At now", must[[]memory.Fact](t)(s.At(ctx, u, time.Time{}, time.Time{})))
 				mine("At in January", must[[]memory.Fact](t)(s.At(ctx, u, date("2026-01-15"), date("2026-01-15"))))
 				mine("History", must[[]memory.Fact](t)(s.History(ctx, u, own[u][3])))
-				p := must[string](t)(s.Prompt(ctx, u))
+				p := must[string](t)(s.Prompt(ctx, u, nil))
 				if n := strings.Count(p, moved); n != 1 {
 					t.Errorf("user %q: the prompt holds the shared text %d times:\n%s", u, n, p)
 				}
@@ -329,7 +329,7 @@ func TestFactTextReachesTheModelOnlyAsData(t *testing.T) {
 	}
 
 	// The assistant's block: one header, then one line per current fact.
-	p := must[string](t)(s.Prompt(ctx, ""))
+	p := must[string](t)(s.Prompt(ctx, "", nil))
 	pl2 := strings.Split(strings.TrimSuffix(p, "\n"), "\n")
 	if len(pl2) != 4 || !strings.HasPrefix(pl2[0], "Facts about the user") {
 		t.Fatalf("prompt has %d lines, want a header and 3 facts:\n%s", len(pl2), p)

@@ -3,11 +3,12 @@ package memory
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -181,16 +182,6 @@ func (s *Store) patchTimeline(ctx context.Context, base timeline, ids []uint64) 
 	return append(out, base[i:]...), nil
 }
 
-// userSpans calls fn with each fact of user and its interval as known at k.
-// (At reads the timeline itself: its facts carry their logs' ends.)
-func (s *Store) userSpans(ctx context.Context, user string, k int64, fn func(r *kv.Record, p span)) error {
-	tl, err := s.userTimeline(ctx, user)
-	for i := range tl {
-		fn(&tl[i].rec, spanAt(&tl[i].rec, tl[i].evs, k))
-	}
-	return err
-}
-
 // At returns the facts of user that were true at event time event, as the
 // store knew them at record time known: "where did I work in May?" is
 // At(user, may, time.Time{}); "what did you believe on 1 August about
@@ -229,56 +220,41 @@ func orNow(t time.Time, now int64) int64 {
 	return t.UnixNano()
 }
 
-// Prompt renders the block an assistant puts into its context: the facts of
-// user true now, then the current ones that start later, with their start
-// date. Superseded and retracted facts never appear, except a superseded one
-// whose successor has not started yet: it is still true, and is shown with
-// the date it ends. Each fact is one line; line breaks in a text are folded.
-func (s *Store) Prompt(ctx context.Context, user string) (string, error) {
-	var now int64
-	var trueNow, upcoming []string
-	now = s.now()
-	err := s.userSpans(ctx, user, now, func(r *kv.Record, p span) {
-		switch {
-		case p.contains(now):
-			line := "- " + promptText(r.Text)
-			var marks []string
-			if r.HasFrom {
-				marks = append(marks, "since "+day(p.start))
-			}
-			if p.hasEnd {
-				marks = append(marks, "until "+day(p.end))
-			}
-			if len(marks) > 0 {
-				line += " (" + strings.Join(marks, ", ") + ")"
-			}
-			trueNow = append(trueNow, line)
-		case r.Current() && p.start > now:
-			upcoming = append(upcoming, fmt.Sprintf("- %s (from %s)", promptText(r.Text), day(p.start)))
-		}
-	})
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	if len(trueNow) == 0 && len(upcoming) == 0 {
-		return "No facts are known about the user.\n", nil
-	}
-	fmt.Fprintf(&b, "Facts about the user, true as of %s:\n", day(now))
-	for _, l := range trueNow {
-		b.WriteString(l + "\n")
-	}
-	if len(upcoming) > 0 {
-		b.WriteString("Upcoming, not yet true:\n")
-		for _, l := range upcoming {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String(), nil
-}
-
 func day(n int64) string { return time.Unix(0, n).UTC().Format(time.DateOnly) }
 
 func promptText(s string) string {
+	if plainLine(s) {
+		return s // most texts: no need to split them
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// plainLine reports whether s is what folding gives back unchanged: no
+// white space but single ASCII spaces, none at either end.
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f || c == ' ' && s[i+1] == ' ' {
+				return false
+			}
+			i++
+			continue
+		}
+		// The white space beyond ASCII begins with one of these bytes;
+		// other texts, Cyrillic included, need no decoding.
+		if c != 0xc2 && (c < 0xe1 || c > 0xe3) {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
 }

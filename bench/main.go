@@ -5,6 +5,7 @@
 //	go run ./bench claims [--data testdata/claims.dev.jsonl] [-v] [--decider rules|ollama|openai] [--model NAME] [--claims-only] [--limit N]
 //	go run ./bench crash [--kills 200] [--seed S] [--json]
 //	go run ./bench reconcile [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--timeout D]
+//	go run ./bench prompt [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--no-notes]
 //
 // Each subcommand prints a table and ends with one summary line.
 package main
@@ -31,7 +32,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd())
+	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), promptCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()

@@ -67,11 +67,13 @@ type perfConfig struct {
 	latFor time.Duration
 	// graphOnly: only the graph's rows, at each scale.
 	graphOnly bool
+	// promptOnly: only the prompt's rows, at each scale.
+	promptOnly bool
 }
 
 func perfCmd() *cobra.Command {
 	var facts int
-	var quick, asJSON, writersOnly, graphOnly bool
+	var quick, asJSON, writersOnly, graphOnly, promptOnly bool
 	var modes, scales, distractors, cpuprofile, blockprofile string
 	c := &cobra.Command{
 		Use:   "perf",
@@ -95,7 +97,7 @@ func perfCmd() *cobra.Command {
 			if writersOnly {
 				cfg.scales = nil
 			}
-			cfg.graphOnly = graphOnly
+			cfg.graphOnly, cfg.promptOnly = graphOnly, promptOnly
 			for _, m := range strings.Split(modes, ",") {
 				mode, err := memory.ParseLookupMode(strings.TrimSpace(m))
 				if err != nil {
@@ -140,6 +142,7 @@ func perfCmd() *cobra.Command {
 	f.BoolVar(&asJSON, "json", false, "print JSON rows")
 	f.BoolVar(&writersOnly, "writers-only", false, "only the rows of many writers at once (throughput and per-call latency)")
 	f.BoolVar(&graphOnly, "graph-only", false, "only the graph's rows (Edges, Neighbours), at each scale")
+	f.BoolVar(&promptOnly, "prompt-only", false, "only the prompt's rows (Prompt with and without --for), at each scale")
 	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&blockprofile, "blockprofile", "", "write a profile of where goroutines waited (blocking and mutex contention) to this file")
@@ -153,10 +156,14 @@ func runPerf(ctx context.Context, texts []string, cfg perfConfig) ([]row, error)
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if cfg.graphOnly {
+	if cfg.graphOnly || cfg.promptOnly {
 		var rows []row
 		for _, n := range cfg.scales {
-			more, err := graphRows(ctx, dir, texts, n, min(1000, n), cfg)
+			only := graphRows
+			if cfg.promptOnly {
+				only = promptRows
+			}
+			more, err := only(ctx, dir, texts, n, min(1000, n), cfg)
 			if err != nil {
 				return nil, fmt.Errorf("%d facts: %w", n, err)
 			}
@@ -476,6 +483,10 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 	// ones SQLite is compared on, and state few claims.
 	more, err := graphRows(ctx, dir, texts, n, perUser, cfg)
 	if err != nil {
+		return nil, err
+	}
+	add(more...)
+	if more, err = promptRows(ctx, dir, texts, n, perUser, cfg); err != nil {
 		return nil, err
 	}
 	add(more...)

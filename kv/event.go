@@ -20,9 +20,12 @@ const (
 	Restored
 	Pinned
 	Unpinned
+	// Confirmed: the fact was told again (Remember's noop). It changes no
+	// marker; it only says the fact was still believed then.
+	Confirmed
 )
 
-var eventNames = [...]string{"", "recorded", "superseded", "retracted", "restored", "pinned", "unpinned"}
+var eventNames = [...]string{"", "recorded", "superseded", "retracted", "restored", "pinned", "unpinned", "confirmed"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -111,7 +114,7 @@ func DecodeEvent(b []byte) (Event, error) {
 	if d.err != nil {
 		return Event{}, fmt.Errorf("%w: event: %v", ErrDecode, d.err)
 	}
-	if e.Kind < Recorded || e.Kind > Unpinned {
+	if e.Kind < Recorded || e.Kind > Confirmed {
 		return Event{}, fmt.Errorf("%w: event kind %d", ErrDecode, e.Kind)
 	}
 	return e, nil

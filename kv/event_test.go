@@ -2,6 +2,7 @@ package kv
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -244,5 +245,22 @@ func TestDecisionRefs(t *testing.T) {
 	}
 	if _, u := DecisionRefs(Restored, false, "undo of decision 3"); u != 3 {
 		t.Errorf("Undo's restoration lost its reference")
+	}
+}
+
+// A confirmed step round-trips, and names its decision.
+func TestEventConfirmedRoundTrips(t *testing.T) {
+	e := Event{Kind: Confirmed, At: 12, Auto: true, Cause: "told again", Decision: 4}
+	got, err := DecodeEvent(AppendEvent(nil, &e))
+	if err != nil || got != e {
+		t.Fatalf("round trip of %+v: %+v, %v", e, got, err)
+	}
+	if k, ok := ParseEventKind("confirmed"); !ok || k != Confirmed || Confirmed.String() != "confirmed" {
+		t.Fatalf("ParseEventKind(confirmed) = %v, %v", k, ok)
+	}
+	bad := e
+	bad.Kind = Confirmed + 1
+	if _, err := DecodeEvent(AppendEvent(nil, &bad)); !errors.Is(err, ErrDecode) {
+		t.Fatalf("kind %d decoded: %v", bad.Kind, err)
 	}
 }

@@ -232,23 +232,8 @@ func (d *demo) story() error {
 	d.printf("    Automation tries again → refused: %v\n", err)
 
 	d.printf("\n6. What the assistant sees, and what the store remembers\n")
-	p, err := s.Prompt(ctx, "")
-	if err != nil {
+	if err := d.prompt(rex, b, wed, a, tue); err != nil {
 		return err
-	}
-	d.printf("    Prompt:\n")
-	for _, line := range strings.Split(strings.TrimRight(p, "\n"), "\n") {
-		d.printf("      %s\n", line)
-	}
-	for _, f := range []memory.Fact{rex, b, wed} {
-		if !strings.Contains(p, f.Text) {
-			return fmt.Errorf("demo: the prompt lacks current fact %s", show(f))
-		}
-	}
-	for _, f := range []memory.Fact{a, tue} {
-		if strings.Contains(p, f.Text) {
-			return fmt.Errorf("demo: the prompt shows fact %s, which is no longer true", show(f))
-		}
 	}
 	d.printf("\n    History of #%d:\n", a.ID)
 	h, err := s.History(ctx, "", a.ID)
@@ -279,6 +264,79 @@ func (d *demo) story() error {
 	}
 	d.printf("\nThe end: nothing was forgotten unless the user asked, and every answer names the time it speaks of.\n")
 	return nil
+}
+
+// prompt shows what the assistant is told: a note on a fact that may
+// contradict the pinned one, a budget that leaves a fact out of this
+// prompt only, and the note gone once the conflict is resolved.
+func (d *demo) prompt(rex, job, offsite memory.Fact, gone ...memory.Fact) error {
+	ctx, s := d.ctx, d.s
+	said := "I no longer have a dog."
+	d.on(date(2026, 9, 12), fmt.Sprintf("The user says: %q", said))
+	out, err := s.Remember(ctx, d.note(said))
+	if err != nil {
+		return err
+	}
+	dec := out.Decision
+	if dec.Conflict == 0 || dec.Target != rex.ID {
+		return fmt.Errorf("demo: Remember decided %s of #%d without a conflict, the story expects a conflict with pinned #%d", dec.Action, dec.Target, rex.ID)
+	}
+	d.printf("    Remember → %s #%d, conflict %d with pinned #%d, which automation may not touch\n", dec.Action, dec.Added, dec.Conflict, rex.ID)
+	p, err := s.Prompt(ctx, "", nil)
+	if err != nil {
+		return err
+	}
+	d.printPrompt("Prompt", p)
+	for _, f := range []memory.Fact{rex, job, offsite, out.Fact} {
+		if !strings.Contains(p, f.Text) {
+			return fmt.Errorf("demo: the prompt lacks current fact %s", show(f))
+		}
+	}
+	for _, f := range gone {
+		if strings.Contains(p, f.Text) {
+			return fmt.Errorf("demo: the prompt shows fact %s, which is no longer true", show(f))
+		}
+	}
+	if !strings.Contains(p, "which is pinned and stands — ask)") {
+		return fmt.Errorf("demo: the prompt has no note on conflict %d", dec.Conflict)
+	}
+	opts := &memory.PromptOptions{Budget: 140, For: "Where do I work now?"}
+	if p, err = s.Prompt(ctx, "", opts); err != nil {
+		return err
+	}
+	d.printPrompt(fmt.Sprintf("Prompt(Budget %d, For %q)", opts.Budget, opts.For), p)
+	es, err := s.ExplainPrompt(ctx, "", opts)
+	if err != nil {
+		return err
+	}
+	left := 0
+	for _, e := range es {
+		if !e.In {
+			left++
+			d.printf("      left out of this prompt only, still current: %s (%s)\n", show(e.Fact), strings.Join(e.Why, "; "))
+		}
+	}
+	if left == 0 || !strings.Contains(p, job.Text) || !strings.Contains(p, rex.Text) {
+		return fmt.Errorf("demo: the budgeted prompt left out %d facts, the story expects the pinned dog and the job in and one out", left)
+	}
+	if _, err := s.ResolveConflict(ctx, "", dec.Conflict, memory.KeepExisting); err != nil {
+		return err
+	}
+	if p, err = s.Prompt(ctx, "", nil); err != nil {
+		return err
+	}
+	if strings.Contains(p, "unconfirmed") || strings.Contains(p, said) {
+		return fmt.Errorf("demo: the prompt still shows conflict %d after it was resolved", dec.Conflict)
+	}
+	d.printf("    The user confirms Rex: ResolveConflict(%d, keep existing) retracts #%d, and the note is gone.\n", dec.Conflict, dec.Added)
+	return nil
+}
+
+func (d *demo) printPrompt(title, p string) {
+	d.printf("    %s:\n", title)
+	for _, line := range strings.Split(strings.TrimRight(p, "\n"), "\n") {
+		d.printf("      %s\n", line)
+	}
 }
 
 // remember lets the embedded rules decider reconcile a new fact with the

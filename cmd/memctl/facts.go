@@ -255,13 +255,34 @@ at --event 2026-07-01 --known 2026-08-01. Both default to now.`,
 }
 
 func (a *app) promptCmd() *cobra.Command {
-	return &cobra.Command{
+	var o memory.PromptOptions
+	var explain bool
+	c := &cobra.Command{
 		Use:   "prompt",
 		Short: "Print the block of facts an assistant puts into its context",
-		Args:  exactArgs(),
+		Long: `prompt prints what the assistant is told: the facts true now, then the
+upcoming ones. Which facts are in is a ranking: pinned facts first, then
+those the candidate lookup finds for --for (the message being answered),
+then by freshness, which halves every --half-life since a fact was recorded,
+last told again or starts. --budget N keeps the fact lines within N
+characters (pinned facts are always in); a fact left out stays current, in
+at, list and get. A fact in an open conflict carries a note naming the other
+(resolve removes it; --no-notes hides notes). --explain lists every fact
+with in or out, its score and why.`,
+		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Budget < 0 {
+				return usagef("--budget %d: want 0 (no limit) or more characters", o.Budget)
+			}
 			return a.withStore(true, func(s *memory.Store) error {
-				p, err := s.Prompt(cmd.Context(), a.user)
+				if explain {
+					es, err := s.ExplainPrompt(cmd.Context(), a.user, &o)
+					if err != nil {
+						return err
+					}
+					return a.printExplain(es)
+				}
+				p, err := s.Prompt(cmd.Context(), a.user, &o)
 				if err != nil {
 					return err
 				}
@@ -273,4 +294,11 @@ func (a *app) promptCmd() *cobra.Command {
 			})
 		},
 	}
+	f := c.Flags()
+	f.IntVar(&o.Budget, "budget", 0, "most characters of fact lines (0: no limit; pinned facts are always in)")
+	f.StringVar(&o.For, "for", "", "the message being answered: facts it concerns rank first")
+	f.Var(halfLifeFlag{&o.HalfLife}, "half-life", fmt.Sprintf("how fast freshness halves, e.g. 30d or 720h (default %s)", halfLifeString(memory.DefaultHalfLife)))
+	f.BoolVar(&o.NoNotes, "no-notes", false, "leave out the notes on facts in an open conflict")
+	f.BoolVar(&explain, "explain", false, "list every fact with in or out, its score and why")
+	return c
 }

@@ -537,7 +537,9 @@ func TestDemo(t *testing.T) {
 		"claim: (user) works_at company A", "Edges(works_at, event 2026-05-15, known now) returns:",
 		"9. The graph", "believed 2026-03-10 → 2026-08-20", "Neighbours(Kazan) returns:", "so it is gone, not ended",
 		"10. Two names, one company?", "merge 1 (memctl graph merge Яндекс Yandex)", "Edges(likes, known 2026-09-25) returns:",
-		"marked undone on 2026-09-27"} {
+		"marked undone on 2026-09-27",
+		`(unconfirmed: contradicts "I have a dog named Rex.", told 2026-03-12, which is pinned and stands — ask)`,
+		`Prompt(Budget 140, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}

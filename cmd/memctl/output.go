@@ -228,3 +228,54 @@ func yesNo(b bool, yes, no string) string {
 
 // oneLineText folds line breaks and tabs, which would break a table row.
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// promptEntryJSON is an entry of prompt --explain --json.
+type promptEntryJSON struct {
+	ID        uint64   `json:"id"`
+	Text      string   `json:"text"`
+	In        bool     `json:"in"`
+	Upcoming  bool     `json:"upcoming"`
+	Pinned    bool     `json:"pinned"`
+	Line      string   `json:"line"`
+	Score     float64  `json:"score"`
+	Relevance float64  `json:"relevance"`
+	Terms     []string `json:"terms"`
+	Freshness float64  `json:"freshness"`
+	FreshFrom *string  `json:"fresh_from"`
+	Confirmed *string  `json:"confirmed"`
+	Note      string   `json:"note"`
+	Why       []string `json:"why"`
+}
+
+// printExplain prints prompt --explain: one fact a line, best ranked
+// first, or their JSON.
+func (a *app) printExplain(es []memory.PromptEntry) error {
+	if a.json {
+		out := make([]promptEntryJSON, 0, len(es))
+		for _, e := range es {
+			terms := make([]string, 0, len(e.Terms))
+			for _, t := range e.Terms {
+				terms = append(terms, t.String())
+			}
+			out = append(out, promptEntryJSON{ID: e.Fact.ID, Text: e.Fact.Text, In: e.In, Upcoming: e.Upcoming,
+				Pinned: e.Fact.Pinned, Line: e.Line, Score: e.Score, Relevance: e.Relevance, Terms: terms,
+				Freshness: e.Freshness, FreshFrom: jsonTime(e.FreshFrom), Confirmed: jsonTime(e.Confirmed),
+				Note: e.Note, Why: e.Why})
+		}
+		return a.printJSON(map[string]any{"facts": out})
+	}
+	if len(es) == 0 {
+		_, err := fmt.Fprintln(a.stdout, "No facts are known about the user.")
+		return err
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\tid\tscore\tfact\twhy")
+	for _, e := range es {
+		in := "in"
+		if !e.In {
+			in = "out"
+		}
+		fmt.Fprintf(tw, "%s\t#%d\t%.2f\t%s\t%s\n", in, e.Fact.ID, e.Score, oneLineText(e.Fact.Text), strings.Join(e.Why, "; "))
+	}
+	return tw.Flush()
+}

@@ -227,8 +227,8 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		if !f.EventFrom.IsZero() {
 			fmt.Fprintf(tw, "true from:\t%s (%s)\n", showTime(f.EventFrom), f.EventSource)
 		}
-	default: // a noop: the fact it restates, unchanged
-		fmt.Fprintf(tw, "fact:\t%d (%s, unchanged): %s\n", f.ID, f.State(), oneLineText(f.Text))
+	default: // a noop: the fact it restates, unchanged but for its log
+		fmt.Fprintf(tw, "fact:\t%d (%s, unchanged, told again): %s\n", f.ID, f.State(), oneLineText(f.Text))
 	}
 	return tw.Flush()
 }
