@@ -19,9 +19,12 @@ import (
 // extracted from its text on import, as a write without claims does.
 // Version 4 added the merges of entities ("merge" lines, after the
 // conflicts, and the header's "last_merge"); earlier versions have none.
+// Version 5 added the "confirmed" log step a restatement appends; a
+// program that reads up to version 4 refuses the file by its version
+// rather than at the first step it does not know.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 4
+	exportVersion = 5
 )
 
 type exportHeader struct {
