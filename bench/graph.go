@@ -61,27 +61,38 @@ func (cc *claimCorpus) next() string {
 	return fmt.Sprintf(t.text, t.objects[cc.rng.IntN(len(t.objects))])
 }
 
+// claimStore imports at path a store of n facts of the claim corpus drawn
+// with seed, perUser of them user-0's, and opens it; facts are user-0's
+// current ones.
+func claimStore(ctx context.Context, path string, texts []string, seed uint64, n, perUser int) (*memory.Store, []memory.Fact, error) {
+	var b strings.Builder
+	writeImport(&b, newClaimCorpus(texts, seed).next, n, perUser)
+	if _, err := timeImport(ctx, path, b.String()); err != nil {
+		return nil, nil, err
+	}
+	s, err := memory.Open(path, 0, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	facts, err := s.List(ctx, "user-0", nil)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, facts, nil
+}
+
 // graphRows times the graph's reads on a store of n facts whose user-0
 // has perUser of them: Edges of one relation, now, Neighbours of an entity
 // the user's facts name, and Neighbours of the user, who is the subject of
 // nearly every edge. The note says how many facts carry claims,
 // so that a figure on a graph the import left empty cannot pass for one.
 func graphRows(ctx context.Context, dir string, texts []string, n, perUser int, cfg perfConfig) ([]row, error) {
-	path := filepath.Join(dir, fmt.Sprintf("graph%d.db", n))
-	var b strings.Builder
-	writeImport(&b, newClaimCorpus(texts, 7).next, n, perUser)
-	if _, err := timeImport(ctx, path, b.String()); err != nil {
-		return nil, err
-	}
-	s, err := memory.Open(path, 0, nil)
+	s, facts, err := claimStore(ctx, filepath.Join(dir, fmt.Sprintf("graph%d.db", n)), texts, 7, n, perUser)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	facts, err := s.List(ctx, "user-0", nil)
-	if err != nil {
-		return nil, err
-	}
 	withClaims := 0
 	seen := map[string]bool{}
 	var entities []string

@@ -279,21 +279,11 @@ func (r *promptResult) print(w io.Writer) {
 // options, and for a message (the candidate lookup ranks), with and
 // without a budget. The index is built before the timing starts.
 func promptRows(ctx context.Context, dir string, texts []string, n, perUser int, cfg perfConfig) ([]row, error) {
-	path := filepath.Join(dir, fmt.Sprintf("prompt%d.db", n))
-	var b strings.Builder
-	writeImport(&b, newClaimCorpus(texts, 11).next, n, perUser)
-	if _, err := timeImport(ctx, path, b.String()); err != nil {
-		return nil, err
-	}
-	s, err := memory.Open(path, 0, nil)
+	s, facts, err := claimStore(ctx, filepath.Join(dir, fmt.Sprintf("prompt%d.db", n)), texts, 11, n, perUser)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	facts, err := s.List(ctx, "user-0", nil)
-	if err != nil {
-		return nil, err
-	}
 	for i := 0; i < len(facts); i += 100 {
 		if _, err := s.Pin(ctx, "user-0", facts[i].ID); err != nil {
 			return nil, err
