@@ -130,7 +130,7 @@ type reconcileResult struct {
 	// raised is how many decisions raised a conflict, conflicts how many
 	// conflicts they raised: what the user is asked to settle.
 	raised, conflicts int
-	confusion  map[[2]memory.Action]int
+	confusion         map[[2]memory.Action]int
 	// groups scores the cases by language, by gold action and by the
 	// parity of the case's number (two halves, one to tune rules on and
 	// one to watch), keyed "lang en", "action add", "half odd".
