@@ -1,8 +1,10 @@
 package memory_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +154,36 @@ func TestRememberConflictsRefusesBadNames(t *testing.T) {
 				t.Errorf("%d conflicts", n)
 			}
 		})
+	}
+}
+
+// Export keeps a decision's further conflicts, and Import restores them;
+// a version 5 export, which had none, is refused if it names one.
+func TestRememberConflictsExport(t *testing.T) {
+	s, _, _, out := unsureStore(t)
+	var b bytes.Buffer
+	if err := s.Export(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), fmt.Sprintf(`"also_conflicts":[%d]`, out.Decision.AlsoConflicts[0])) {
+		t.Fatalf("export lacks the further conflict:\n%s", b.String())
+	}
+	back, _ := open(t, newClock("2026-05-01"), &memory.Options{NoSync: true})
+	must[int](t)(back.Import(ctx, bytes.NewReader(b.Bytes()), nil))
+	if n := len(must[[]memory.Conflict](t)(back.Conflicts(ctx, "", nil))); n != 2 {
+		t.Errorf("%d conflicts imported, want 2", n)
+	}
+	ds := must[[]memory.Decision](t)(back.Decisions(ctx, "", 0))
+	if i := slices.IndexFunc(ds, func(d memory.Decision) bool { return d.ID == out.Decision.ID }); i < 0 ||
+		!slices.Equal(ds[i].AlsoConflicts, out.Decision.AlsoConflicts) {
+		t.Errorf("imported decisions %+v", ds)
+	}
+	old := strings.Replace(b.String(), `"version":6`, `"version":5`, 1)
+	fresh, _ := open(t, newClock("2026-05-01"), &memory.Options{NoSync: true})
+	if _, err := fresh.Import(ctx, strings.NewReader(old), nil); !errors.Is(err, memory.ErrBadImport) || !strings.Contains(err.Error(), "version 5") {
+		t.Errorf("version 5 import with further conflicts: %v, want ErrBadImport naming the version", err)
+	}
+	if n := len(must[[]memory.Fact](t)(fresh.List(ctx, "", nil))); n != 0 {
+		t.Errorf("a refused import left %d facts", n)
 	}
 }
