@@ -60,11 +60,16 @@ type Decision struct {
 	// ClaimsNote says what of the model's claims was dropped and why, or
 	// why the rules' claims were stored instead of a model's (the claims
 	// call's error); "" when there is nothing to say.
-	ClaimsNote string     `json:"claims_note,omitempty"`
-	Conflict   uint64     `json:"conflict,omitempty"`
-	EventFrom  *time.Time `json:"event_from,omitempty"`
-	Grain      string     `json:"grain,omitempty"`
-	UndoneAt   *time.Time `json:"undone_at,omitempty"`
+	ClaimsNote string `json:"claims_note,omitempty"`
+	// Conflict is the conflict the decision recorded with Target, when it
+	// added the fact beside a fact it would not change; AlsoConflicts the
+	// conflicts with other facts the new one may replace instead, when the
+	// decider could not tell which.
+	Conflict      uint64     `json:"conflict,omitempty"`
+	AlsoConflicts []uint64   `json:"also_conflicts,omitempty"`
+	EventFrom     *time.Time `json:"event_from,omitempty"`
+	Grain         string     `json:"grain,omitempty"`
+	UndoneAt      *time.Time `json:"undone_at,omitempty"`
 }
 
 // Conflict links a new fact to an existing one that automation would have

@@ -21,10 +21,12 @@ import (
 // conflicts, and the header's "last_merge"); earlier versions have none.
 // Version 5 added the "confirmed" log step a restatement appends; a
 // program that reads up to version 4 refuses the file by its version
-// rather than at the first step it does not know.
+// rather than at the first step it does not know. Version 6 added a
+// decision's "also_conflicts", the conflicts with further facts it may
+// replace; an earlier version has none.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 5
+	exportVersion = 6
 )
 
 type exportHeader struct {

@@ -580,10 +580,14 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // validLog checks a decision or conflict line: an id within the header's
-// sequence and a valid user name.
+// sequence and a valid user name; a decision's further conflicts only from
+// version 6 on.
 func validLog(l exportLog, hdr exportHeader) error {
 	id, last, user := uint64(0), uint64(0), ""
 	if l.Decision != nil {
+		if hdr.Version < 6 && len(l.Decision.AlsoConflicts) > 0 {
+			return fmt.Errorf("decision %d: further conflicts in a version %d export", l.Decision.ID, hdr.Version)
+		}
 		id, last, user = l.Decision.ID, hdr.LastDecision, l.Decision.User
 	} else {
 		id, last, user = l.Conflict.ID, hdr.LastConflict, l.Conflict.User

@@ -88,8 +88,10 @@ type plan struct {
 	target kv.Record
 	// decision is the log entry as it will be written.
 	decision Decision
-	// conflict is the conflict to record (planAddConflict).
-	conflict Conflict
+	// conflicts are the conflicts to record (planAddConflict), with the
+	// target first, then the other candidates the decider named, ids in
+	// sequence.
+	conflicts []Conflict
 }
 
 // planIDs are the ids the transaction would give: to the decision, to a
@@ -111,7 +113,10 @@ type planInput struct {
 	candidates []candidateState
 	// target is the candidate the verdict names (Target, else
 	// ConflictWith) as read in the transaction; zero when it is not found.
-	target  kv.Record
+	target kv.Record
+	// also are the candidates of AlsoConflictWith as read in the
+	// transaction, in its order; zero when one is not found.
+	also    []kv.Record
 	attempt int // 1, then 2 when judged again on a fresh lookup
 	ids     planIDs
 	now     int64
@@ -215,8 +220,26 @@ func planRemember(in planInput) (plan, error) {
 		cid := in.ids.conflict
 		p.action = planAddConflict
 		dec.Action, dec.Conflict = ActionAdd, cid
-		p.conflict = Conflict{ID: cid, At: dec.At, User: rec.User, New: in.ids.fact, Existing: dec.Target, Decision: dec.ID,
-			Reason: fmt.Sprintf("fact %d seems to contradict fact %d, which %s", in.ids.fact, dec.Target, why)}
+		p.conflicts = []Conflict{{ID: cid, At: dec.At, User: rec.User, New: in.ids.fact, Existing: dec.Target, Decision: dec.ID,
+			Reason: fmt.Sprintf("fact %d seems to contradict fact %d, which %s", in.ids.fact, dec.Target, why)}}
+	}
+	// alsoConflict plans a conflict with each other candidate the decider
+	// named that is still a current fact of the user: one changed or
+	// deleted meanwhile is no longer what the new fact may replace.
+	alsoConflict := func() {
+		for i, n := range d.AlsoConflictWith {
+			if n < 1 || n > len(in.candidates) || slices.Contains(gone, n) || i >= len(in.also) {
+				continue
+			}
+			r := in.also[i]
+			if r.ID != in.candidates[n-1].id || !r.Current() || r.User != rec.User || r.ID == dec.Target {
+				continue
+			}
+			cid := in.ids.conflict + uint64(len(p.conflicts))
+			dec.AlsoConflicts = append(dec.AlsoConflicts, cid)
+			p.conflicts = append(p.conflicts, Conflict{ID: cid, At: dec.At, User: rec.User, New: in.ids.fact, Existing: r.ID, Decision: dec.ID,
+				Reason: fmt.Sprintf("fact %d seems to contradict fact %d, or another fact, which the decider would not change", in.ids.fact, r.ID)})
+		}
 	}
 	switch d.Action {
 	case "":
@@ -250,6 +273,7 @@ func planRemember(in planInput) (plan, error) {
 				why = "had changed meanwhile"
 			}
 			addConflict(why)
+			alsoConflict()
 		} else {
 			p.action = planAdd
 		}

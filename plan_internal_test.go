@@ -69,6 +69,8 @@ func TestPlanRemember(t *testing.T) {
 	invalidate := reconcile.Decision{Action: ActionInvalidate, Target: 1, Reason: "wrong"}
 	noop := reconcile.Decision{Action: ActionNoop, Target: 1, Reason: "restates"}
 	conflictWith := reconcile.Decision{Action: ActionAdd, ConflictWith: 1, Reason: "r (the decider said update candidate 1, which is pinned)"}
+	twoConflicts := reconcile.Decision{Action: ActionAdd, ConflictWith: 1, AlsoConflictWith: []int{2}, Reason: "may replace 1 or 2"}
+	cello := kv.Record{ID: 8, User: "ann", Text: "I play the cello.", RecordedAt: now.Add(-time.Hour).UnixNano()}
 
 	for _, c := range []struct {
 		name string
@@ -97,19 +99,47 @@ func TestPlanRemember(t *testing.T) {
 		{name: "update of another user's fact is judged again", in: base(update, otherUser), err: errMoved},
 		{name: "update of a moved target, judged again, adds in conflict", in: base(update, moved),
 			edit: func(in *planInput) { in.attempt = 2 },
-			want: plan{action: planAddConflict, fact: note, conflict: conflict("had changed meanwhile"),
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("had changed meanwhile")},
 				decision: decision(ActionUpdate, "moved (the decider said update fact 7, which had changed meanwhile: added, conflict 3)",
 					func(d *Decision) { d.Action, d.Target, d.Added, d.Conflict = ActionAdd, 7, 10, 3 })}},
 		{name: "invalidate of a target pinned since the lookup adds in conflict", in: base(invalidate, pinned),
-			want: plan{action: planAddConflict, fact: note, conflict: conflict("was pinned"),
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("was pinned")},
 				decision: decision(ActionInvalidate, "wrong (the decider said invalidate fact 7, which was pinned: added, conflict 3)",
 					func(d *Decision) { d.Action, d.Target, d.Added, d.Conflict = ActionAdd, 7, 10, 3 })}},
 		{name: "add in conflict keeps the decider's reason", in: base(conflictWith, pinned),
-			want: plan{action: planAddConflict, fact: note, conflict: conflict("the decider would not change"),
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("the decider would not change")},
 				decision: decision(ActionAdd, conflictWith.Reason, func(d *Decision) { d.Target, d.Added, d.Conflict = 7, 10, 3 })}},
 		{name: "add in conflict with a changed fact is not judged again", in: base(conflictWith, moved),
-			want: plan{action: planAddConflict, fact: note, conflict: conflict("had changed meanwhile"),
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("had changed meanwhile")},
 				decision: decision(ActionAdd, conflictWith.Reason, func(d *Decision) { d.Target, d.Added, d.Conflict = 7, 10, 3 })}},
+		{name: "add in conflict with two candidates records a conflict with each", in: base(twoConflicts, lisbon),
+			edit: func(in *planInput) {
+				in.candidates, in.also = []candidateState{{id: 7}, {id: 8}}, []kv.Record{cello}
+			},
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("the decider would not change"),
+				{ID: 4, At: at, User: "ann", New: 10, Existing: 8, Decision: 5,
+					Reason: "fact 10 seems to contradict fact 8, or another fact, which the decider would not change"}},
+				decision: decision(ActionAdd, twoConflicts.Reason, func(d *Decision) {
+					d.Target, d.Added, d.Conflict, d.AlsoConflicts, d.Candidates = 7, 10, 3, []uint64{4}, []uint64{7, 8}
+				})}},
+		{name: "add in conflict names no second candidate that changed meanwhile", in: base(twoConflicts, lisbon),
+			edit: func(in *planInput) {
+				gone := cello
+				gone.ValidUntil = now.Add(-time.Minute).UnixNano()
+				in.candidates, in.also = []candidateState{{id: 7}, {id: 8}}, []kv.Record{gone}
+			},
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("the decider would not change")},
+				decision: decision(ActionAdd, twoConflicts.Reason, func(d *Decision) {
+					d.Target, d.Added, d.Conflict, d.Candidates = 7, 10, 3, []uint64{7, 8}
+				})}},
+		{name: "add in conflict names no second candidate deleted meanwhile", in: base(twoConflicts, lisbon),
+			edit: func(in *planInput) {
+				in.attempt, in.candidates, in.also = 2, []candidateState{{id: 7}, {id: 8, gone: true}}, []kv.Record{{}}
+			},
+			want: plan{action: planAddConflict, fact: note, conflicts: []Conflict{conflict("the decider would not change")},
+				decision: decision(ActionAdd, "[reason removed with a deleted fact it may quote]", func(d *Decision) {
+					d.Target, d.Added, d.Conflict = 7, 10, 3
+				})}},
 		{name: "a deleted candidate is judged again", in: base(update, lisbon),
 			edit: func(in *planInput) { in.candidates = []candidateState{{id: 7}, {id: 8, gone: true}} },
 			err:  errMoved},
@@ -248,8 +278,8 @@ func TestPlanRemember(t *testing.T) {
 			if !reflect.DeepEqual(got.decision, c.want.decision) {
 				t.Errorf("decision\n got %+v\nwant %+v", got.decision, c.want.decision)
 			}
-			if !reflect.DeepEqual(got.conflict, c.want.conflict) {
-				t.Errorf("conflict\n got %+v\nwant %+v", got.conflict, c.want.conflict)
+			if !reflect.DeepEqual(got.conflicts, c.want.conflicts) {
+				t.Errorf("conflicts\n got %+v\nwant %+v", got.conflicts, c.want.conflicts)
 			}
 			if !reflect.DeepEqual(got.fact, c.want.fact) {
 				t.Errorf("fact\n got %+v\nwant %+v", got.fact, c.want.fact)

@@ -336,7 +336,13 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 // say may replace or contradict another fact still current: one part per
 // such fact, naming it and when it was told.
 func noteFor(cs []Conflict, byID func(uint64) *timelineEntry) string {
-	var parts []string
+	// The facts it may replace read as one alternative ("may replace "A",
+	// told …, or "B", told …"): a decision unsure which fact the new one
+	// replaces names each.
+	// Oldest first: a decision records its likeliest candidate first.
+	cs = slices.Clone(cs)
+	slices.SortFunc(cs, func(a, b Conflict) int { return cmp.Compare(a.ID, b.ID) })
+	var pinned, replaces []string
 	for _, c := range cs {
 		ex := byID(c.Existing)
 		if ex == nil || !ex.rec.Current() {
@@ -347,10 +353,14 @@ func noteFor(cs []Conflict, byID func(uint64) *timelineEntry) string {
 			told = ex.rec.Source.SaidAt
 		}
 		if ex.rec.Pinned {
-			parts = append(parts, fmt.Sprintf("contradicts %q, told %s, which is pinned and stands", promptText(ex.rec.Text), day(told)))
+			pinned = append(pinned, fmt.Sprintf("contradicts %q, told %s, which is pinned and stands", promptText(ex.rec.Text), day(told)))
 		} else {
-			parts = append(parts, fmt.Sprintf("may replace %q, told %s", promptText(ex.rec.Text), day(told)))
+			replaces = append(replaces, fmt.Sprintf("%q, told %s", promptText(ex.rec.Text), day(told)))
 		}
+	}
+	parts := pinned
+	if len(replaces) > 0 {
+		parts = append(parts, "may replace "+strings.Join(replaces, ", or "))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -127,6 +127,15 @@ func (s *Store) rememberTx(tx *kv.Tx, note *kv.Record, vec []float32, look Looku
 			return Outcome{}, err
 		}
 	}
+	for _, n := range v.d.AlsoConflictWith {
+		var r kv.Record
+		if n >= 1 && n <= len(look.Candidates) {
+			if r, err = tx.Get(look.Candidates[n-1].Fact.ID); err != nil && !errors.Is(err, kv.ErrNotFound) {
+				return Outcome{}, err
+			}
+		}
+		in.also = append(in.also, r)
+	}
 	p, err := planRemember(in)
 	if err != nil {
 		return Outcome{}, err
@@ -154,15 +163,15 @@ func (s *Store) carryOut(tx *kv.Tx, p *plan, vec []float32, now int64) (Outcome,
 		if err := s.insert(tx, rec, vec, now); err != nil {
 			return out, err
 		}
-		if p.action == planAddConflict {
+		for _, c := range p.conflicts {
 			cid, err := tx.NextBlobID(kv.BucketConflicts)
 			if err != nil {
 				return out, err
 			}
-			if cid != p.conflict.ID {
-				return out, fmt.Errorf("conflict id %d, planned %d", cid, p.conflict.ID)
+			if cid != c.ID {
+				return out, fmt.Errorf("conflict id %d, planned %d", cid, c.ID)
 			}
-			if err := putJSON(tx, kv.BucketConflicts, cid, p.conflict); err != nil {
+			if err := putJSON(tx, kv.BucketConflicts, cid, c); err != nil {
 				return out, err
 			}
 		}

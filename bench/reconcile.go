@@ -127,7 +127,10 @@ type reconcileResult struct {
 	hit        map[memory.Action]int // right decisions per action
 	fallbacks  int
 	fallback   string // the first fallback's reason, which names the cause
-	confusion  map[[2]memory.Action]int
+	// raised is how many decisions raised a conflict, conflicts how many
+	// conflicts they raised: what the user is asked to settle.
+	raised, conflicts int
+	confusion         map[[2]memory.Action]int
 	// groups scores the cases by language, by gold action and by the
 	// parity of the case's number (two halves, one to tune rules on and
 	// one to watch), keyed "lang en", "action add", "half odd".
@@ -250,6 +253,10 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 			}
 			res.fallbacks++
 		}
+		if d.Conflict != 0 {
+			res.raised++
+			res.conflicts += 1 + len(d.AlsoConflicts)
+		}
 		o := outcome{gold: gold, got: got, target: d.Target, old: oldID, linked: linked, conflict: d.Conflict != 0}
 		right, collateral := res.total.score(o)
 		if right {
@@ -307,7 +314,7 @@ func baseStore(ctx context.Context, lang string, ds []distractor) ([]byte, error
 }
 
 // decideCase runs one case and returns the decision, the old fact's id and
-// whether a conflict the decision raised names the old fact.
+// whether a conflict the decision raised (any of them) names the old fact.
 func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Options) (memory.Decision, uint64, bool, error) {
 	dir, err := os.MkdirTemp("", "bench-reconcile-")
 	if err != nil {
@@ -347,8 +354,10 @@ func decideCase(ctx context.Context, c updateCase, base []byte, opts memory.Opti
 		if err != nil {
 			return out.Decision, old.ID, false, err
 		}
+		// A decision unsure which fact the new one replaces records a
+		// conflict with each: any of them naming the old fact surfaces it.
 		for _, k := range cs {
-			if k.ID == out.Decision.Conflict && k.Existing == old.ID {
+			if k.Decision == out.Decision.ID && k.Existing == old.ID {
 				linked = true
 			}
 		}
@@ -395,6 +404,7 @@ func (r *reconcileResult) print(w io.Writer) {
 		row(g, r.groups[g])
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "conflicts raised: %d, by %d decisions\n", r.conflicts, r.raised)
 	fmt.Fprintf(w, "surfaced %.3f false alarms %.3f\n", r.total.surfacedRate(), r.total.falseAlarms())
 	fmt.Fprintf(w, "accuracy %.3f collateral %.3f n=%d\n", r.total.accuracy(), r.total.collateralRate(), r.n)
 }

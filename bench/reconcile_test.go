@@ -203,6 +203,13 @@ func (s scripted) Decide(_ context.Context, in memory.DecideInput) (memory.Verdi
 	switch {
 	case strings.Contains(in.Text, "[conflict]"):
 		v.ConflictWith = old
+	case strings.Contains(in.Text, "[also]"):
+		// Unsure: another candidate first, the old fact second.
+		for _, c := range in.Candidates {
+			if c.N != old && v.ConflictWith == 0 {
+				v.ConflictWith, v.AlsoConflictWith = c.N, []int{old}
+			}
+		}
 	case strings.Contains(in.Text, "[update]"):
 		v.Action, v.Target = memory.ActionUpdate, old
 	case strings.Contains(in.Text, "[noop]"):
@@ -262,6 +269,21 @@ func TestReconcileSurfacedAndFalseAlarms(t *testing.T) {
 	}
 }
 
+// A decision that names several candidates surfaces the old fact when any
+// of its conflicts names it, not only the first.
+func TestReconcileSurfacedByAnyConflict(t *testing.T) {
+	cases := []updateCase{{ID: "s-1", Lang: "en", Old: "I drink green tea at work.", New: "I drink green tea at home now [also]",
+		Action: "update", OldSaid: "2025-01-10", NewSaid: "2025-06-01"}}
+	ds := []distractor{{Lang: "en", Text: "I like green tea.", Said: "2024-12-01"}}
+	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Decider: scripted{map[string]bool{cases[0].Old: true}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (tally{n: 1, changed: 1, surfaced: 1}); res.total != want {
+		t.Errorf("%+v, want %+v", res.total, want)
+	}
+}
+
 // The rules decider's figures on the dev set: the aims it meets
 // (collateral ≤ 0.03, false alarms ≤ 0.15) and floors just under what it
 // reaches for the others (the aims, accuracy 0.45 and surfaced 0.80, it
@@ -275,8 +297,8 @@ func TestReconcileRulesTargets(t *testing.T) {
 	if a := res.total.accuracy(); a < 0.40 {
 		t.Errorf("accuracy %.3f, want ≥ 0.40 (0.287 before conflicts)", a)
 	}
-	if s := res.total.surfacedRate(); s < 0.46 {
-		t.Errorf("surfaced %.3f, want ≥ 0.46 (0.281 before)", s)
+	if s := res.total.surfacedRate(); s < 0.54 {
+		t.Errorf("surfaced %.3f, want ≥ 0.54 (0.281 before conflicts, 0.479 with one conflict a decision)", s)
 	}
 	if c := res.total.collateralRate(); c > 0.03 {
 		t.Errorf("collateral %.3f, want ≤ 0.03", c)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/palimpsest-mem/memory/claims"
@@ -75,6 +76,11 @@ type Decision struct {
 	// contradict but the decider will not change (it is pinned, or the
 	// evidence is not clear enough): the store records a conflict.
 	ConflictWith int
+	// AlsoConflictWith names further candidates the new fact may
+	// contradict, when the decider cannot tell which one it concerns: the
+	// store records one conflict per candidate named. Only an add with
+	// ConflictWith may have them; a model's answer gives none.
+	AlsoConflictWith []int
 	// Raw is the model's answer as received (bounded), "" for rules.
 	Raw     string
 	Decider string
@@ -129,6 +135,11 @@ func validate(d Decision, in Input, pinnedOK bool) error {
 	}
 	if d.ConflictWith != 0 && (d.Action != Add || d.ConflictWith < 1 || d.ConflictWith > len(in.Candidates)) {
 		return fmt.Errorf("%w: conflict with %d on a %s", ErrInvalidDecision, d.ConflictWith, d.Action)
+	}
+	for i, n := range d.AlsoConflictWith {
+		if d.ConflictWith == 0 || n < 1 || n > len(in.Candidates) || n == d.ConflictWith || slices.Contains(d.AlsoConflictWith[:i], n) {
+			return fmt.Errorf("%w: also conflict with %d beside conflict with %d", ErrInvalidDecision, n, d.ConflictWith)
+		}
 	}
 	if !d.EventFrom.IsZero() && !eventtime.InRange(d.EventFrom) {
 		return fmt.Errorf("%w: event time %s outside the %s", ErrInvalidDecision, d.EventFrom.Format("2006-01-02"), eventtime.RangeText)

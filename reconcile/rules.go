@@ -99,7 +99,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			// second job; without a marker the user says which.
 			d.ConflictWith = c.N
 			d.Reason = fmt.Sprintf("may replace candidate %d: another %s of the same subject, with no change marker: added, conflict recorded", c.N, c.Relation)
-			return d, nil
+			return alsoConflicts(d, rank(in.Candidates, "")), nil
 		}
 	}
 	ev := rank(in.Candidates, "")
@@ -113,7 +113,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	if len(ev) > 0 && ev[0].strong(ev) {
 		d.ConflictWith = ev[0].c.N
 		d.Reason = fmt.Sprintf("may replace candidate %d: no marker, but it concerns the same (%s) and no other as much: added, conflict recorded", ev[0].c.N, ev[0].why())
-		return d, nil
+		return alsoConflicts(d, ev), nil
 	}
 	d.Reason = "no restatement, correction or change marker: added"
 	return d, nil
@@ -159,6 +159,7 @@ func changeOf(d Decision, cs []Candidate, marker string, action Action, what str
 	case e.c.Pinned:
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d (%s), which is pinned: added, conflict recorded", what, marker, e.c.N, e.why())
+		d = alsoConflicts(d, ev)
 	case action != Add && e.c.RelationDiffers && onlyValue(cs, e.c):
 		// A marker and a second value of a single-valued relation: the
 		// claims say what the words may not.
@@ -167,11 +168,50 @@ func changeOf(d Decision, cs []Candidate, marker string, action Action, what str
 	case action == Add || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d, which matches on %s, but not clearly: added, conflict recorded", what, marker, e.c.N, e.why())
+		d = alsoConflicts(d, ev)
 	default:
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d matches on %s", what, marker, e.c.N, e.why())
 	}
 	return d
+}
+
+// maxConflicts is how many candidates an unsure decision names at most:
+// the old fact is often not the best-evidenced candidate but the next, and
+// each conflict is a question the user answers. On the dev set a third
+// surfaced 2 cases more for 80 more questions.
+const maxConflicts = 2
+
+// specificShare is how many candidates at most may share a topic frame for
+// it to be evidence enough, alone, to name a candidate in a conflict.
+const specificShare = 1
+
+// alsoConflicts names in d, beside its ConflictWith, the next candidates of
+// ev with evidence of their own (a content word, a synonym set, a specific
+// frame, another value of the relation), up to maxConflicts in all.
+func alsoConflicts(d Decision, ev []evidence) Decision {
+	var named []string
+	for i := range ev {
+		if len(d.AlsoConflictWith)+1 >= maxConflicts {
+			break
+		}
+		e := &ev[i]
+		if e.c.N == d.ConflictWith || !e.real() {
+			continue
+		}
+		d.AlsoConflictWith = append(d.AlsoConflictWith, e.c.N)
+		named = append(named, fmt.Sprintf("%d (%s)", e.c.N, e.why()))
+	}
+	if len(named) > 0 {
+		d.Reason += "; or candidate " + strings.Join(named, " or ")
+	}
+	return d
+}
+
+// real reports whether e is evidence of its own that the new fact
+// concerns its candidate, not a frame most candidates share.
+func (e *evidence) real() bool {
+	return len(e.content) > 0 || len(e.synonyms) > 0 || e.c.RelationDiffers || (e.frame != "" && e.share <= specificShare)
 }
 
 // minActWords is how many content words (or roots) the new fact must

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,7 @@ func TestRulesDecide(t *testing.T) {
 		action   Action
 		target   int
 		conflict int
+		also     []int  // AlsoConflictWith
 		reason   string // a part of the reason
 	}{{
 		name: "a change on two content words of the clearly best candidate updates it",
@@ -61,13 +63,13 @@ func TestRulesDecide(t *testing.T) {
 		name: "a change sharing one word only is a conflict, not an update",
 		in: Input{Text: "My course has now moved online.", Candidates: []Candidate{
 			{N: 1, Text: "I'd like to take a pottery course one day.", Score: 2, Terms: []term.Term{word("cours")}}, far}},
-		action: Add, conflict: 1, reason: "may replace candidate 1",
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1",
 	}, {
 		name: "a change whose best candidate leads only a little is a conflict",
 		in: Input{Text: "These days I swim at the lido before work.", Candidates: []Candidate{
 			{N: 1, Text: "I swim at the leisure centre before work.", Score: 2, Terms: []term.Term{word("swim"), word("work")}},
 			{N: 2, Text: "I swim at the lido in summer.", Score: 1.8, Terms: []term.Term{word("swim"), word("lido")}}}},
-		action: Add, conflict: 1, reason: `change marker "these days": may replace candidate 1, which matches on words swim, work, but not clearly`,
+		action: Add, conflict: 1, also: []int{2}, reason: `change marker "these days": may replace candidate 1, which matches on words swim, work, but not clearly`,
 	}, {
 		name: "weak words are no evidence: a shared Friday points nowhere",
 		in: Input{Text: "The plaster came off on Friday and the wrist has healed.", Candidates: []Candidate{
@@ -79,7 +81,7 @@ func TestRulesDecide(t *testing.T) {
 		in: Input{Text: "Sorry, I misspoke: the kitten is called Pip.", Candidates: []Candidate{
 			{N: 1, Text: "Our kitten is called Pop.", Score: 1, Terms: []term.Term{word("kitten"), word("call")}},
 			{N: 2, Text: "I call my mum on Sundays.", Score: 0.9, Terms: []term.Term{word("call")}}}},
-		action: Add, conflict: 1, reason: `correction marker "i misspoke": may replace candidate 1`,
+		action: Add, conflict: 1, also: []int{2}, reason: `correction marker "i misspoke": may replace candidate 1`,
 	}, {
 		name: "an addition is added beside what it resembles, with no conflict",
 		in: Input{Text: "I also play the ukulele.", Candidates: []Candidate{
@@ -105,7 +107,7 @@ func TestRulesDecide(t *testing.T) {
 		in: Input{Text: "I've moved to Porto.", Candidates: []Candidate{
 			{N: 1, Text: "I live in Lisbon.", Relation: "lives_in", RelationDiffers: true},
 			{N: 2, Text: "I live in Faro in summer.", Relation: "lives_in", RelationDiffers: true}}},
-		action: Add, conflict: 1, reason: "may replace candidate 1",
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1",
 	}, {
 		name: "the same value of the relation, no marker, is a restatement",
 		in: Input{Text: "Lisbon is where I live.", Candidates: []Candidate{
@@ -122,19 +124,19 @@ func TestRulesDecide(t *testing.T) {
 		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
 			far}},
-		action: Add, conflict: 1, reason: "may replace candidate 1",
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1",
 	}, {
 		name: "a time of its own is no restatement",
 		in: Input{Text: "From March, on trains I book an aisle seat, coach 3.", SaidAt: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
 			far}},
-		action: Add, conflict: 1, reason: "may replace candidate 1",
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1",
 	}, {
 		name: "other numbers are no restatement",
 		in: Input{Text: "On trains I always book an aisle seat, coach 5.", Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
 			far}},
-		action: Add, conflict: 1, reason: "may replace candidate 1",
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1",
 	}, {
 		name: "a fact near two candidates alike is added silently",
 		in: Input{Text: "I like hiking.", Candidates: []Candidate{
@@ -146,6 +148,20 @@ func TestRulesDecide(t *testing.T) {
 		in: Input{Text: "I now sing tenor in the cathedral choir.", Candidates: []Candidate{
 			{N: 1, Text: "I sing bass in the cathedral choir.", Pinned: true, Score: 3, Terms: []term.Term{word("sing"), word("choir")}}}},
 		action: Add, conflict: 1, reason: "may replace candidate 1 (words sing, choir), which is pinned",
+	}, {
+		name: "an unsure correction also names a candidate of the same specific frame",
+		in: Input{Text: "I misspoke, the kitten's name is Tim.", Candidates: []Candidate{
+			{N: 1, Text: "The kitten is named Tom.", Score: 2, Terms: []term.Term{word("kitten"), word("name")}, Topics: []string{"#pets"}},
+			{N: 2, Text: "Our cat sleeps all day.", Score: 1.9, Topics: []string{"#pet-cat"}},
+			{N: 3, Text: "The dog barks.", Score: 1, Topics: []string{"#pets"}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: "or candidate 2 (frame #pet-cat)",
+	}, {
+		name: "a frame other candidates share names no second candidate",
+		in: Input{Text: "These days I swim at the pool.", Candidates: []Candidate{
+			{N: 1, Text: "I swim in the pool on Mondays.", Score: 2, Terms: []term.Term{word("swim"), word("pool")}, Topics: []string{"#sport"}},
+			{N: 2, Text: "I run in the park.", Score: 1.8, Topics: []string{"#sport"}},
+			{N: 3, Text: "I cycle to work.", Score: 1, Topics: []string{"#sport"}}}},
+		action: Add, conflict: 1, reason: "may replace candidate 1",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := Rules{}.Decide(context.Background(), c.in)
@@ -155,6 +171,9 @@ func TestRulesDecide(t *testing.T) {
 			if d.Action != c.action || d.Target != c.target || d.ConflictWith != c.conflict || !strings.Contains(d.Reason, c.reason) {
 				t.Errorf("got %s target %d conflict %d %q\nwant %s target %d conflict %d, reason holding %q",
 					d.Action, d.Target, d.ConflictWith, d.Reason, c.action, c.target, c.conflict, c.reason)
+			}
+			if !slices.Equal(d.AlsoConflictWith, c.also) {
+				t.Errorf("also conflict with %v, want %v (%q)", d.AlsoConflictWith, c.also, d.Reason)
 			}
 			if err := Validate(d, c.in); err != nil {
 				t.Errorf("invalid decision: %v", err)

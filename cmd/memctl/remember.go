@@ -210,7 +210,15 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		fmt.Fprintf(tw, "decision:\t%d (undo with: memctl undo %d)\n", d.ID, d.ID)
 	}
 	if d.Conflict != 0 {
-		fmt.Fprintf(tw, "conflict:\t%d (see memctl conflicts)\n", d.Conflict)
+		ids := fmt.Sprint(d.Conflict)
+		for _, c := range d.AlsoConflicts {
+			ids += fmt.Sprintf(", %d", c)
+		}
+		label := "conflict"
+		if len(d.AlsoConflicts) > 0 {
+			label = "conflicts"
+		}
+		fmt.Fprintf(tw, "%s:\t%s (see memctl conflicts)\n", label, ids)
 	}
 	if d.ClaimsFrom != "" {
 		claims := "from the " + d.ClaimsFrom

@@ -438,3 +438,20 @@ func TestRememberNothingToUndo(t *testing.T) {
 		t.Errorf("a noop offers an undo:\n%s", out)
 	}
 }
+
+// A change unsure which of two facts it replaces names a conflict with
+// each, and the prompt asks about both.
+func TestRememberTwoConflicts(t *testing.T) {
+	db := tempDB(t)
+	ok(t, "--db", db, "--now", "2026-03-01", "add", "I swim at the city pool on Mondays.")
+	ok(t, "--db", db, "--now", "2026-03-02", "add", "I swim in the lake at weekends.")
+	out := ok(t, "--db", db, "--now", "2026-04-01", "remember", "These days I swim at the lido.")
+	if !strings.Contains(out, "conflicts:  1, 2 (see memctl conflicts)") {
+		t.Fatalf("remember:\n%s", out)
+	}
+	p := ok(t, "--db", db, "--now", "2026-04-01", "prompt")
+	want := `- These days I swim at the lido. (unconfirmed: may replace "I swim in the lake at weekends.", told 2026-03-02, or "I swim at the city pool on Mondays.", told 2026-03-01 — ask)`
+	if !strings.Contains(p, want+"\n") {
+		t.Fatalf("prompt:\n%s\nwant the line %q", p, want)
+	}
+}
