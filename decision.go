@@ -339,7 +339,7 @@ func linkSuccessor(tx *kv.Tx, succ, pred uint64) (kv.Record, error) {
 		return r, err
 	}
 	if r.Supersedes != 0 {
-		return r, fmt.Errorf("fact %d already replaces fact %d", succ, r.Supersedes)
+		return r, fmt.Errorf("fact %d replaces fact %d: %w", succ, r.Supersedes, ErrAlreadyReplaces)
 	}
 	r.Supersedes = pred
 	return r, tx.Put(&r)

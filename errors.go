@@ -76,6 +76,10 @@ var (
 	// ErrKindMismatch: a merge of entities whose known kinds differ (a
 	// company into a city); an entity of no known kind merges with any.
 	ErrKindMismatch = errors.New("entities of different kinds")
+	// ErrAlreadyReplaces: ResolveConflict keeping a new fact over an
+	// existing one when the new fact already replaces another (a decision
+	// unsure between two facts raised a conflict with each).
+	ErrAlreadyReplaces = errors.New("fact already replaces another")
 	// ErrMergeUndone: UndoMerge of a merge undone before.
 	ErrMergeUndone = errors.New("merge already undone")
 	// ErrBadImport: an import line that is malformed or inconsistent.

@@ -86,8 +86,8 @@ func TestRememberConflictsResolveEach(t *testing.T) {
 	}
 	// The violin replaces one fact already: it cannot replace the piano too,
 	// and asking so changes nothing.
-	if _, err := s.ResolveConflict(ctx, "", d.AlsoConflicts[0], memory.KeepNew); err == nil {
-		t.Fatal("keeping the new fact over a second fact it would replace: no error")
+	if _, err := s.ResolveConflict(ctx, "", d.AlsoConflicts[0], memory.KeepNew); !errors.Is(err, memory.ErrAlreadyReplaces) {
+		t.Fatalf("keeping the new fact over a second fact it would replace: %v, want ErrAlreadyReplaces", err)
 	}
 	if g := getFact(t, s, "", piano.ID); g.State() != memory.Current {
 		t.Fatalf("the piano is %s after a refused resolve", g.State())
