@@ -61,6 +61,43 @@ func day(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }
 
 // dataFlags defines --data and --distractors, defaulting to the dev set
 // in ../shared/data.
+// evalFlags are the flags of the commands that run Remember over an
+// updates file: the data, the decider and the candidate lookup.
+type evalFlags struct {
+	data, distractors, decider, model, mode string
+	timeout                                 time.Duration
+	limit                                   int
+}
+
+func (e *evalFlags) add(f *pflag.FlagSet, limitUsage string) {
+	dataFlags(f, &e.data, &e.distractors)
+	f.StringVar(&e.decider, "decider", "rules", "rules, add, ollama or openai")
+	f.StringVar(&e.model, "model", "", "chat model of --decider ollama or openai (default $MEMCTL_MODEL)")
+	f.DurationVar(&e.timeout, "timeout", memory.DefaultModelTimeout, "how long one model call may take")
+	f.IntVar(&e.limit, "limit", 0, limitUsage)
+	f.StringVar(&e.mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
+}
+
+// load checks the flags and reads what they name: the lookup mode, the
+// cases (spread to --limit), the distractors and the decider.
+func (e *evalFlags) load() (memory.LookupMode, []updateCase, []distractor, memory.Decider, error) {
+	if e.limit < 0 {
+		return "", nil, nil, nil, fmt.Errorf("--limit %d: want 0 (all) or more", e.limit)
+	}
+	if e.timeout < 0 {
+		return "", nil, nil, nil, fmt.Errorf("--timeout %s: want more than zero", e.timeout)
+	}
+	m, cases, ds, err := loadEval(e.mode, e.data, e.distractors)
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	d, err := deciderNamed(e.decider, e.model, e.timeout, os.Getenv)
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	return m, spread(cases, e.limit), ds, d, nil
+}
+
 func dataFlags(f *pflag.FlagSet, data, distractors *string) {
 	f.StringVar(data, "data", "../shared/data/updates.dev.jsonl", "updates file (JSON Lines)")
 	f.StringVar(distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "distractor files, comma-separated")

@@ -17,9 +17,7 @@ import (
 )
 
 func promptCmd() *cobra.Command {
-	var data, distractors, decider, model, mode string
-	var timeout time.Duration
-	var limit int
+	var e evalFlags
 	var noNotes bool
 	c := &cobra.Command{
 		Use:   "prompt",
@@ -37,18 +35,10 @@ belong in the prompt; on noop cases the new fact is a restatement.
 --no-notes builds the prompt without notes, as it was before it had them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if limit < 0 {
-				return fmt.Errorf("--limit %d: want 0 (all) or more", limit)
-			}
-			m, cases, ds, err := loadEval(mode, data, distractors)
+			m, cases, ds, d, err := e.load()
 			if err != nil {
 				return err
 			}
-			d, err := deciderNamed(decider, model, timeout, os.Getenv)
-			if err != nil {
-				return err
-			}
-			cases = spread(cases, limit)
 			res, err := evalPrompt(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m}, &memory.PromptOptions{NoNotes: noNotes})
 			if err != nil {
 				return err
@@ -58,12 +48,7 @@ belong in the prompt; on noop cases the new fact is a restatement.
 		},
 	}
 	f := c.Flags()
-	dataFlags(f, &data, &distractors)
-	f.StringVar(&decider, "decider", "rules", "rules, add, ollama or openai")
-	f.StringVar(&model, "model", "", "chat model of --decider ollama or openai (default $MEMCTL_MODEL)")
-	f.DurationVar(&timeout, "timeout", memory.DefaultModelTimeout, "how long one model call may take")
-	f.IntVar(&limit, "limit", 0, "score N cases spread evenly over the file (0: all)")
-	f.StringVar(&mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
+	e.add(f, "score N cases spread evenly over the file (0: all)")
 	f.BoolVar(&noNotes, "no-notes", false, "build the prompt without its notes on open conflicts")
 	return c
 }

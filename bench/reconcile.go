@@ -17,9 +17,7 @@ import (
 )
 
 func reconcileCmd() *cobra.Command {
-	var data, distractors, decider, model, mode string
-	var timeout time.Duration
-	var limit int
+	var e evalFlags
 	c := &cobra.Command{
 		Use:   "reconcile",
 		Short: "Decision accuracy and collateral rate of Remember on an updates file",
@@ -31,23 +29,12 @@ OpenAI-compatible server at $OPENAI_BASE_URL, else OpenAI, with the key
 $OPENAI_API_KEY); ollama and openai need --model (default $MEMCTL_MODEL).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if limit < 0 {
-				return fmt.Errorf("--limit %d: want 0 (all) or more", limit)
-			}
-			if timeout < 0 {
-				return fmt.Errorf("--timeout %s: want more than zero", timeout)
-			}
-			m, cases, ds, err := loadEval(mode, data, distractors)
+			m, cases, ds, d, err := e.load()
 			if err != nil {
 				return err
 			}
-			d, err := deciderNamed(decider, model, timeout, os.Getenv)
-			if err != nil {
-				return err
-			}
-			cases = spread(cases, limit)
 			var progress func(done int)
-			if decider == "ollama" || decider == "openai" {
+			if e.decider == "ollama" || e.decider == "openai" {
 				// A model takes seconds a case: say how far the run is, on
 				// stderr, so the table on stdout stays clean.
 				progress = func(done int) {
@@ -69,13 +56,7 @@ $OPENAI_API_KEY); ollama and openai need --model (default $MEMCTL_MODEL).`,
 			return nil
 		},
 	}
-	f := c.Flags()
-	dataFlags(f, &data, &distractors)
-	f.StringVar(&decider, "decider", "rules", "rules, add, ollama or openai")
-	f.StringVar(&model, "model", "", "chat model of --decider ollama or openai (default $MEMCTL_MODEL)")
-	f.DurationVar(&timeout, "timeout", memory.DefaultModelTimeout, "how long one model call may take")
-	f.IntVar(&limit, "limit", 0, "score N cases spread evenly over the file (0: all), for a quick look at a slow model")
-	f.StringVar(&mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
+	e.add(c.Flags(), "score N cases spread evenly over the file (0: all), for a quick look at a slow model")
 	return c
 }
 
