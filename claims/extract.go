@@ -280,38 +280,8 @@ func (r *rules) matchAt(text string, toks []token, p *pattern, ti int, earlier [
 func (r *rules) verbFirst(p *pattern) bool {
 	e := p.elems[0]
 	return e.kind == literal && !slices.ContainsFunc(e.words, func(w string) bool {
-		return r.lead[w] || w == "у" || firstPerson(w)
+		return r.lead[w] || w == "у" || r.firstPerson[w]
 	})
-}
-
-// firstPerson reports whether w is a Russian pronoun that makes a clause
-// the user's.
-func firstPerson(w string) bool {
-	switch w {
-	case "я", "мы", "меня", "мне", "нас", "нам":
-		return true
-	}
-	return false
-}
-
-// subordinator reports whether w begins a Russian clause with a subject
-// of its own: "Сын сказал, что учительница переехала в X".
-func subordinator(w string) bool {
-	switch w {
-	case "что", "чтобы", "который", "которая", "которое", "которые", "где", "куда", "когда", "если", "хотя", "потому", "раз":
-		return true
-	}
-	return false
-}
-
-// othersPossessive reports whether w makes the relative after it someone
-// else's: "её муж", "her husband".
-func othersPossessive(w string) bool {
-	switch w {
-	case "его", "ее", "их", "his", "her", "their", "its":
-		return true
-	}
-	return false
 }
 
 // clauseSubject returns the subject of an implicit match f at ti that no
@@ -336,19 +306,19 @@ func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) (stri
 			continue
 		}
 		switch {
-		case firstPerson(w):
+		case r.firstPerson[w]:
 			return "", true
-		case subordinator(w):
+		case r.subordinators[w]:
 			return "", false
 		case w == "у" && i+1 < ti:
 			if s, ok := r.genitiveSubject(text, toks[i+1]); ok {
 				return s, true
 			}
 		case r.subjects[w]:
-			if i > 0 && (toks[i-1].word == "у" || r.lead[toks[i-1].word] && !isMy(toks[i-1].word)) {
+			if i > 0 && (toks[i-1].word == "у" || r.lead[toks[i-1].word] && !r.my[toks[i-1].word]) {
 				continue // "у сына" is read at "у"; "свою сестру" is an object
 			}
-			if i > 0 && othersPossessive(toks[i-1].word) {
+			if i > 0 && r.possessives[toks[i-1].word] {
 				return "", false
 			}
 			if name, ok := r.appositionName(text, toks, i); ok {
@@ -364,10 +334,10 @@ func (r *rules) clauseSubject(text string, toks []token, ti int, f *found) (stri
 // commas: "Олег" of "Олег, мой коллега, живёт".
 func (r *rules) appositionName(text string, toks []token, i int) (string, bool) {
 	j := i
-	for n := 0; n < 2 && j > 1 && toks[j-1].word != "" && !isMy(toks[j-1].word); n++ {
+	for n := 0; n < 2 && j > 1 && toks[j-1].word != "" && !r.my[toks[j-1].word]; n++ {
 		j-- // "мой младший брат"
 	}
-	if j > 0 && isMy(toks[j-1].word) {
+	if j > 0 && r.my[toks[j-1].word] {
 		j--
 	} else {
 		j = i
@@ -380,14 +350,6 @@ func (r *rules) appositionName(text string, toks []token, i int) (string, bool) 
 		k--
 	}
 	return text[toks[k].start:toks[j-2].end], true
-}
-
-func isMy(w string) bool {
-	switch w {
-	case "my", "our", "мой", "моя", "мое", "мои":
-		return true
-	}
-	return false
 }
 
 // firstPersonVerb reports whether w ends as a Russian verb in the first
@@ -532,7 +494,7 @@ func (r *rules) rest(text string, toks []token, p *pattern, ei, ti int, f *found
 		// "my mum and my aunt", "мама и папа" (but "my brother and I" is
 		// read at "I").
 		if next+1 < len(toks) && (toks[next].word == "and" || toks[next].word == "и") {
-			if w := toks[next+1].word; isMy(w) || r.subjects[w] {
+			if w := toks[next+1].word; r.my[w] || r.subjects[w] {
 				if s2, n2, ok := r.subjectAt(text, toks, next+1); ok {
 					f.also, f.pair, next = s2, true, n2
 				}
@@ -617,23 +579,11 @@ func (r *rules) nameBefore(text string, toks []token, p *pattern, ei, ti, start 
 	}
 	// "Honestly, my wife, ...": a capital at the start of a sentence makes
 	// no name of an adverb (but "Emily", "Beverly").
-	if t := toks[a]; r.stop[t.word] || r.lead[t.word] || t.adverb || r.negation[t.word] || interjection(t.word) ||
+	if t := toks[a]; r.stop[t.word] || r.lead[t.word] || t.adverb || r.negation[t.word] || r.interjections[t.word] ||
 		len(t.word) >= 6 && strings.HasSuffix(t.word, "ly") && !strings.HasSuffix(t.word, "erly") {
 		return span{}, false
 	}
 	return span{a, b, text[toks[a].start:toks[b-1].end]}, true
-}
-
-// interjection reports whether w opens a sentence as a word of address
-// or a discourse marker, which a capital makes look like a name: "Sorry,
-// my wife, …", "Слушай, моя мама …".
-func interjection(w string) bool {
-	switch w {
-	case "sorry", "hi", "hello", "hey", "well", "yes", "no", "ok", "okay", "oh", "anyway", "btw", "please", "thanks",
-		"привет", "слушай", "слушайте", "кстати", "короче", "ну", "да", "нет", "ладно", "вот", "извини", "извините", "спасибо":
-		return true
-	}
-	return false
 }
 
 // indefinite reports whether w is a Russian indefinite word, "когда-то",
@@ -693,7 +643,7 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 	if ti >= len(toks) || toks[ti].word == "" {
 		return "", 0, false
 	}
-	if isMy(toks[ti].word) {
+	if r.my[toks[ti].word] {
 		for n := ti + 1; n <= ti+2 && n < len(toks); n++ {
 			if r.subjects[toks[n].word] {
 				return text[toks[n].start:toks[n].end], r.afterName(toks, n+1), true
@@ -705,7 +655,7 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		return "", 0, false
 	}
 	if r.subjects[toks[ti].word] { // "Мама живет в Твери", "Сын учится в гимназии"
-		if ti > 0 && othersPossessive(toks[ti-1].word) {
+		if ti > 0 && r.possessives[toks[ti-1].word] {
 			return "", 0, false // "её муж" is not the user's
 		}
 		next := ti + 1
@@ -716,7 +666,7 @@ func (r *rules) subjectAt(text string, toks []token, ti int) (string, int, bool)
 		}
 		return text[toks[ti].start:toks[ti].end], next, true
 	}
-	if w := toks[ti].word; !named(toks[ti]) || r.stop[w] || r.lead[w] || r.negation[w] || r.adverbs[w] || interjection(w) || indefinite(w) {
+	if w := toks[ti].word; !named(toks[ti]) || r.stop[w] || r.lead[w] || r.negation[w] || r.adverbs[w] || r.interjections[w] || indefinite(w) {
 		return "", 0, false
 	}
 	a, b := r.name(toks, ti)

@@ -87,7 +87,13 @@ type rules struct {
 	adverbs    map[string]bool // a word that may stand between a pattern's words: "just"
 	// indeclinable holds the Russian words no case rule rewrites: "укулеле".
 	indeclinable map[string]bool
-	cases        map[string][][2]string // case name → ordered suffix rewrites {from, to}
+	// firstPerson, subordinators, possessives, my and interjections are
+	// the files of those names: the words that make a clause the user's,
+	// begin a clause of its own, make a relative someone else's or the
+	// user's, and open a sentence as a word of address.
+	firstPerson, subordinators, possessives, my, interjections map[string]bool
+
+	cases map[string][][2]string // case name → ordered suffix rewrites {from, to}
 	// designators holds "kind noun" for the nouns that a letter or a
 	// number after them makes a name of that kind: "company A".
 	designators map[string]bool
@@ -112,7 +118,9 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	lists := []struct {
 		file string
 		set  *map[string]bool
-	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}, {"indeclinable.txt", &r.indeclinable}, {"describers.txt", &r.describers}}
+	}{{"stop.txt", &r.stop}, {"lead.txt", &r.lead}, {"subjects.txt", &r.subjects}, {"negation.txt", &r.negation}, {"adverbs.txt", &r.adverbs}, {"indeclinable.txt", &r.indeclinable}, {"describers.txt", &r.describers},
+		{"firstperson.txt", &r.firstPerson}, {"subordinators.txt", &r.subordinators}, {"possessives.txt", &r.possessives},
+		{"my.txt", &r.my}, {"interjections.txt", &r.interjections}}
 	for _, l := range lists {
 		if *l.set, err = readWords(fsys, l.file); err != nil {
 			return nil, err

@@ -29,6 +29,7 @@ func validFiles() fstest.MapFS {
 	for name, text := range map[string]string{
 		"stop.txt": "and\n", "lead.txt": "a\n", "subjects.txt": "sister\n", "negation.txt": "not\n",
 		"adverbs.txt": "just\n", "indeclinable.txt": "кофе\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n", "nonobjects.txt": "school year\n", "jobs.txt": "-er\n", "medications.txt": "-in\n", "describers.txt": "old\n",
+		"firstperson.txt": "я\n", "subordinators.txt": "что\n", "possessives.txt": "her\n", "my.txt": "my\n", "interjections.txt": "sorry\n",
 		"en.txt": "# English\nworks_at company: i work at NAME\nlives_in place: S lives in NAME\n",
 		"ru.txt": "lives_in place: живу в NAME.prep\n",
 	} {
@@ -84,6 +85,7 @@ func TestLoadRulesRejects(t *testing.T) {
 		{"stop.txt", "and\nand\n", "stop.txt:2: word \"and\" twice"},
 		{"stop.txt", "# nothing\n", "stop.txt: the list has no words"},
 		{"lead.txt", "ёж\n", "lead.txt:1: word \"ёж\" has ё"},
+		{"interjections.txt", "Sorry\n", "interjections.txt:1: word \"Sorry\" is not lowercase"},
 		{"designators.txt", "company\n", "designators.txt:1: want \"kind noun ...\""},
 		{"designators.txt", "firm company\n", "designators.txt:1: unknown kind \"firm\""},
 		{"designators.txt", "company team team\n", "designators.txt:1: company \"team\" twice"},
