@@ -181,12 +181,7 @@ func readFile(fsys fs.FS, file string) (string, error) {
 
 // readWords reads a list of one word a line.
 func readWords(fsys fs.FS, file string) (map[string]bool, error) {
-	text, err := readFile(fsys, file)
-	if err != nil {
-		return nil, err
-	}
-	set := map[string]bool{}
-	err = wordlist.Parse(file, text, func(_ int, line string) error {
+	return readSet(fsys, file, func(line string, set map[string]bool) error {
 		if why := badWord(line); why != "" {
 			return fmt.Errorf("word %q %s", line, why)
 		}
@@ -196,6 +191,17 @@ func readWords(fsys fs.FS, file string) (map[string]bool, error) {
 		set[line] = true
 		return nil
 	})
+}
+
+// readSet reads file into a set, each line added by add; a file that adds
+// nothing is refused too.
+func readSet(fsys fs.FS, file string, add func(line string, set map[string]bool) error) (map[string]bool, error) {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	err = wordlist.Parse(file, text, func(_ int, line string) error { return add(line, set) })
 	if err == nil && len(set) == 0 {
 		err = fmt.Errorf("%s: the list has no words", file)
 	}
@@ -342,12 +348,7 @@ func (r *rules) readCases(fsys fs.FS, file string) error {
 // readKindNouns reads "kind noun noun ..." a line into a set of "kind
 // noun" (designators.txt, nonobjects.txt).
 func readKindNouns(fsys fs.FS, file string) (map[string]bool, error) {
-	text, err := readFile(fsys, file)
-	if err != nil {
-		return nil, err
-	}
-	set := map[string]bool{}
-	err = wordlist.Parse(file, text, func(_ int, line string) error {
+	return readSet(fsys, file, func(line string, set map[string]bool) error {
 		f := strings.Split(line, " ")
 		if len(f) < 2 {
 			return fmt.Errorf("want \"kind noun ...\", got %q", line)
@@ -366,13 +367,6 @@ func readKindNouns(fsys fs.FS, file string) (map[string]bool, error) {
 		}
 		return nil
 	})
-	if err == nil && len(set) == 0 {
-		err = fmt.Errorf("%s: the list has no words", file)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errPatterns, err)
-	}
-	return set, nil
 }
 
 // readPatterns reads "relation kind: elements" a line.
