@@ -127,26 +127,30 @@ func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error
 // that the next read is right. Called with writeMu held.
 func (s *Store) checkCaches(ctx context.Context) []error {
 	tls, gs := s.lists.cached()
-	var errs []error
-	for _, user := range slices.Sorted(maps.Keys(tls)) {
-		fresh, err := s.readTimeline(ctx, user)
-		if err != nil {
-			return append(errs, err)
-		}
-		if !sameTimeline(tls[user], fresh) {
-			errs = append(errs, fmt.Errorf("the cached timeline of user %q differs from its facts", user))
+	users := slices.Sorted(maps.Keys(tls))
+	for u := range gs {
+		if _, ok := tls[u]; !ok {
+			users = append(users, u)
 		}
 	}
-	for _, user := range slices.Sorted(maps.Keys(gs)) {
+	var errs []error
+	for _, user := range users {
 		fresh, err := s.readTimeline(ctx, user)
 		if err != nil {
 			return append(errs, err)
+		}
+		if tl, ok := tls[user]; ok && !sameTimeline(tl, fresh) {
+			errs = append(errs, fmt.Errorf("the cached timeline of user %q differs from its facts", user))
+		}
+		g, ok := gs[user]
+		if !ok {
+			continue
 		}
 		ms, err := s.userMerges(ctx, user)
 		if err != nil {
 			return append(errs, err)
 		}
-		if g := gs[user]; !sameTimeline(g.tl, fresh) || !g.sameEdges(buildGraph(fresh, currentAliases(ms))) {
+		if !sameTimeline(g.tl, fresh) || !g.sameEdges(buildGraph(fresh, currentAliases(ms))) {
 			errs = append(errs, fmt.Errorf("the cached graph of user %q differs from one built from its facts", user))
 		}
 	}
