@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,21 +29,7 @@ func TestShapeOf(t *testing.T) {
 // bench prompt runs end to end on a small file and prints its summary.
 func TestPromptBench(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, lines ...any) string {
-		var b bytes.Buffer
-		for _, l := range lines {
-			j, err := json.Marshal(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Write(append(j, '\n'))
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, lines ...any) string { return writeJSONL(t, filepath.Join(dir, name), lines...) }
 	data := write("updates.jsonl",
 		updateCase{ID: "t-1", Lang: "en", Old: "I work at Contoso.", OldSaid: "2025-01-10", New: "I now work at Fabrikam.", NewSaid: "2025-06-01", Action: "update"},
 		updateCase{ID: "t-2", Lang: "en", Old: "I have a dog named Rex.", OldSaid: "2025-01-10", New: "I play the cello.", NewSaid: "2025-06-01", Action: "add"},

@@ -19,21 +19,7 @@ import (
 func reconcileFixture(t *testing.T) (data, distractors string) {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(name string, lines ...any) string {
-		var b bytes.Buffer
-		for _, l := range lines {
-			j, err := json.Marshal(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Write(append(j, '\n'))
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, lines ...any) string { return writeJSONL(t, filepath.Join(dir, name), lines...) }
 	data = write("updates.jsonl",
 		updateCase{ID: "t-1", Lang: "en", Old: "I work at Contoso.", OldSaid: "2025-01-10", New: "I now work at Fabrikam.", NewSaid: "2025-06-01", Action: "update"},
 		updateCase{ID: "t-2", Lang: "en", Old: "I have a dog named Rex.", OldSaid: "2025-01-10", New: "I play the cello.", NewSaid: "2025-06-01", Action: "add"},
@@ -309,4 +295,21 @@ func TestReconcileRulesTargets(t *testing.T) {
 	if n := res.groups["action noop"]; n == nil || ratio(n.right, n.n) < 0.35 {
 		t.Errorf("noop recall %+v, want ≥ 0.35 (0.028 before)", n)
 	}
+}
+
+// writeJSONL writes lines, one JSON value each, to path and returns it.
+func writeJSONL(t *testing.T, path string, lines ...any) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, l := range lines {
+		j, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(j, '\n'))
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
