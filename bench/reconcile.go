@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +20,7 @@ import (
 
 func reconcileCmd() *cobra.Command {
 	var e evalFlags
+	var casesPath string
 	c := &cobra.Command{
 		Use:   "reconcile",
 		Short: "Decision accuracy and collateral rate of Remember on an updates file",
@@ -43,9 +46,19 @@ $OPENAI_API_KEY); ollama and openai need --model (default $MEMCTL_MODEL).`,
 					}
 				}
 			}
-			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m}, progress)
+			var record func(caseOutcome)
+			var out []caseOutcome
+			if casesPath != "" {
+				record = func(o caseOutcome) { out = append(out, o) }
+			}
+			res, err := evalReconcile(cmd.Context(), cases, ds, memory.Options{Decider: d, Lookup: m}, progress, record)
 			if err != nil {
 				return err
+			}
+			if casesPath != "" {
+				if err := writeOutcomes(casesPath, out); err != nil {
+					return err
+				}
 			}
 			res.print(cmd.OutOrStdout())
 			if res.n > 0 && res.fallbacks == res.n {
@@ -57,7 +70,38 @@ $OPENAI_API_KEY); ollama and openai need --model (default $MEMCTL_MODEL).`,
 		},
 	}
 	e.add(c.Flags(), "score N cases spread evenly over the file (0: all), for a quick look at a slow model")
+	c.Flags().StringVar(&casesPath, "cases", "", "write each case's decision, as JSON Lines, to this file")
 	return c
+}
+
+// writeOutcomes writes the outcomes to path, one JSON object a line.
+func writeOutcomes(path string, out []caseOutcome) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, o := range out {
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// caseOutcome is one case as --cases writes it: what was decided, whether
+// it was right and surfaced the old fact, and the decider's reason.
+type caseOutcome struct {
+	ID       string `json:"id"`
+	Gold     string `json:"gold"`
+	Got      string `json:"got"`
+	Right    bool   `json:"right"`
+	Surfaced bool   `json:"surfaced"`
+	// OldRank is the old fact's place among the candidates (1 the first),
+	// 0 when it was not one.
+	OldRank   int    `json:"old_rank"`
+	Conflicts int    `json:"conflicts"`
+	Old       string `json:"old"`
+	New       string `json:"new"`
+	Reason    string `json:"reason"`
 }
 
 // spread picks n cases at even intervals, so that a short run still sees
@@ -201,7 +245,9 @@ func half(id string) string {
 // by a conflict; false alarms the share of add cases that raised one.
 //
 // progress, if not nil, is told after each case how many are done.
-func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options, progress func(done int)) (*reconcileResult, error) {
+//
+// record, if not nil, is given each case's outcome.
+func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opts memory.Options, progress func(done int), record func(caseOutcome)) (*reconcileResult, error) {
 	res := &reconcileResult{decider: memory.RulesDecider().Name(), gold: map[memory.Action]int{}, got: map[memory.Action]int{},
 		hit: map[memory.Action]int{}, confusion: map[[2]memory.Action]int{}, groups: map[string]*tally{}}
 	if opts.Decider != nil {
@@ -240,6 +286,17 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 		}
 		o := outcome{gold: gold, got: got, target: d.Target, old: oldID, linked: linked, conflict: d.Conflict != 0}
 		right, collateral := res.total.score(o)
+		if record != nil {
+			var probe tally
+			probe.score(o)
+			rank := slices.Index(d.Candidates, oldID) + 1
+			conflicts := 0
+			if d.Conflict != 0 {
+				conflicts = 1 + len(d.AlsoConflicts)
+			}
+			record(caseOutcome{ID: c.ID, Gold: c.Action, Got: string(got), Right: right, Surfaced: probe.surfaced > 0,
+				OldRank: rank, Conflicts: conflicts, Old: c.Old, New: c.New, Reason: d.Reason})
+		}
 		if right {
 			res.right++
 			res.hit[got]++

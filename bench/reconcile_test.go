@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,9 +230,34 @@ func TestReconcileSurfacedAndFalseAlarms(t *testing.T) {
 		olds[cases[i].Old] = true
 	}
 	ds := []distractor{{Lang: "en", Text: "I like green tea.", Said: "2024-12-01"}, {Lang: "ru", Text: "Я люблю зелёный чай.", Said: "2024-12-01"}}
-	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Decider: scripted{olds}}, nil)
+	var outs []caseOutcome
+	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Decider: scripted{olds}}, nil,
+		func(o caseOutcome) { outs = append(outs, o) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	// --cases writes each case as scored: right and surfaced agree with the
+	// tallies, and the old fact is among the candidates of each decision
+	// but the last, whose new fact shares nothing with it.
+	var gotCases []string
+	for _, o := range outs {
+		gotCases = append(gotCases, fmt.Sprintf("%s %s→%s right=%v surfaced=%v", o.ID, o.Gold, o.Got, o.Right, o.Surfaced))
+		if (o.OldRank < 1) != (o.ID == "s-6") {
+			t.Errorf("%s: old rank %d, want the old fact among the candidates", o.ID, o.OldRank)
+		}
+	}
+	wantCases := []string{"s-1 update→update right=true surfaced=true", "s-2 update→add right=false surfaced=true",
+		"s-3 invalidate→add right=false surfaced=false", "s-4 noop→noop right=true surfaced=true",
+		"s-5 add→add right=true surfaced=false", "s-6 add→add right=true surfaced=false"}
+	if !slices.Equal(gotCases, wantCases) {
+		t.Errorf("outcomes:\n%s\nwant:\n%s", strings.Join(gotCases, "\n"), strings.Join(wantCases, "\n"))
+	}
+	path := filepath.Join(t.TempDir(), "cases.jsonl")
+	if err := writeOutcomes(path, outs); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || bytes.Count(b, []byte("\n")) != len(cases) || !bytes.Contains(b, []byte(`"id":"s-3","gold":"invalidate","got":"add"`)) {
+		t.Errorf("cases file %q, %v", b, err)
 	}
 	check := func(name string, got tally, want tally) {
 		t.Helper()
@@ -261,7 +288,7 @@ func TestReconcileSurfacedByAnyConflict(t *testing.T) {
 	cases := []updateCase{{ID: "s-1", Lang: "en", Old: "I drink green tea at work.", New: "I drink green tea at home now [also]",
 		Action: "update", OldSaid: "2025-01-10", NewSaid: "2025-06-01"}}
 	ds := []distractor{{Lang: "en", Text: "I like green tea.", Said: "2024-12-01"}}
-	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Decider: scripted{map[string]bool{cases[0].Old: true}}}, nil)
+	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Decider: scripted{map[string]bool{cases[0].Old: true}}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +303,7 @@ func TestReconcileSurfacedByAnyConflict(t *testing.T) {
 // does not), so that a change that loses them fails.
 func TestReconcileRulesTargets(t *testing.T) {
 	cases, ds := devData(t)
-	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Lookup: memory.LookupTopics}, nil)
+	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Lookup: memory.LookupTopics}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
