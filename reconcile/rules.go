@@ -50,7 +50,7 @@ const paraphraseOverlap = 0.15
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
-	for _, err := range []error{markersErr, additionErr, weakErr, negationErr} {
+	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr} {
 		if err != nil {
 			return Decision{}, fmt.Errorf("rules: %w", err)
 		}
@@ -102,6 +102,11 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			return alsoConflicts(d, rank(in.Candidates, "")), nil
 		}
 	}
+	if start := startTime(in); start != "" {
+		// "My rent goes up to £1,020 from January": a fact that says when
+		// it began may end one told before; which, the user says.
+		return changeOf(d, in.Candidates, start, Add, "start"), nil
+	}
 	ev := rank(in.Candidates, "")
 	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
 		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) && !changeTime(in) &&
@@ -140,6 +145,23 @@ func (e *evidence) strong(ev []evidence) bool {
 // changeTime reports whether the new fact says when it became true ("since
 // March", "с февраля"): a restatement has no beginning of its own.
 func changeTime(in Input) bool { return eventtime.Parse(in.Text, in.SaidAt, "").Found }
+
+// startTime returns the time the new fact says it began ("from January",
+// "since 2024", "с сентября"), "" when it names none or only when it
+// happened ("last month").
+func startTime(in Input) string {
+	r := eventtime.Parse(in.Text, in.SaidAt, "")
+	if !r.Found {
+		return ""
+	}
+	span := tokens(r.Span)
+	for _, m := range startMarkers {
+		if len(span) > len(m) && slices.Equal(span[:len(m)], m) {
+			return r.Span
+		}
+	}
+	return ""
+}
 
 // negated reports whether a text holds a negation of markers/negation.txt.
 func negated(text string) bool { return findMarker(tokens(text), negationMarkers) != "" }

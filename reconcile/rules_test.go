@@ -162,6 +162,24 @@ func TestRulesDecide(t *testing.T) {
 			{N: 2, Text: "I run in the park.", Score: 1.8, Topics: []string{"#sport"}},
 			{N: 3, Text: "I cycle to work.", Score: 1, Topics: []string{"#sport"}}}},
 		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a time it begins, with no marker, is a conflict with what it concerns",
+		in: Input{Text: "Heads up: my rent goes up to £1,020 a month from January.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My share of the rent is £950 a month.", Score: 2, Overlap: 0.2, Terms: []term.Term{word("rent")}},
+			{N: 2, Text: "I always hit my head on low beams.", Score: 0.4, Terms: []term.Term{word("head")}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: `start marker "from January": may replace candidate 1`,
+	}, {
+		name: "a Russian time it begins is one too",
+		in: Input{Text: "С прошлой недели снимаем уже трёхкомнатную.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "Мы с мужем снимаем двухкомнатную квартиру.", Score: 1.7, Terms: []term.Term{word("снима")}},
+			{N: 2, Text: "Люблю снимать архитектуру на плёнку.", Score: 0.9, Terms: []term.Term{word("снима")}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: `start marker "С прошлой недели"`,
+	}, {
+		name: "a time it happened, not began, is no start",
+		in: Input{Text: "My brother joined a rowing club last month.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My brother lives in Leeds.", Score: 1, Terms: []term.Term{word("brother")}},
+			{N: 2, Text: "My brother and I share a Netflix account.", Score: 0.9, Terms: []term.Term{word("brother")}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := Rules{}.Decide(context.Background(), c.in)
