@@ -310,8 +310,8 @@ func TestReconcileRulesTargets(t *testing.T) {
 	if a := res.total.accuracy(); a < 0.40 {
 		t.Errorf("accuracy %.3f, want ≥ 0.40 (0.287 before conflicts)", a)
 	}
-	if s := res.total.surfacedRate(); s < 0.54 {
-		t.Errorf("surfaced %.3f, want ≥ 0.54 (0.281 before conflicts, 0.479 with one conflict a decision)", s)
+	if s := res.total.surfacedRate(); s < 0.55 {
+		t.Errorf("surfaced %.3f, want ≥ 0.55 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before a time it begins raised one)", s)
 	}
 	if c := res.total.collateralRate(); c > 0.03 {
 		t.Errorf("collateral %.3f, want ≤ 0.03", c)
