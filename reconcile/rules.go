@@ -208,11 +208,15 @@ const maxConflicts = 2
 // it to be evidence enough, alone, to name a candidate in a conflict.
 const specificShare = 1
 
-// alsoConflicts names in d, beside its ConflictWith, the next candidates of
-// ev with evidence of their own (a content word, a synonym set, a specific
-// frame, another value of the relation), up to maxConflicts in all.
+// alsoConflicts names in d, beside its ConflictWith, the candidates of ev
+// with evidence of their own (a content word, a synonym set, a specific
+// frame, another value of the relation), the most specific first, up to
+// maxConflicts in all.
 func alsoConflicts(d Decision, ev []evidence) Decision {
 	var named []string
+	// The first is the best evidenced; the next the most specific, as the
+	// old fact is often the one fact sharing a word or frame, however few.
+	ev = bySpecificity(ev)
 	for i := range ev {
 		if len(d.AlsoConflictWith)+1 >= maxConflicts {
 			break
@@ -284,6 +288,10 @@ type evidence struct {
 	// weight orders the candidates: words count most, then synonym sets,
 	// roots and the frame, more the fewer candidates share it.
 	weight float64
+	// specific is the weight with each word, root and synonym set divided
+	// by the number of candidates sharing it: "travel", shared by four
+	// facts about trips, says less of which one than "passport" of one.
+	specific float64
 	// alone says no other candidate has any evidence: the only fact the
 	// new one shares anything with.
 	alone bool
@@ -351,24 +359,35 @@ func rank(cs []Candidate, marker string) []evidence {
 			}
 		}
 	}
+	evident := func(t term.Term) bool { return !fromMarker(t, marker) && !weak(t) }
+	shared := map[term.Term]int{}
+	for _, c := range cs {
+		for _, t := range c.Terms {
+			if evident(t) {
+				shared[t]++
+			}
+		}
+	}
 	var out []evidence
 	for i := range cs {
 		e := evidence{c: &cs[i]}
 		for _, t := range cs[i].Terms {
-			if fromMarker(t, marker) || weak(t) {
+			if !evident(t) {
 				continue
 			}
+			w := 1.5
 			switch t.Kind {
 			case term.Synonym:
 				e.synonyms = append(e.synonyms, t)
-				e.weight++
+				w = 1
 			case term.Root:
 				e.content = append(e.content, t)
-				e.weight += 0.7
+				w = 0.7
 			default:
 				e.content = append(e.content, t)
-				e.weight += 1.5
 			}
+			e.weight += w
+			e.specific += w / float64(shared[t])
 		}
 		for _, t := range cs[i].Topics {
 			if n := share[t]; strings.HasPrefix(t, "#") && (e.frame == "" || n < e.share) {
@@ -377,9 +396,11 @@ func rank(cs []Candidate, marker string) []evidence {
 		}
 		if e.frame != "" {
 			e.weight += 1 / float64(e.share)
+			e.specific += 1 / float64(e.share)
 		}
 		if cs[i].RelationDiffers {
 			e.weight += 3 // a claim on the same slot outweighs a word or two
+			e.specific += 3
 		}
 		if e.weight > 0 {
 			out = append(out, e)
@@ -394,6 +415,19 @@ func rank(cs []Candidate, marker string) []evidence {
 	if len(out) == 1 {
 		out[0].alone = true
 	}
+	return out
+}
+
+// bySpecificity returns ev ordered by specific evidence, most first (ties
+// by the lookup's score), leaving ev as it is.
+func bySpecificity(ev []evidence) []evidence {
+	out := slices.Clone(ev)
+	slices.SortStableFunc(out, func(a, b evidence) int {
+		if c := cmp.Compare(b.specific, a.specific); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.c.Score, a.c.Score)
+	})
 	return out
 }
 

@@ -180,6 +180,14 @@ func TestRulesDecide(t *testing.T) {
 			{N: 1, Text: "My brother lives in Leeds.", Score: 1, Terms: []term.Term{word("brother")}},
 			{N: 2, Text: "My brother and I share a Netflix account.", Score: 0.9, Terms: []term.Term{word("brother")}}}},
 		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
+		name: "an unsure decision names next the candidate of the most specific evidence",
+		in: Input{Text: "Correction: my watch is the 265 model, not the 255.", Candidates: []Candidate{
+			{N: 1, Text: "I watch a lot of TV dramas.", Score: 2.7, Terms: []term.Term{word("watch")}},
+			{N: 2, Text: "I've started watching Formula 1 again.", Score: 2.6, Terms: []term.Term{word("watch")}},
+			{N: 3, Text: "I never watch horror films.", Score: 2.4, Terms: []term.Term{word("watch")}},
+			{N: 4, Text: "My smartwatch is a Garmin Forerunner 255.", Score: 0.3, Terms: []term.Term{word("255")}}}},
+		action: Add, conflict: 1, also: []int{4}, reason: "or candidate 4 (words 255)",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := Rules{}.Decide(context.Background(), c.in)
