@@ -72,19 +72,19 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 		}
 	}
 	if correction != "" {
-		return changeOf(d, in.Candidates, correction, Invalidate, "correction"), nil
+		return changeOf(d, in, correction, Invalidate, "correction"), nil
 	}
 	if change != "" && addition != "" {
 		// "Priya moved to another department", "I also started yoga": a
 		// change, or something told beside; never acted on.
-		return changeOf(d, in.Candidates, change, Add, "change"), nil
+		return changeOf(d, in, change, Add, "change"), nil
 	}
 	if addition != "" {
 		d.Reason = fmt.Sprintf("addition marker %q: added beside what it resembles", addition)
 		return d, nil
 	}
 	if change != "" {
-		return changeOf(d, in.Candidates, change, Update, "change"), nil
+		return changeOf(d, in, change, Update, "change"), nil
 	}
 	for _, c := range in.Candidates {
 		switch {
@@ -104,8 +104,9 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	}
 	if start := startTime(in); start != "" {
 		// "My rent goes up to £1,020 from January": a fact that says when
-		// it began may end one told before; which, the user says.
-		return changeOf(d, in.Candidates, start, Add, "start"), nil
+		// it began may end one told before; which, the user says, unless
+		// it gives another number for what it clearly concerns.
+		return changeOf(d, in, start, Update, "start"), nil
 	}
 	ev := rank(in.Candidates, "")
 	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
@@ -163,14 +164,32 @@ func startTime(in Input) string {
 	return ""
 }
 
+// renumbers reports whether the new fact gives other numbers than e's
+// candidate, with a whole word in common: both hold numbers, not the same.
+func renumbers(e *evidence, text string) bool {
+	a, b := numbers(e.c.Text), numbers(text)
+	if len(a) == 0 || len(b) == 0 || slices.Equal(a, b) {
+		return false
+	}
+	for _, t := range e.content {
+		if t.Kind == term.Word {
+			return true
+		}
+	}
+	return false
+}
+
 // negated reports whether a text holds a negation of markers/negation.txt.
 func negated(text string) bool { return findMarker(tokens(text), negationMarkers) != "" }
 
-// changeOf decides on a fact carrying a correction or change marker: it
-// acts on the candidate the fact clearly concerns, and records a conflict
-// with the one it most likely concerns when that is not clear or the
-// candidate is pinned.
-func changeOf(d Decision, cs []Candidate, marker string, action Action, what string) Decision {
+// changeOf decides on a fact carrying a correction or change marker, or a
+// time it began: it acts on the candidate the fact clearly concerns, and
+// records a conflict with the one it most likely concerns when that is
+// not clear or the candidate is pinned. A time it began ("start") is the
+// weaker sign: it acts only on other numbers.
+func changeOf(d Decision, in Input, marker string, action Action, what string) Decision {
+	startOnly := what == "start"
+	cs := in.Candidates
 	ev := rank(cs, marker)
 	if len(ev) == 0 {
 		d.Reason = fmt.Sprintf("%s marker %q but no fact it concerns: added", what, marker)
@@ -182,12 +201,18 @@ func changeOf(d Decision, cs []Candidate, marker string, action Action, what str
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d (%s), which is pinned: added, conflict recorded", what, marker, e.c.N, e.why())
 		d = alsoConflicts(d, ev)
-	case action != Add && e.c.RelationDiffers && onlyValue(cs, e.c):
+	case action != Add && renumbers(&e, in.Text) && (e.c == topScore(cs) || bySpecificity(ev)[0].c == e.c):
+		// "My rent is £950", "my rent goes up to £1,020 from January": a
+		// shared word and other numbers say what changed, and to what,
+		// when the lookup or the most specific evidence points there too.
+		d.Action, d.Target = action, e.c.N
+		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives other numbers for %s", what, marker, e.c.N, e.why())
+	case action != Add && !startOnly && e.c.RelationDiffers && onlyValue(cs, e.c):
 		// A marker and a second value of a single-valued relation: the
 		// claims say what the words may not.
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives another %s of the same subject (%s)", what, marker, e.c.N, e.c.Relation, e.why())
-	case action == Add || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
+	case action == Add || startOnly || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d, which matches on %s, but not clearly: added, conflict recorded", what, marker, e.c.N, e.why())
 		d = alsoConflicts(d, ev)
