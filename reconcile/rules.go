@@ -37,16 +37,22 @@ const paraphraseOverlap = 0.15
 //     invalidates the candidate it clearly concerns;
 //   - an addition ("also", "too", "ещё") is added beside what it resembles;
 //   - an explicit change ("now", "no longer", "moved", "теперь", "больше
-//     не") updates the candidate it clearly concerns;
+//     не") updates the candidate it clearly concerns; a correction or
+//     change giving other numbers for a whole word it shares with the
+//     best-evidenced candidate acts on it, when the lookup or the most
+//     specific evidence points there too;
 //   - a second value of a single-valued relation (a city, an employer)
 //     may replace the first: a conflict;
+//   - a time it began ("from January", "с сентября"), with no marker,
+//     acts only on other numbers as above, and is otherwise a conflict;
 //   - a fact that clearly concerns one candidate, with the same numbers
 //     and many of its words, no time of its own and no negation the
 //     candidate lacks (or the other way round), restates it: a noop;
 //   - anything else is added.
 //
 // A correction or change that concerns a candidate, but not clearly, is
-// added with a conflict naming it ("may replace candidate N"): never
+// added with a conflict naming it ("may replace candidate N") and the
+// candidate of the most specific evidence after it: never
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
