@@ -307,11 +307,11 @@ func TestReconcileRulesTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := res.total.accuracy(); a < 0.40 {
-		t.Errorf("accuracy %.3f, want ≥ 0.40 (0.287 before conflicts)", a)
+	if a := res.total.accuracy(); a < 0.44 {
+		t.Errorf("accuracy %.3f, want ≥ 0.44 (0.287 before conflicts, 0.417 before other numbers acted on)", a)
 	}
-	if s := res.total.surfacedRate(); s < 0.54 {
-		t.Errorf("surfaced %.3f, want ≥ 0.54 (0.281 before conflicts, 0.479 with one conflict a decision)", s)
+	if s := res.total.surfacedRate(); s < 0.59 {
+		t.Errorf("surfaced %.3f, want ≥ 0.59 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before a time it begins raised one and the most specific candidate was named)", s)
 	}
 	if c := res.total.collateralRate(); c > 0.03 {
 		t.Errorf("collateral %.3f, want ≤ 0.03", c)

@@ -33,6 +33,10 @@ var weakWords, weakErr = readWeak(markerFiles)
 // negationMarkers are the phrases of markers/negation.txt.
 var negationMarkers, negationErr = readMarkers(markerFiles, "markers/negation.txt")
 
+// startMarkers are the phrases of markers/start.txt: a time beginning
+// with one is when the fact it is told in began.
+var startMarkers, startErr = readMarkers(markerFiles, "markers/start.txt")
+
 // readWeak reads markers/weak.txt: one word a line.
 func readWeak(fsys fs.FS) ([]string, error) {
 	list, err := readMarkers(fsys, "markers/weak.txt")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // TestMarkerFiles reads the built-in marker files with the parser the rules
@@ -42,11 +43,14 @@ func TestMarkerFiles(t *testing.T) {
 		}
 	}
 	entries, err := fs.ReadDir(markerFiles, "markers")
-	if err != nil || len(entries) != 5 {
-		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt, negation.txt and weak.txt alone", entries, err)
+	if err != nil || len(entries) != 6 {
+		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt, negation.txt, start.txt and weak.txt alone", entries, err)
 	}
 	if negationErr != nil || len(negationMarkers) < 10 || !negated("I never drink coffee") || !negated("Кофе не пью") || negated("I drink coffee") {
 		t.Errorf("negation: %v, %d phrases", negationErr, len(negationMarkers))
+	}
+	if startErr != nil || len(startMarkers) < 8 || startTime(Input{Text: "From March I work from home", SaidAt: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}) != "From March" {
+		t.Errorf("start: %v, %d phrases", startErr, len(startMarkers))
 	}
 	if additionErr != nil || weakErr != nil || len(weakWords) < 40 || weakWords[0] != "monday" {
 		t.Errorf("addition: %v; weak: %v, %d words, first %q", additionErr, weakErr, len(weakWords), weakWords)

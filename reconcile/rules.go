@@ -37,20 +37,26 @@ const paraphraseOverlap = 0.15
 //     invalidates the candidate it clearly concerns;
 //   - an addition ("also", "too", "ещё") is added beside what it resembles;
 //   - an explicit change ("now", "no longer", "moved", "теперь", "больше
-//     не") updates the candidate it clearly concerns;
+//     не") updates the candidate it clearly concerns; a correction or
+//     change giving other numbers for a whole word it shares with the
+//     best-evidenced candidate acts on it, when the lookup or the most
+//     specific evidence points there too;
 //   - a second value of a single-valued relation (a city, an employer)
 //     may replace the first: a conflict;
+//   - a time it began ("from January", "с сентября"), with no marker,
+//     acts only on other numbers as above, and is otherwise a conflict;
 //   - a fact that clearly concerns one candidate, with the same numbers
 //     and many of its words, no time of its own and no negation the
 //     candidate lacks (or the other way round), restates it: a noop;
 //   - anything else is added.
 //
 // A correction or change that concerns a candidate, but not clearly, is
-// added with a conflict naming it ("may replace candidate N"): never
+// added with a conflict naming it ("may replace candidate N") and the
+// candidate of the most specific evidence after it: never
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
-	for _, err := range []error{markersErr, additionErr, weakErr, negationErr} {
+	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr} {
 		if err != nil {
 			return Decision{}, fmt.Errorf("rules: %w", err)
 		}
@@ -72,19 +78,19 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 		}
 	}
 	if correction != "" {
-		return changeOf(d, in.Candidates, correction, Invalidate, "correction"), nil
+		return changeOf(d, in, correction, Invalidate, "correction"), nil
 	}
 	if change != "" && addition != "" {
 		// "Priya moved to another department", "I also started yoga": a
 		// change, or something told beside; never acted on.
-		return changeOf(d, in.Candidates, change, Add, "change"), nil
+		return changeOf(d, in, change, Add, "change"), nil
 	}
 	if addition != "" {
 		d.Reason = fmt.Sprintf("addition marker %q: added beside what it resembles", addition)
 		return d, nil
 	}
 	if change != "" {
-		return changeOf(d, in.Candidates, change, Update, "change"), nil
+		return changeOf(d, in, change, Update, "change"), nil
 	}
 	for _, c := range in.Candidates {
 		switch {
@@ -101,6 +107,12 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			d.Reason = fmt.Sprintf("may replace candidate %d: another %s of the same subject, with no change marker: added, conflict recorded", c.N, c.Relation)
 			return alsoConflicts(d, rank(in.Candidates, "")), nil
 		}
+	}
+	if start := startTime(in); start != "" {
+		// "My rent goes up to £1,020 from January": a fact that says when
+		// it began may end one told before; which, the user says, unless
+		// it gives another number for what it clearly concerns.
+		return changeOf(d, in, start, Update, "start"), nil
 	}
 	ev := rank(in.Candidates, "")
 	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
@@ -141,14 +153,49 @@ func (e *evidence) strong(ev []evidence) bool {
 // March", "с февраля"): a restatement has no beginning of its own.
 func changeTime(in Input) bool { return eventtime.Parse(in.Text, in.SaidAt, "").Found }
 
+// startTime returns the time the new fact says it began ("from January",
+// "since 2024", "с сентября"), "" when it names none or only when it
+// happened ("last month").
+func startTime(in Input) string {
+	r := eventtime.Parse(in.Text, in.SaidAt, "")
+	if !r.Found {
+		return ""
+	}
+	span := tokens(r.Span)
+	for _, m := range startMarkers {
+		if len(span) > len(m) && slices.Equal(span[:len(m)], m) {
+			return r.Span
+		}
+	}
+	return ""
+}
+
+// renumbers reports whether the new fact gives other numbers than e's
+// candidate, with a whole word in common: both hold numbers, not the same.
+func renumbers(e *evidence, text string) bool {
+	a, b := numbers(e.c.Text), numbers(text)
+	if len(a) == 0 || len(b) == 0 || slices.Equal(a, b) {
+		return false
+	}
+	for _, t := range e.content {
+		if t.Kind == term.Word {
+			return true
+		}
+	}
+	return false
+}
+
 // negated reports whether a text holds a negation of markers/negation.txt.
 func negated(text string) bool { return findMarker(tokens(text), negationMarkers) != "" }
 
-// changeOf decides on a fact carrying a correction or change marker: it
-// acts on the candidate the fact clearly concerns, and records a conflict
-// with the one it most likely concerns when that is not clear or the
-// candidate is pinned.
-func changeOf(d Decision, cs []Candidate, marker string, action Action, what string) Decision {
+// changeOf decides on a fact carrying a correction or change marker, or a
+// time it began: it acts on the candidate the fact clearly concerns, and
+// records a conflict with the one it most likely concerns when that is
+// not clear or the candidate is pinned. A time it began ("start") is the
+// weaker sign: it acts only on other numbers.
+func changeOf(d Decision, in Input, marker string, action Action, what string) Decision {
+	startOnly := what == "start"
+	cs := in.Candidates
 	ev := rank(cs, marker)
 	if len(ev) == 0 {
 		d.Reason = fmt.Sprintf("%s marker %q but no fact it concerns: added", what, marker)
@@ -160,12 +207,18 @@ func changeOf(d Decision, cs []Candidate, marker string, action Action, what str
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d (%s), which is pinned: added, conflict recorded", what, marker, e.c.N, e.why())
 		d = alsoConflicts(d, ev)
-	case action != Add && e.c.RelationDiffers && onlyValue(cs, e.c):
+	case action != Add && renumbers(&e, in.Text) && (e.c == topScore(cs) || bySpecificity(ev)[0].c == e.c):
+		// "My rent is £950", "my rent goes up to £1,020 from January": a
+		// shared word and other numbers say what changed, and to what,
+		// when the lookup or the most specific evidence points there too.
+		d.Action, d.Target = action, e.c.N
+		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives other numbers for %s", what, marker, e.c.N, e.why())
+	case action != Add && !startOnly && e.c.RelationDiffers && onlyValue(cs, e.c):
 		// A marker and a second value of a single-valued relation: the
 		// claims say what the words may not.
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives another %s of the same subject (%s)", what, marker, e.c.N, e.c.Relation, e.why())
-	case action == Add || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
+	case action == Add || startOnly || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d, which matches on %s, but not clearly: added, conflict recorded", what, marker, e.c.N, e.why())
 		d = alsoConflicts(d, ev)
@@ -186,11 +239,15 @@ const maxConflicts = 2
 // it to be evidence enough, alone, to name a candidate in a conflict.
 const specificShare = 1
 
-// alsoConflicts names in d, beside its ConflictWith, the next candidates of
-// ev with evidence of their own (a content word, a synonym set, a specific
-// frame, another value of the relation), up to maxConflicts in all.
+// alsoConflicts names in d, beside its ConflictWith, the candidates of ev
+// with evidence of their own (a content word, a synonym set, a specific
+// frame, another value of the relation), the most specific first, up to
+// maxConflicts in all.
 func alsoConflicts(d Decision, ev []evidence) Decision {
 	var named []string
+	// The first is the best evidenced; the next the most specific, as the
+	// old fact is often the one fact sharing a word or frame, however few.
+	ev = bySpecificity(ev)
 	for i := range ev {
 		if len(d.AlsoConflictWith)+1 >= maxConflicts {
 			break
@@ -262,6 +319,10 @@ type evidence struct {
 	// weight orders the candidates: words count most, then synonym sets,
 	// roots and the frame, more the fewer candidates share it.
 	weight float64
+	// specific is the weight with each word, root and synonym set divided
+	// by the number of candidates sharing it: "travel", shared by four
+	// facts about trips, says less of which one than "passport" of one.
+	specific float64
 	// alone says no other candidate has any evidence: the only fact the
 	// new one shares anything with.
 	alone bool
@@ -329,24 +390,35 @@ func rank(cs []Candidate, marker string) []evidence {
 			}
 		}
 	}
+	evident := func(t term.Term) bool { return !fromMarker(t, marker) && !weak(t) }
+	shared := map[term.Term]int{}
+	for _, c := range cs {
+		for _, t := range c.Terms {
+			if evident(t) {
+				shared[t]++
+			}
+		}
+	}
 	var out []evidence
 	for i := range cs {
 		e := evidence{c: &cs[i]}
 		for _, t := range cs[i].Terms {
-			if fromMarker(t, marker) || weak(t) {
+			if !evident(t) {
 				continue
 			}
+			w := 1.5
 			switch t.Kind {
 			case term.Synonym:
 				e.synonyms = append(e.synonyms, t)
-				e.weight++
+				w = 1
 			case term.Root:
 				e.content = append(e.content, t)
-				e.weight += 0.7
+				w = 0.7
 			default:
 				e.content = append(e.content, t)
-				e.weight += 1.5
 			}
+			e.weight += w
+			e.specific += w / float64(shared[t])
 		}
 		for _, t := range cs[i].Topics {
 			if n := share[t]; strings.HasPrefix(t, "#") && (e.frame == "" || n < e.share) {
@@ -355,9 +427,11 @@ func rank(cs []Candidate, marker string) []evidence {
 		}
 		if e.frame != "" {
 			e.weight += 1 / float64(e.share)
+			e.specific += 1 / float64(e.share)
 		}
 		if cs[i].RelationDiffers {
 			e.weight += 3 // a claim on the same slot outweighs a word or two
+			e.specific += 3
 		}
 		if e.weight > 0 {
 			out = append(out, e)
@@ -372,6 +446,19 @@ func rank(cs []Candidate, marker string) []evidence {
 	if len(out) == 1 {
 		out[0].alone = true
 	}
+	return out
+}
+
+// bySpecificity returns ev ordered by specific evidence, most first (ties
+// by the lookup's score), leaving ev as it is.
+func bySpecificity(ev []evidence) []evidence {
+	out := slices.Clone(ev)
+	slices.SortStableFunc(out, func(a, b evidence) int {
+		if c := cmp.Compare(b.specific, a.specific); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.c.Score, a.c.Score)
+	})
 	return out
 }
 

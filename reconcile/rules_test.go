@@ -162,6 +162,58 @@ func TestRulesDecide(t *testing.T) {
 			{N: 2, Text: "I run in the park.", Score: 1.8, Topics: []string{"#sport"}},
 			{N: 3, Text: "I cycle to work.", Score: 1, Topics: []string{"#sport"}}}},
 		action: Add, conflict: 1, reason: "may replace candidate 1",
+	}, {
+		name: "a time it begins, with no marker, is a conflict with what it concerns",
+		in: Input{Text: "Heads up: my rent goes up from January.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My share of the rent is £950 a month.", Score: 2, Overlap: 0.2, Terms: []term.Term{word("rent")}},
+			{N: 2, Text: "I always hit my head on low beams.", Score: 0.4, Terms: []term.Term{word("head")}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: `start marker "from January": may replace candidate 1`,
+	}, {
+		name: "a time it begins and other numbers on a shared word update it",
+		in: Input{Text: "Heads up: my rent goes up to £1,020 a month from January.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My share of the rent is £950 a month.", Score: 2, Overlap: 0.2, Terms: []term.Term{word("rent")}},
+			{N: 2, Text: "I always hit my head on low beams.", Score: 0.4, Terms: []term.Term{word("head")}}}},
+		action: Update, target: 1, reason: `start marker "from January"; candidate 1 gives other numbers for words rent`,
+	}, {
+		name: "a correction with other numbers on a shared word, not clearly ahead, invalidates it",
+		in: Input{Text: "Oops, Leo's birth date is the 21st of May, I swapped the digits.", Candidates: []Candidate{
+			{N: 1, Text: "I try to do a digital detox one weekend a month.", Score: 0.62, Terms: []term.Term{word("digit")}},
+			{N: 2, Text: "My best friend Leo's birthday is on 12 May.", Score: 0.28, Overlap: 0.2, Terms: []term.Term{word("leo"), word("may"), root("birth")}},
+			{N: 3, Text: "Leo and I went to Glastonbury once.", Score: 0.13, Terms: []term.Term{word("leo")}}}},
+		action: Invalidate, target: 2, reason: `correction marker "oops"; candidate 2 gives other numbers for words leo, may, birth…`,
+	}, {
+		name: "other numbers on a shared root only are no target",
+		in: Input{Text: "Перешла на новый тариф, теперь связь обходится в 450.", Candidates: []Candidate{
+			{N: 1, Text: "Показания счётчиков передаю каждое 20-е число.", Score: 0.4, Terms: []term.Term{root("пере")}},
+			{N: 2, Text: "Связь на даче плохая, 2 деления.", Score: 0.1, Terms: []term.Term{root("связ")}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: "but not clearly",
+	}, {
+		name: "other numbers on a shared word, the lookup and specificity pointing elsewhere: a conflict",
+		in: Input{Text: "I now pay £70 a month for gas.", Candidates: []Candidate{
+			{N: 1, Text: "I pay around £60 a month for electricity.", Score: 0.5, Terms: []term.Term{word("pay")}},
+			{N: 2, Text: "Our gas boiler is 12 years old.", Score: 0.9, Terms: []term.Term{syn("gas")}},
+			{N: 3, Text: "I pay my credit card off each month.", Score: 0.4, Terms: []term.Term{word("pay")}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: "but not clearly",
+	}, {
+		name: "a Russian time it begins is one too",
+		in: Input{Text: "С прошлой недели снимаем уже трёхкомнатную.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "Мы с мужем снимаем двухкомнатную квартиру.", Score: 1.7, Terms: []term.Term{word("снима")}},
+			{N: 2, Text: "Люблю снимать архитектуру на плёнку.", Score: 0.9, Terms: []term.Term{word("снима")}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: `start marker "С прошлой недели"`,
+	}, {
+		name: "a time it happened, not began, is no start",
+		in: Input{Text: "My brother joined a rowing club last month.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My brother lives in Leeds.", Score: 1, Terms: []term.Term{word("brother")}},
+			{N: 2, Text: "My brother and I share a Netflix account.", Score: 0.9, Terms: []term.Term{word("brother")}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
+		name: "an unsure decision names next the candidate of the most specific evidence",
+		in: Input{Text: "Correction: my watch is the 265 model, not the 255.", Candidates: []Candidate{
+			{N: 1, Text: "I watch a lot of TV dramas.", Score: 2.7, Terms: []term.Term{word("watch")}},
+			{N: 2, Text: "I've started watching Formula 1 again.", Score: 2.6, Terms: []term.Term{word("watch")}},
+			{N: 3, Text: "I never watch horror films.", Score: 2.4, Terms: []term.Term{word("watch")}},
+			{N: 4, Text: "My smartwatch is a Garmin Forerunner 255.", Score: 0.3, Terms: []term.Term{word("255")}}}},
+		action: Add, conflict: 1, also: []int{4}, reason: "or candidate 4 (words 255)",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := Rules{}.Decide(context.Background(), c.in)
