@@ -245,7 +245,9 @@ func (a *Analyzer) roots(t token, s string) []string {
 	var out []string
 	add := func(stem string) {
 		for _, n := range rootLens {
-			if p := fold.Prefix(stem, n); utf8.RuneCountInString(p) == n {
+			// A root that is all verbal prefix ("пере…" of переводить and
+			// переживать) joins words on their prefix alone.
+			if p := fold.Prefix(stem, n); utf8.RuneCountInString(p) == n && !(t.cyrillic && slices.Contains(a.prefixes, p)) {
 				out = append(out, p)
 			}
 		}
