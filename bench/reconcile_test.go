@@ -307,11 +307,11 @@ func TestReconcileRulesTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := res.total.accuracy(); a < 0.40 {
-		t.Errorf("accuracy %.3f, want ≥ 0.40 (0.287 before conflicts)", a)
+	if a := res.total.accuracy(); a < 0.42 {
+		t.Errorf("accuracy %.3f, want ≥ 0.42 (0.287 before conflicts, 0.417 before each word's topic tags weighed together)", a)
 	}
-	if s := res.total.surfacedRate(); s < 0.54 {
-		t.Errorf("surfaced %.3f, want ≥ 0.54 (0.281 before conflicts, 0.479 with one conflict a decision)", s)
+	if s := res.total.surfacedRate(); s < 0.55 {
+		t.Errorf("surfaced %.3f, want ≥ 0.55 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before each word's topic tags weighed together)", s)
 	}
 	if c := res.total.collateralRate(); c > 0.03 {
 		t.Errorf("collateral %.3f, want ≤ 0.03", c)
