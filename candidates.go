@@ -140,7 +140,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		if q.Empty() {
 			return nil
 		}
-		if hits, err = ix.Search(ctx, user, q, want); err != nil || qv == nil {
+		if hits, err = ix.SearchWords(ctx, user, an.Words(text), want); err != nil || qv == nil {
 			return err
 		}
 		near := ix.Nearest(user, qv, want)

@@ -69,6 +69,35 @@ type candidateResult struct {
 	related, byRelation int
 	latency             []time.Duration
 	misses              []string
+	// ranks holds each case's old fact's place among the candidates (1
+	// the first), 0 when it was not one: the rules decider weighs the first
+	// few, so where the old fact ranks matters beside whether it is found.
+	ranks []int
+}
+
+// recallAt is the share of cases whose old fact ranks within the first n.
+func (r *candidateResult) recallAt(n int) float64 {
+	hit := 0
+	for _, k := range r.ranks {
+		if k >= 1 && k <= n {
+			hit++
+		}
+	}
+	return ratio(hit, len(r.ranks))
+}
+
+// mrr is the mean reciprocal rank of the old facts, a miss counting 0.
+func (r *candidateResult) mrr() float64 {
+	if len(r.ranks) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, k := range r.ranks {
+		if k > 0 {
+			sum += 1 / float64(k)
+		}
+	}
+	return sum / float64(len(r.ranks))
 }
 
 // evalCandidates scores the lookup as docs/evaluation.md says: per
@@ -159,6 +188,7 @@ func evalLanguage(ctx context.Context, res *candidateResult, lang string, cases 
 		res.latency = append(res.latency, time.Since(start))
 		j := slices.IndexFunc(l.Candidates, func(cd memory.Candidate) bool { return cd.Fact.ID == oldID[i] })
 		hit := j >= 0
+		res.ranks = append(res.ranks, j+1)
 		if sharesSingleValued(claims.Extract(c.Old), claims.Extract(c.New)) {
 			res.related++
 			if hit && l.Candidates[j].Relation != "" {
@@ -214,6 +244,7 @@ func (r *candidateResult) print(w io.Writer) {
 	if !r.claims {
 		fmt.Fprintln(w, "facts stored without claims (--no-claims): no candidate by relation")
 	}
+	fmt.Fprintf(w, "ranking: recall@1 %.3f, recall@3 %.3f, mean reciprocal rank %.3f\n", r.recallAt(1), r.recallAt(3), r.mrr())
 	fmt.Fprintf(w, "recall@%d %.3f n=%d\n", r.k, r.total.recall(), r.total.n)
 }
 

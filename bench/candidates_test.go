@@ -81,6 +81,33 @@ func TestTopicRecallTargets(t *testing.T) {
 			}
 		}
 	}
+	// Where the old fact ranks: the rules decider names the first few.
+	if r := res.total.recall(); r < 0.89 {
+		t.Errorf("recall@12 %.3f, want ≥ 0.89 (0.887 when every topic tag weighed alike)", r)
+	}
+	if r := res.recallAt(1); r < 0.50 {
+		t.Errorf("recall@1 %.3f, want ≥ 0.50 (0.483 when every topic tag weighed alike)", r)
+	}
+	if m := res.mrr(); m < 0.60 {
+		t.Errorf("mean reciprocal rank %.3f, want ≥ 0.60 (0.596 when every topic tag weighed alike)", m)
+	}
+}
+
+// The ranking figures: recall@n counts the old facts within the first n,
+// the mean reciprocal rank counts a miss as 0.
+func TestCandidateRankingFigures(t *testing.T) {
+	r := &candidateResult{ranks: []int{1, 2, 0, 5}}
+	for n, want := range map[int]float64{1: 0.25, 3: 0.5, 12: 0.75} {
+		if got := r.recallAt(n); got != want {
+			t.Errorf("recall@%d %v, want %v", n, got, want)
+		}
+	}
+	if got, want := r.mrr(), (1+0.5+0+0.2)/4; got != want {
+		t.Errorf("mrr %v, want %v", got, want)
+	}
+	if got := (&candidateResult{}).mrr(); got != 0 {
+		t.Errorf("mrr of no cases %v, want 0", got)
+	}
 }
 
 // --no-claims stores the facts without claims: a case found only by a

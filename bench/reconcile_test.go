@@ -298,20 +298,20 @@ func TestReconcileSurfacedByAnyConflict(t *testing.T) {
 }
 
 // The rules decider's figures on the dev set: the aims it meets
-// (collateral ≤ 0.03, false alarms ≤ 0.15) and floors just under what it
-// reaches for the others (the aims, accuracy 0.45 and surfaced 0.80, it
-// does not), so that a change that loses them fails.
+// (accuracy ≥ 0.45, collateral ≤ 0.03, false alarms ≤ 0.15) and a floor
+// just under what it reaches for surfaced (the aim, 0.80, it does not), so
+// that a change that loses them fails.
 func TestReconcileRulesTargets(t *testing.T) {
 	cases, ds := devData(t)
 	res, err := evalReconcile(context.Background(), cases, ds, memory.Options{Lookup: memory.LookupTopics}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := res.total.accuracy(); a < 0.44 {
-		t.Errorf("accuracy %.3f, want ≥ 0.44 (0.287 before conflicts, 0.417 before other numbers acted on)", a)
+	if a := res.total.accuracy(); a < 0.45 {
+		t.Errorf("accuracy %.3f, want ≥ 0.45 (0.287 before conflicts, 0.417 before other numbers acted on and each word's topic tags weighed together)", a)
 	}
-	if s := res.total.surfacedRate(); s < 0.59 {
-		t.Errorf("surfaced %.3f, want ≥ 0.59 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before a time it begins raised one and the most specific candidate was named)", s)
+	if s := res.total.surfacedRate(); s < 0.60 {
+		t.Errorf("surfaced %.3f, want ≥ 0.60 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before a time it begins raised one, the most specific candidate was named and each word's topic tags weighed together)", s)
 	}
 	if c := res.total.collateralRate(); c > 0.03 {
 		t.Errorf("collateral %.3f, want ≤ 0.03", c)

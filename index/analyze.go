@@ -177,25 +177,53 @@ func (a *Analyzer) Analyze(text string) Terms {
 		return Terms{Words: dedupe(words)}
 	}
 	var t Terms
-	toks := tokenize(text, false)
-	for i, tok := range toks {
-		if tok.joined && i > 0 {
-			// "e-mail" also meets "email", "трейд-ин" meets "трейдин".
-			t.Roots = append(t.Roots, a.stem(token{text: toks[i-1].text + tok.text, cyrillic: tok.cyrillic}))
-		}
-		if a.stop(tok) || isShortNumber(tok.text) {
-			continue
-		}
-		s := a.stem(tok)
-		t.Words = append(t.Words, s)
-		t.Roots = append(t.Roots, a.roots(tok, s)...)
-		if a.topics != nil {
-			t.Topics = append(t.Topics, a.topics[s]...)
-			t.Words = append(t.Words, a.synonyms[s]...)
-		}
-	}
+	a.words(text, func(w Terms) {
+		t.Words = append(t.Words, w.Words...)
+		t.Roots = append(t.Roots, w.Roots...)
+		t.Topics = append(t.Topics, w.Topics...)
+	})
 	t.Words, t.Roots, t.Topics = dedupe(t.Words), dedupe(t.Roots), dedupe(t.Topics)
 	return t
+}
+
+// Words returns the terms of text word by word: what each word adds to
+// Analyze(text), whose terms are their union. A lookup weighs each word of
+// a text once, by the most specific term it shares, so that a word with
+// many synonym sets or topics counts no more than a word with one.
+func (a *Analyzer) Words(text string) []Terms {
+	var out []Terms
+	if a.mode == Keywords4 {
+		for _, w := range a.Analyze(text).Words {
+			out = append(out, Terms{Words: []string{w}})
+		}
+		return out
+	}
+	a.words(text, func(w Terms) { out = append(out, w) })
+	return out
+}
+
+// words calls f with the terms of each word of text in turn.
+func (a *Analyzer) words(text string, f func(Terms)) {
+	toks := tokenize(text, false)
+	for i, tok := range toks {
+		var w Terms
+		if tok.joined && i > 0 {
+			// "e-mail" also meets "email", "трейд-ин" meets "трейдин".
+			w.Roots = append(w.Roots, a.stem(token{text: toks[i-1].text + tok.text, cyrillic: tok.cyrillic}))
+		}
+		if !a.stop(tok) && !isShortNumber(tok.text) {
+			s := a.stem(tok)
+			w.Words = append(w.Words, s)
+			w.Roots = append(w.Roots, a.roots(tok, s)...)
+			if a.topics != nil {
+				w.Topics = append(w.Topics, a.topics[s]...)
+				w.Words = append(w.Words, a.synonyms[s]...)
+			}
+		}
+		if !w.Empty() {
+			f(w)
+		}
+	}
 }
 
 func (a *Analyzer) stop(t token) bool {
@@ -245,7 +273,9 @@ func (a *Analyzer) roots(t token, s string) []string {
 	var out []string
 	add := func(stem string) {
 		for _, n := range rootLens {
-			if p := fold.Prefix(stem, n); utf8.RuneCountInString(p) == n {
+			// A root that is all verbal prefix ("пере…" of переводить and
+			// переживать) joins words on their prefix alone.
+			if p := fold.Prefix(stem, n); utf8.RuneCountInString(p) == n && !(t.cyrillic && slices.Contains(a.prefixes, p)) {
 				out = append(out, p)
 			}
 		}

@@ -94,3 +94,21 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// TestNoEvidenceWords checks that words saying how much or how sure, and
+// numbers in words, are no terms, and that two Russian words sharing only
+// a verbal prefix share no root: each joined facts on nothing they are about.
+func TestNoEvidenceWords(t *testing.T) {
+	a, err := NewAnalyzer(Topics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"completely", "basically pretty much", "the first of six", "совсем окончательно", "сто двадцать"} {
+		if tr := a.Analyze(text); !tr.Empty() {
+			t.Errorf("%q gave terms %+v", text, tr)
+		}
+	}
+	if w := Shared(a.Analyze("перевожу деньги"), a.Analyze("переживаю")); len(w.Terms) != 0 {
+		t.Errorf("переводить and переживать share %v", w.Terms)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,8 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/palimpsest-mem/memory/internal/term"
 )
 
 // Index fields. Each holds terms produced by an Analyzer, joined by spaces.
@@ -390,21 +393,82 @@ func (ix *Index) Search(ctx context.Context, user string, q Terms, k int) (_ []H
 	if !known {
 		return nil, nil // no fact of this user was ever indexed
 	}
-	var should []query.Query
-	add := func(field string, terms []string, boost float64) {
-		for _, t := range terms {
-			if len(should) == maxQueryTerms {
-				return
-			}
-			tq := query.NewTermQuery(key + t)
-			tq.SetField(field)
-			tq.SetBoost(boost)
-			should = append(should, tq)
-		}
+	var cl clauses
+	cl.add(fieldWords, q.Words, boostWords)
+	cl.add(fieldRoots, q.Roots, boostRoots)
+	cl.add(fieldTopics, q.Topics, boostTopics)
+	return ix.search(ctx, user, key, cl, k)
+}
+
+// SearchWords is Search for a text analysed word by word (Analyzer.Words):
+// the n topic tags of a word each weigh 1/√n of a tag in Search, and so do
+// its n synonym sets, so that a word in a dozen frames ("night") counts
+// less over a word in one than its number of tags says. (A weight of 1/n,
+// each word's tags together weighing one, ranked the old fact of a dev
+// update first more often but found fewer of them within 12.)
+func (ix *Index) SearchWords(ctx context.Context, user string, words []Terms, k int) (_ []Hit, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	key, known := ix.userKey(user, false)
+	if !known {
+		return nil, nil
 	}
-	add(fieldWords, q.Words, boostWords)
-	add(fieldRoots, q.Roots, boostRoots)
-	add(fieldTopics, q.Topics, boostTopics)
+	var cl clauses
+	for _, w := range words {
+		var stems, sets []string
+		for _, t := range w.Words {
+			if strings.HasPrefix(t, term.SynonymMark) {
+				sets = append(sets, t)
+			} else {
+				stems = append(stems, t)
+			}
+		}
+		cl.add(fieldWords, stems, boostWords)
+		cl.add(fieldWords, sets, boostWords/math.Sqrt(float64(max(1, len(sets)))))
+		cl.add(fieldRoots, w.Roots, boostRoots)
+		cl.add(fieldTopics, w.Topics, boostTopics/math.Sqrt(float64(max(1, len(w.Topics)))))
+	}
+	return ix.search(ctx, user, key, cl, k)
+}
+
+// clauses are the terms of a query, per field, each with its boost.
+type clauses struct {
+	order []clause
+	at    map[clause]int
+	boost []float64
+}
+
+type clause struct{ field, term string }
+
+// add adds terms of field with boost; a term added again keeps its
+// greatest boost, so that two words sharing a tag do not count it twice.
+func (c *clauses) add(field string, terms []string, boost float64) {
+	if c.at == nil {
+		c.at = map[clause]int{}
+	}
+	for _, t := range terms {
+		k := clause{field, t}
+		if i, ok := c.at[k]; ok {
+			c.boost[i] = max(c.boost[i], boost)
+			continue
+		}
+		if len(c.order) == maxQueryTerms {
+			continue
+		}
+		c.at[k] = len(c.order)
+		c.order = append(c.order, k)
+		c.boost = append(c.boost, boost)
+	}
+}
+
+func (ix *Index) search(ctx context.Context, user, key string, cl clauses, k int) ([]Hit, error) {
+	var should []query.Query
+	for i, c := range cl.order {
+		tq := query.NewTermQuery(key + c.term)
+		tq.SetField(c.field)
+		tq.SetBoost(cl.boost[i])
+		should = append(should, tq)
+	}
 	if len(should) == 0 {
 		return nil, nil
 	}

@@ -109,3 +109,52 @@ func TestBulkTakesBatchesUntilDoneOrFailed(t *testing.T) {
 		t.Errorf("a failing producer: %v", err)
 	}
 }
+
+// TestSearchWordsWeighsTagsByWord checks that a word in many topic frames
+// ("night") outweighs a word in few ("film") by less in SearchWords than
+// in Search, which weighs every tag alike.
+func TestSearchWordsWeighsTagsByWord(t *testing.T) {
+	ix := newIndex(t, Topics)
+	if err := ix.Put(
+		Doc{ID: 1, Text: "Our street is noisy at night."},
+		Doc{ID: 2, Text: "I watch a film most weekends."},
+	); err != nil {
+		t.Fatal(err)
+	}
+	text := "a film at night"
+	ctx := context.Background()
+	lead := func(hits []Hit, err error) float64 {
+		t.Helper()
+		if err != nil || len(hits) != 2 || hits[1].Score == 0 {
+			t.Fatalf("hits %+v, %v; want both", hits, err)
+		}
+		s := map[uint64]float64{hits[0].ID: hits[0].Score, hits[1].ID: hits[1].Score}
+		return s[1] / s[2]
+	}
+	all := lead(ix.Search(ctx, "", ix.Analyzer().Analyze(text), 10))
+	byWord := lead(ix.SearchWords(ctx, "", ix.Analyzer().Words(text), 10))
+	if byWord > 0.9*all {
+		t.Errorf("night over film: %.2f by word, %.2f by tag; want the first a tenth less at least", byWord, all)
+	}
+}
+
+// TestWordsAreAnalyzeByWord checks that the word-by-word terms of a text
+// are, together, its terms.
+func TestWordsAreAnalyzeByWord(t *testing.T) {
+	for _, mode := range Modes {
+		an, err := NewAnalyzer(mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{"My mum gave me piano lessons every e-mail", "Я переехала в Москву, трейд-ин", "", "42"} {
+			var u Terms
+			for _, w := range an.Words(text) {
+				u.Words, u.Roots, u.Topics = append(u.Words, w.Words...), append(u.Roots, w.Roots...), append(u.Topics, w.Topics...)
+			}
+			u.Words, u.Roots, u.Topics = dedupe(u.Words), dedupe(u.Roots), dedupe(u.Topics)
+			if got := an.Analyze(text); fmt.Sprint(got) != fmt.Sprint(u) {
+				t.Errorf("%s %q: Analyze %+v, words together %+v", mode, text, got, u)
+			}
+		}
+	}
+}
