@@ -189,7 +189,10 @@ func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decisi
 }
 
 // Undo reverses a decision as a whole, in one transaction: the fact it
-// added is retracted and the fact it superseded or retracted is restored.
+// added is retracted and the fact it superseded or retracted is restored;
+// a restatement's confirmation of its target no longer counts (its step
+// stays in the log, and a step EventUnconfirmed naming the decision marks
+// it undone).
 // Undoing an undone decision gives ErrAlreadyUndone; if either fact has
 // changed since, nothing is done and ErrUndoStale says so.
 func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decision, error) {
@@ -242,6 +245,24 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			}
 			if err := step(tx, &r, now, &kv.Event{Kind: kv.Restored, Cause: cause, Undoes: d.ID}); err != nil {
 				return err
+			}
+		}
+		if d.Action == ActionNoop && d.Target != 0 {
+			// A restatement confirmed its target: that confirmation no
+			// longer counts. Its step stays in the log, cancelled by this
+			// one; none is there when the clock stood behind the log then.
+			r, err := getUser(tx, d.Target, d.User)
+			if err != nil {
+				return err
+			}
+			evs, err := tx.Events(r.ID)
+			if err != nil {
+				return err
+			}
+			if confirmationOf(evs, d.ID, undoneConfirmations(evs)) >= 0 {
+				if err := step(tx, &r, now, &kv.Event{Kind: kv.Unconfirmed, Cause: cause, Undoes: d.ID}); err != nil {
+					return err
+				}
 			}
 		}
 		at := time.Unix(0, now).UTC()
