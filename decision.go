@@ -159,6 +159,33 @@ func forEachLog[T logEntry](tx *kv.Tx, bucket []byte, noun string, reverse bool,
 	})
 }
 
+// forEachUserLog is forEachLog over user's entries only, which the
+// store's per-user index of the log finds without reading the others'.
+func forEachUserLog[T logEntry](tx *kv.Tx, bucket []byte, noun, user string, reverse bool, fn func(id uint64, v T) error) error {
+	return tx.ForEachUserBlob(bucket, user, reverse, func(id uint64, b []byte) error {
+		v, err := decodeLog[T](noun, id, b)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if v.owner() != user {
+			return nil // the index may hand over entries it could not place
+		}
+		return fn(id, v)
+	})
+}
+
+// logOwner tells the store's log index whose a conflict or merge is: the
+// "user" of its JSON; a value that does not decode names nobody.
+func logOwner(_, value []byte) (string, bool) {
+	var v struct {
+		User *string `json:"user"`
+	}
+	if json.Unmarshal(value, &v) != nil || v.User == nil {
+		return "", false
+	}
+	return *v.User, true
+}
+
 func getDecision(tx *kv.Tx, user string, id uint64) (Decision, error) {
 	return getLog[Decision](tx, kv.BucketDecisions, "decision", user, id)
 }
@@ -284,8 +311,8 @@ func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOption
 	all := opts != nil && opts.All
 	var out []Conflict
 	err := s.view(ctx, func(tx *kv.Tx) error {
-		return forEachLog(tx, kv.BucketConflicts, "conflict", true, func(_ uint64, c Conflict) error {
-			if c.User == user && (all || c.ResolvedAt == nil) {
+		return forEachUserLog(tx, kv.BucketConflicts, "conflict", user, true, func(_ uint64, c Conflict) error {
+			if all || c.ResolvedAt == nil {
 				out = append(out, c)
 			}
 			return nil
