@@ -110,8 +110,15 @@ func (t *Tx) ForEachUserBlob(bucket []byte, user string, reverse bool, fn func(i
 	if reverse {
 		slices.Reverse(ids)
 	}
+	// One cursor for every id: a Get makes a cursor of its own each time.
+	var key [8]byte
+	bc := b.Cursor()
 	for _, id := range ids {
-		raw := b.Get(idKey(id))
+		be.PutUint64(key[:], id)
+		k, raw := bc.Seek(key[:])
+		if !bytes.Equal(k, key[:]) {
+			raw = nil
+		}
 		if raw == nil {
 			return fmt.Errorf("%w: %s index names %d, which is missing", ErrCorrupt, bucket, id)
 		}
