@@ -213,6 +213,13 @@ func checkTx(tx *kv.Tx) []error {
 		// a successor names this fact as its predecessor, and a predecessor's
 		// log holds the step in which this fact replaced it.
 		for _, e := range evs {
+			if e.Kind == kv.Unconfirmed {
+				// Only the undo of this fact's restatement cancels its confirmation.
+				d, err := getDecision(tx, r.User, e.Undoes)
+				if err != nil || d.Action != ActionNoop || d.Target != r.ID || d.UndoneAt == nil {
+					bad("a step cancels the confirmation of decision %d, which is no undone restatement of it", e.Undoes)
+				}
+			}
 			if e.Kind != kv.Superseded {
 				continue
 			}
@@ -362,6 +369,7 @@ func replayMatches(r *kv.Record, evs []kv.Event) error {
 		return errors.New("log does not start with its recording")
 	}
 	current, pinned := true, false
+	cancelled := map[int]int64{}
 	var until int64
 	var by uint64
 	for i, e := range evs {
@@ -393,6 +401,14 @@ func replayMatches(r *kv.Record, evs []kv.Event) error {
 			if !current {
 				return fmt.Errorf("log step %d confirms a fact that is not current", i)
 			}
+		case kv.Unconfirmed:
+			// Undo of a restatement cancels its confirmation, once, in
+			// whatever state the fact is in by then.
+			j := confirmationOf(evs[:i], e.Undoes, cancelled)
+			if j < 0 {
+				return fmt.Errorf("log step %d cancels no confirmation of decision %d", i, e.Undoes)
+			}
+			cancelled[j] = e.At
 		default:
 			return fmt.Errorf("log step %d is of unknown kind %s", i, e.Kind)
 		}

@@ -159,6 +159,33 @@ func forEachLog[T logEntry](tx *kv.Tx, bucket []byte, noun string, reverse bool,
 	})
 }
 
+// forEachUserLog is forEachLog over user's entries only, which the
+// store's per-user index of the log finds without reading the others'.
+func forEachUserLog[T logEntry](tx *kv.Tx, bucket []byte, noun, user string, reverse bool, fn func(id uint64, v T) error) error {
+	return tx.ForEachUserBlob(bucket, user, reverse, func(id uint64, b []byte) error {
+		v, err := decodeLog[T](noun, id, b)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if v.owner() != user {
+			return nil // the index may hand over entries it could not place
+		}
+		return fn(id, v)
+	})
+}
+
+// logOwner tells the store's log index whose a conflict or merge is: the
+// "user" of its JSON; a value that does not decode names nobody.
+func logOwner(_, value []byte) (string, bool) {
+	var v struct {
+		User *string `json:"user"`
+	}
+	if json.Unmarshal(value, &v) != nil || v.User == nil {
+		return "", false
+	}
+	return *v.User, true
+}
+
 func getDecision(tx *kv.Tx, user string, id uint64) (Decision, error) {
 	return getLog[Decision](tx, kv.BucketDecisions, "decision", user, id)
 }
@@ -189,7 +216,10 @@ func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decisi
 }
 
 // Undo reverses a decision as a whole, in one transaction: the fact it
-// added is retracted and the fact it superseded or retracted is restored.
+// added is retracted and the fact it superseded or retracted is restored;
+// a restatement's confirmation of its target no longer counts (its step
+// stays in the log, and a step EventUnconfirmed naming the decision marks
+// it undone).
 // Undoing an undone decision gives ErrAlreadyUndone; if either fact has
 // changed since, nothing is done and ErrUndoStale says so.
 func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decision, error) {
@@ -244,6 +274,24 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 				return err
 			}
 		}
+		if d.Action == ActionNoop && d.Target != 0 {
+			// A restatement confirmed its target: that confirmation no
+			// longer counts. Its step stays in the log, cancelled by this
+			// one; none is there when the clock stood behind the log then.
+			r, err := getUser(tx, d.Target, d.User)
+			if err != nil {
+				return err
+			}
+			evs, err := tx.Events(r.ID)
+			if err != nil {
+				return err
+			}
+			if confirmationOf(evs, d.ID, undoneConfirmations(evs)) >= 0 {
+				if err := step(tx, &r, now, &kv.Event{Kind: kv.Unconfirmed, Cause: cause, Undoes: d.ID}); err != nil {
+					return err
+				}
+			}
+		}
 		at := time.Unix(0, now).UTC()
 		d.UndoneAt = &at
 		return putJSON(tx, kv.BucketDecisions, d.ID, d)
@@ -263,8 +311,8 @@ func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOption
 	all := opts != nil && opts.All
 	var out []Conflict
 	err := s.view(ctx, func(tx *kv.Tx) error {
-		return forEachLog(tx, kv.BucketConflicts, "conflict", true, func(_ uint64, c Conflict) error {
-			if c.User == user && (all || c.ResolvedAt == nil) {
+		return forEachUserLog(tx, kv.BucketConflicts, "conflict", user, true, func(_ uint64, c Conflict) error {
+			if all || c.ResolvedAt == nil {
 				out = append(out, c)
 			}
 			return nil

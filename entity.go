@@ -242,10 +242,8 @@ func validName(n string) error {
 // userMergesTx is user's merges, by id.
 func userMergesTx(tx *kv.Tx, user string) ([]Merge, error) {
 	var out []Merge
-	err := forEachLog(tx, kv.BucketMerges, "merge", false, func(_ uint64, m Merge) error {
-		if m.User == user {
-			out = append(out, m)
-		}
+	err := forEachUserLog(tx, kv.BucketMerges, "merge", user, false, func(_ uint64, m Merge) error {
+		out = append(out, m)
 		return nil
 	})
 	return out, err

@@ -160,6 +160,10 @@ const (
 	// EventConfirmed: the fact was told again (a Remember whose decision
 	// is a noop names it); Prompt ranks it as fresh from then.
 	EventConfirmed EventKind = "confirmed"
+	// EventUnconfirmed: Undo of the decision Undoes names cancelled that
+	// decision's EventConfirmed step, which stays in the log and no longer
+	// counts.
+	EventUnconfirmed EventKind = "unconfirmed"
 )
 
 // Event is one entry of a fact's append-only lifecycle log.
@@ -261,6 +265,18 @@ func factIn(tx *kv.Tx, r *kv.Record) (Fact, error) {
 		return Fact{}, err
 	}
 	return factWithLog(r, evs), nil
+}
+
+// eventsOf is a fact's log as the API shows it.
+func eventsOf(evs []kv.Event) []Event {
+	if len(evs) == 0 {
+		return nil
+	}
+	out := make([]Event, len(evs))
+	for i := range evs {
+		out[i] = eventOf(&evs[i])
+	}
+	return out
 }
 
 func eventOf(e *kv.Event) Event {

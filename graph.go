@@ -504,9 +504,7 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 				return err
 			}
 			sp := Support{Fact: factWithLog(&r, evs), Claim: fromKVClaims(r.Claims[i : i+1])[0]}
-			for j := range evs {
-				sp.Events = append(sp.Events, eventOf(&evs[j]))
-			}
+			sp.Events = eventsOf(evs)
 			want[id] = len(out)
 			out = append(out, sp)
 		}

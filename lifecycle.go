@@ -155,8 +155,9 @@ func step(tx *kv.Tx, r *kv.Record, now int64, e *kv.Event) error {
 		r.Pinned = true
 	case kv.Unpinned:
 		r.Pinned = false
-	case kv.Confirmed:
-		// Told again: no marker moves, the log keeps when.
+	case kv.Confirmed, kv.Unconfirmed:
+		// Told again, or that telling undone: no marker moves, the log
+		// keeps when.
 	default:
 		return fmt.Errorf("fact %d: %s is not a step of a recorded fact", r.ID, e.Kind)
 	}

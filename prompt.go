@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/claims"
-	"github.com/palimpsest-mem/memory/kv"
 )
 
 // DefaultHalfLife is how long a fact takes to lose half its freshness in
@@ -279,11 +278,8 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 		// confirmation, or the start when that is nearer now, before or
 		// after it (what just began or is about to is news too).
 		e.freshFrom = rec.RecordedAt
-		for _, ev := range evs {
-			if ev.Kind == kv.Confirmed {
-				e.confirmed = ev.At
-				e.freshFrom = max(e.freshFrom, ev.At)
-			}
+		if e.confirmed = lastConfirmed(evs); e.confirmed != 0 {
+			e.freshFrom = max(e.freshFrom, e.confirmed)
 		}
 		age := max(now-e.freshFrom, 0)
 		if rec.HasFrom && absDiff(now, rec.EventFrom) < age {

@@ -65,9 +65,7 @@ func (s *Store) Events(ctx context.Context, user string, id uint64) ([]Event, er
 			return err
 		}
 		evs, err := tx.Events(id)
-		for i := range evs {
-			out = append(out, eventOf(&evs[i]))
-		}
+		out = eventsOf(evs)
 		return err
 	})
 	return out, err

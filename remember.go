@@ -216,6 +216,48 @@ func confirm(tx *kv.Tx, r *kv.Record, now int64, decision uint64) error {
 	return err
 }
 
+// undoneConfirmations maps the index in evs of each confirmed step that
+// a later step cancelled (the Undo of its decision, which names it) to
+// when; nil when none was, as in nearly every log.
+func undoneConfirmations(evs []kv.Event) map[int]int64 {
+	var out map[int]int64
+	for i, e := range evs {
+		if e.Kind != kv.Unconfirmed {
+			continue
+		}
+		if j := confirmationOf(evs[:i], e.Undoes, out); j >= 0 {
+			if out == nil {
+				out = map[int]int64{}
+			}
+			out[j] = e.At
+		}
+	}
+	return out
+}
+
+// confirmationOf is the index in evs of the confirmed step of decision,
+// not among undone, or -1.
+func confirmationOf(evs []kv.Event, decision uint64, undone map[int]int64) int {
+	for j := len(evs) - 1; j >= 0; j-- {
+		if _, gone := undone[j]; !gone && evs[j].Kind == kv.Confirmed && decision != 0 && evs[j].Decision == decision {
+			return j
+		}
+	}
+	return -1
+}
+
+// lastConfirmed is the record time of the last confirmation of a log
+// that still counts, 0 for none.
+func lastConfirmed(evs []kv.Event) int64 {
+	undone := undoneConfirmations(evs)
+	for j := len(evs) - 1; j >= 0; j-- {
+		if _, gone := undone[j]; !gone && evs[j].Kind == kv.Confirmed {
+			return evs[j].At
+		}
+	}
+	return 0
+}
+
 // clipLog bounds a text kept in the decision log, at a rune boundary, so that
 // no decider can make a log line too long to export and import.
 func clipLog(s string) string { return clip.Bytes(s, MaxDecisionText) }

@@ -14,7 +14,7 @@ var (
 	BucketDecisions = []byte("decisions")
 	BucketConflicts = []byte("conflicts")
 	BucketMerges    = []byte("merges")
-	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges}
+	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges, bucketLogUsers}
 )
 
 // NextBlobID allocates the next id of a blob bucket; ids start at 1 and
@@ -33,7 +33,11 @@ func (t *Tx) PutBlob(bucket []byte, id uint64, v []byte) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(idKey(id), sealed(append([]byte(nil), v...), 0))
+	raw := sealed(append([]byte(nil), v...), 0)
+	if err := t.indexLog(bucket, id, b.Get(idKey(id)), raw); err != nil {
+		return err
+	}
+	return b.Put(idKey(id), raw)
 }
 
 // Blob returns the value under id, or ErrNotFound.
@@ -56,6 +60,11 @@ func (t *Tx) Blob(bucket []byte, id uint64) ([]byte, error) {
 // DeleteBlob removes id; a missing id is not an error.
 func (t *Tx) DeleteBlob(bucket []byte, id uint64) error {
 	if b := t.tx.Bucket(bucket); b != nil {
+		if old := b.Get(idKey(id)); old != nil {
+			if err := t.indexLog(bucket, id, old, nil); err != nil {
+				return err
+			}
+		}
 		return b.Delete(idKey(id))
 	}
 	return nil

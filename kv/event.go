@@ -23,9 +23,13 @@ const (
 	// Confirmed: the fact was told again (Remember's noop). It changes no
 	// marker; it only says the fact was still believed then.
 	Confirmed
+	// Unconfirmed: the Confirmed step of decision Undoes no longer counts
+	// (Undo of that decision). The log stays append-only: the confirmation
+	// is cancelled by this later step, not erased.
+	Unconfirmed
 )
 
-var eventNames = [...]string{"", "recorded", "superseded", "retracted", "restored", "pinned", "unpinned", "confirmed"}
+var eventNames = [...]string{"", "recorded", "superseded", "retracted", "restored", "pinned", "unpinned", "confirmed", "unconfirmed"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -114,7 +118,7 @@ func DecodeEvent(b []byte) (Event, error) {
 	if d.err != nil {
 		return Event{}, fmt.Errorf("%w: event: %v", ErrDecode, d.err)
 	}
-	if e.Kind < Recorded || e.Kind > Confirmed {
+	if e.Kind < Recorded || e.Kind > Unconfirmed {
 		return Event{}, fmt.Errorf("%w: event kind %d", ErrDecode, e.Kind)
 	}
 	return e, nil

@@ -259,7 +259,7 @@ func TestEventConfirmedRoundTrips(t *testing.T) {
 		t.Fatalf("ParseEventKind(confirmed) = %v, %v", k, ok)
 	}
 	bad := e
-	bad.Kind = Confirmed + 1
+	bad.Kind = Unconfirmed + 1 // past the last kind
 	if _, err := DecodeEvent(AppendEvent(nil, &bad)); !errors.Is(err, ErrDecode) {
 		t.Fatalf("kind %d decoded: %v", bad.Kind, err)
 	}

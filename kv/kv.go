@@ -51,8 +51,14 @@ var (
 // formatVersion is written to the meta bucket of every new file; Open refuses
 // a file of any other format rather than misreading it. Version 2 keeps the
 // log beside the records and one per-user bucket; no store of version 1 was
-// ever released.
-const formatVersion = 2
+// ever released. Version 3 indexes the conflicts and merges by user
+// (userlogs.go): a writable Open makes a version 2 file version 3, and a
+// program that reads version 2 only refuses it then, as it must, for its
+// writes would leave the index behind.
+const (
+	formatVersion   = 3
+	formatVersionV2 = 2
+)
 
 // Options configure Open. The zero value means defaults.
 type Options struct {
@@ -64,6 +70,10 @@ type Options struct {
 	// NoSync skips fsync on commit. For tests and benchmarks only: a crash
 	// can lose or corrupt acknowledged writes.
 	NoSync bool
+	// LogOwner names the user of a conflict or merge, for the per-user
+	// index of those logs; nil indexes every entry as of no known user,
+	// which each user's read then visits.
+	LogOwner LogOwner
 }
 
 // DB is an open store file. It is safe for concurrent use.
@@ -82,6 +92,8 @@ type DB struct {
 	// then reads the file as it was a commit earlier. Writes are refused
 	// until Repair, whose commit rewrites that page.
 	stale *staleState
+	// logsIndexed: the file is of the current format, its log index whole.
+	logsIndexed bool
 }
 
 type staleState struct{ answered, lost uint64 }
@@ -306,7 +318,7 @@ func (d *DB) Update(fn func(*Tx) error) (err error) {
 		return fmt.Errorf("write refused until the store is repaired: %w", err)
 	}
 	defer recoverCorrupt(&err, guard())
-	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(d.newTx(tx)) })
 }
 
 // View runs fn in a read-only transaction that sees one consistent snapshot.
@@ -317,7 +329,14 @@ func (d *DB) View(fn func(*Tx) error) (err error) {
 		return ErrClosed
 	}
 	defer recoverCorrupt(&err, guard())
-	return d.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+	return d.bolt.View(func(tx *bolt.Tx) error { return fn(d.newTx(tx)) })
+}
+
+// newTx is a transaction of d, knowing its log index.
+func (d *DB) newTx(btx *bolt.Tx) *Tx {
+	t := newTx(btx)
+	t.owner, t.logsIndexed = d.opts.LogOwner, d.logsIndexed
+	return t
 }
 
 // Compact rewrites the file with only its live data and atomically replaces
@@ -498,8 +517,8 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if len(v) != 8 {
 			return fmt.Errorf("%w: missing format version", ErrCorrupt)
 		}
-		if got := be.Uint64(v); got != formatVersion {
-			return fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, got, formatVersion)
+		if got := be.Uint64(v); got != formatVersion && got != formatVersionV2 {
+			return fmt.Errorf("%w: format version %d, this program reads %d and %d", ErrCorrupt, got, formatVersionV2, formatVersion)
 		}
 		for _, name := range allBuckets {
 			if tx.Bucket(name) == nil {
@@ -508,22 +527,33 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		}
 		return nil
 	}
+	current := func(tx *bolt.Tx) bool {
+		v := tx.Bucket(bucketMeta).Get(keyVersion)
+		return be.Uint64(v) == formatVersion
+	}
 	// A stale file is written by Repair only.
 	if d.opts.ReadOnly || d.stale != nil {
-		return b.View(check)
+		return b.View(func(tx *bolt.Tx) error {
+			if err := check(tx); err != nil {
+				return err
+			}
+			d.logsIndexed = current(tx)
+			return nil
+		})
 	}
 	// A store with all its buckets needs no write, and an empty bbolt
 	// transaction still commits (a meta page and two fsyncs per Open).
 	// Anything missing or wrong is created or reported by the write below.
 	complete := false
 	if err := b.View(func(tx *bolt.Tx) error {
-		complete = check(tx) == nil &&
+		complete = check(tx) == nil && current(tx) &&
 			!slices.ContainsFunc(optionalBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
 		return nil
 	}); err != nil {
 		return err
 	}
 	if complete {
+		d.logsIndexed = true
 		return nil
 	}
 	return b.Update(func(tx *bolt.Tx) error {
@@ -546,7 +576,21 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if err := createOptional(tx); err != nil {
 			return err
 		}
-		return check(tx)
+		if err := check(tx); err != nil {
+			return err
+		}
+		if !current(tx) {
+			// A version 2 file: its logs are indexed by user, in the
+			// commit that marks it version 3.
+			if err := buildLogIndex(tx, d.opts.LogOwner); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion)); err != nil {
+				return err
+			}
+		}
+		d.logsIndexed = true
+		return nil
 	})
 }
 

@@ -51,6 +51,10 @@ type Tx struct {
 	// changed, and the users whose other data changed (with no ids).
 	touched map[uint64]*Record
 	byUser  map[string][]uint64
+	// owner names the user of a conflict or merge for the log index;
+	// logsIndexed says the file's index is whole (see userlogs.go).
+	owner       LogOwner
+	logsIndexed bool
 }
 
 func newTx(tx *bolt.Tx) *Tx {
@@ -437,9 +441,10 @@ func (t *Tx) Empty() bool {
 }
 
 // CheckIndexes verifies that the users bucket holds exactly the keys and
-// states the records imply, and that every log entry belongs to a record.
+// states the records imply, that every log entry belongs to a record, and
+// that the log index holds exactly the keys of the logs it indexes.
 func (t *Tx) CheckIndexes() []error {
-	var errs []error
+	errs := t.checkLogIndex()
 	want := map[string]byte{}
 	_ = t.ForEach(func(r Record) error {
 		want[string(userKey(r.User, r.ID))] = userFlags(&r)

@@ -173,6 +173,13 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 	}
 	fmt.Fprintln(a.stdout, "\nlog:")
 	tw = tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	// A confirmation an undo cancelled says so on its own row too.
+	cancelled := map[uint64]bool{}
+	for _, e := range evs {
+		if e.Kind == memory.EventUnconfirmed {
+			cancelled[e.Undoes] = true
+		}
+	}
 	for _, e := range evs {
 		var detail []string
 		if e.Kind == memory.EventSuperseded {
@@ -192,6 +199,9 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 		}
 		if ref != "" {
 			detail = append(detail, ref)
+		}
+		if e.Kind == memory.EventConfirmed && e.Decision != 0 && cancelled[e.Decision] {
+			detail = append(detail, "undone")
 		}
 		if e.Cause != "" && e.Cause != ref {
 			detail = append(detail, "reason: "+oneLineText(e.Cause))

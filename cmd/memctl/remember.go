@@ -336,6 +336,8 @@ func (a *app) undoCmd() *cobra.Command {
 					what = fmt.Sprintf("retracted fact %d", d.Added)
 				case restored:
 					what = fmt.Sprintf("restored fact %d", d.Target)
+				case d.Action == memory.ActionNoop && d.Target != 0:
+					what = fmt.Sprintf("fact %d no longer counts as told again then", d.Target)
 				}
 				_, err = fmt.Fprintf(a.stdout, "undid decision %d (%s): %s\n", d.ID, actionName(d.Action), what)
 				return err

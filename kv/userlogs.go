@@ -1,0 +1,198 @@
+package kv
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The conflicts and the merges are read a user at a time (a prompt's
+// notes, a graph's aliases), and a scan of every user's entries made
+// each such read cost what all users' logs cost. The logusers bucket
+// indexes them by user:
+//
+//	tag ‖ 0 ‖ user key ‖ id   an entry whose owner Options.LogOwner named
+//	tag ‖ 1 ‖ id              one whose owner it could not tell (a value
+//	                          that does not decode), which every user's
+//	                          read visits, so that the damage is reported
+//	                          rather than skipped
+//
+// PutBlob and DeleteBlob keep it in step in the transaction that writes.
+// A file of format version 2 has no such index: a writable Open builds
+// it and makes the file version 3; until then (read-only, or stale until
+// Repair) a user's read scans the whole bucket.
+var (
+	bucketLogUsers = []byte("logusers")
+	userLogTags    = map[string]byte{string(BucketConflicts): 1, string(BucketMerges): 2}
+)
+
+const (
+	logOwned   = 0
+	logUnowned = 1
+)
+
+// LogOwner names the user a value of a per-user blob bucket belongs to;
+// ok is false when the value does not say (it does not decode).
+type LogOwner func(bucket, value []byte) (user string, ok bool)
+
+func (t *Tx) logTag(bucket []byte) (byte, bool) {
+	tag, ok := userLogTags[string(bucket)]
+	return tag, ok
+}
+
+// logKey is the index key of a value (sealed, as stored) of bucket under id.
+func (t *Tx) logKey(tag byte, bucket []byte, id uint64, raw []byte) []byte {
+	user, ok := "", false
+	if body, err := unseal(raw); err == nil && t.owner != nil {
+		user, ok = t.owner(bucket, body)
+	}
+	if !ok || len(user) > MaxUserLen {
+		return be.AppendUint64([]byte{tag, logUnowned}, id)
+	}
+	return be.AppendUint64(append([]byte{tag, logOwned}, userPrefix(user)...), id)
+}
+
+// indexLog moves the index entry of id in bucket from the value old (nil:
+// none) to new (nil: deleted).
+func (t *Tx) indexLog(bucket []byte, id uint64, old, new []byte) error {
+	tag, ok := t.logTag(bucket)
+	if !ok {
+		return nil
+	}
+	ix, err := t.tx.CreateBucketIfNotExists(bucketLogUsers)
+	if err != nil {
+		return err
+	}
+	var newKey []byte
+	if new != nil {
+		newKey = t.logKey(tag, bucket, id, new)
+	}
+	if old != nil {
+		if oldKey := t.logKey(tag, bucket, id, old); !bytes.Equal(oldKey, newKey) {
+			if err := ix.Delete(oldKey); err != nil {
+				return err
+			}
+		}
+	}
+	if newKey == nil {
+		return nil
+	}
+	return ix.Put(newKey, nil)
+}
+
+// ForEachUserBlob calls fn for every value of bucket that may be user's,
+// newest id first when reverse: through the index, the user's entries and
+// those whose owner is unknown; else (a bucket not indexed, a file not
+// yet indexed) every value. fn still checks the owner.
+func (t *Tx) ForEachUserBlob(bucket []byte, user string, reverse bool, fn func(id uint64, v []byte) error) error {
+	tag, ok := t.logTag(bucket)
+	ix := t.tx.Bucket(bucketLogUsers)
+	if !ok || !t.logsIndexed || ix == nil {
+		return t.ForEachBlob(bucket, reverse, fn)
+	}
+	b := t.tx.Bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	var ids []uint64
+	c := ix.Cursor()
+	for _, prefix := range [][]byte{append([]byte{tag, logOwned}, userPrefix(user)...), {tag, logUnowned}} {
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if len(k) != len(prefix)+8 {
+				continue // a longer user name with the same bytes first cannot, thanks to the length byte
+			}
+			ids = append(ids, be.Uint64(k[len(prefix):]))
+		}
+	}
+	slices.Sort(ids)
+	if reverse {
+		slices.Reverse(ids)
+	}
+	// One cursor for every id: a Get makes a cursor of its own each time.
+	var key [8]byte
+	bc := b.Cursor()
+	for _, id := range ids {
+		be.PutUint64(key[:], id)
+		k, raw := bc.Seek(key[:])
+		if !bytes.Equal(k, key[:]) {
+			raw = nil
+		}
+		if raw == nil {
+			return fmt.Errorf("%w: %s index names %d, which is missing", ErrCorrupt, bucket, id)
+		}
+		body, err := unseal(raw)
+		if err != nil {
+			return fmt.Errorf("%w: %s %d: %v", ErrDecode, bucket, id, err)
+		}
+		if err := fn(id, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildLogIndex makes the index anew from the blob buckets.
+func buildLogIndex(tx *bolt.Tx, owner LogOwner) error {
+	if tx.Bucket(bucketLogUsers) != nil {
+		if err := tx.DeleteBucket(bucketLogUsers); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.CreateBucket(bucketLogUsers); err != nil {
+		return err
+	}
+	t := newTx(tx)
+	t.owner = owner
+	for name := range userLogTags {
+		b := tx.Bucket([]byte(name))
+		if b == nil {
+			continue
+		}
+		err := b.ForEach(func(k, v []byte) error {
+			if len(k) != 8 {
+				return fmt.Errorf("%w: %s key of %d bytes", ErrCorrupt, name, len(k))
+			}
+			return t.indexLog([]byte(name), be.Uint64(k), nil, v)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLogIndex reports every difference between the index and the
+// entries of the blob buckets it indexes.
+func (t *Tx) checkLogIndex() []error {
+	if !t.logsIndexed {
+		return nil
+	}
+	want := map[string]bool{}
+	for name, tag := range userLogTags {
+		if b := t.tx.Bucket([]byte(name)); b != nil {
+			_ = b.ForEach(func(k, v []byte) error {
+				if len(k) == 8 {
+					want[string(t.logKey(tag, []byte(name), be.Uint64(k), v))] = true
+				}
+				return nil
+			})
+		}
+	}
+	var errs []error
+	n := 0
+	if ix := t.tx.Bucket(bucketLogUsers); ix != nil {
+		_ = ix.ForEach(func(k, _ []byte) error {
+			n++
+			if !want[string(k)] {
+				errs = append(errs, fmt.Errorf("log index holds a stray key %x", k))
+			}
+			return nil
+		})
+	}
+	if missing := len(want) - (n - len(errs)); missing > 0 {
+		errs = append(errs, fmt.Errorf("log index lacks %d keys the logs imply", missing))
+	}
+	return errs
+}

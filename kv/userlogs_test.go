@@ -1,0 +1,173 @@
+package kv
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// testOwner reads "user:rest" values; anything else names nobody.
+func testOwner(_, v []byte) (string, bool) {
+	u, _, ok := strings.Cut(string(v), ":")
+	return u, ok
+}
+
+func openOwned(t *testing.T, path string, readOnly bool) *DB {
+	t.Helper()
+	db, err := Open(path, 0, &Options{NoSync: true, ReadOnly: readOnly, LogOwner: testOwner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// userBlobs is what ForEachUserBlob hands over for user, in its order.
+func userBlobs(t *testing.T, db *DB, bucket []byte, user string, reverse bool) []string {
+	t.Helper()
+	var out []string
+	err := db.View(func(tx *Tx) error {
+		return tx.ForEachUserBlob(bucket, user, reverse, func(_ uint64, v []byte) error {
+			out = append(out, string(v))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func checkIndexes(t *testing.T, db *DB) error {
+	t.Helper()
+	var errs []error
+	_ = db.View(func(tx *Tx) error { errs = tx.CheckIndexes(); return nil })
+	return errors.Join(errs...)
+}
+
+// A user's read of the conflicts or merges visits that user's entries,
+// and those whose owner is unknown, not the other users': PutBlob and
+// DeleteBlob keep the index in step, an owner that changes moves, and the
+// decisions, not indexed, are read whole.
+func TestForEachUserBlob(t *testing.T) {
+	db := openOwned(t, filepath.Join(t.TempDir(), "m.db"), false)
+	err := db.Update(func(tx *Tx) error {
+		for id, v := range map[uint64]string{1: "ann:a1", 2: "bob:b1", 3: "ann:a2", 4: "garbage", 5: "annie:x", 6: "bob:b2"} {
+			for _, b := range [][]byte{BucketConflicts, BucketMerges, BucketDecisions} {
+				if err := tx.PutBlob(b, id, []byte(v)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range [][]byte{BucketConflicts, BucketMerges} {
+		if got := userBlobs(t, db, b, "ann", false); !slices.Equal(got, []string{"ann:a1", "ann:a2", "garbage"}) {
+			t.Errorf("%s of ann: %q", b, got)
+		}
+		if got := userBlobs(t, db, b, "bob", true); !slices.Equal(got, []string{"bob:b2", "garbage", "bob:b1"}) {
+			t.Errorf("%s of bob, newest first: %q", b, got)
+		}
+	}
+	if got := userBlobs(t, db, BucketDecisions, "ann", false); len(got) != 6 {
+		t.Errorf("decisions of ann: %q, want all six", got)
+	}
+	if err := checkIndexes(t, db); err != nil {
+		t.Fatalf("clean index: %v", err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		if err := tx.PutBlob(BucketConflicts, 2, []byte("ann:was bob's")); err != nil {
+			return err
+		}
+		if err := tx.DeleteBlob(BucketConflicts, 1); err != nil {
+			return err
+		}
+		return tx.PutBlob(BucketConflicts, 4, []byte("bob:b3"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := userBlobs(t, db, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:was bob's", "ann:a2"}) {
+		t.Errorf("ann after the changes: %q", got)
+	}
+	if got := userBlobs(t, db, BucketConflicts, "bob", false); !slices.Equal(got, []string{"bob:b3", "bob:b2"}) {
+		t.Errorf("bob after the changes: %q", got)
+	}
+	if err := checkIndexes(t, db); err != nil {
+		t.Fatalf("index after the changes: %v", err)
+	}
+
+	// A key missing and one astray are both reported.
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		ix := tx.Bucket(bucketLogUsers)
+		if err := ix.Delete(append(append([]byte{1, logOwned}, userPrefix("bob")...), idKey(6)...)); err != nil {
+			return err
+		}
+		return ix.Put(append(append([]byte{2, logOwned}, userPrefix("eve")...), idKey(9)...), nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkIndexes(t, db); err == nil || !strings.Contains(err.Error(), "stray key") || !strings.Contains(err.Error(), "lacks 1 keys") {
+		t.Errorf("damaged index: %v", err)
+	}
+}
+
+// A file of format version 2 has no log index: read-only, a user's read
+// scans every entry; a writable Open builds the index and makes it
+// version 3, which Check then holds to.
+func TestLogIndexUpgradesVersion2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	db := openOwned(t, path, false)
+	if err := db.Update(func(tx *Tx) error {
+		for id, v := range map[uint64]string{1: "ann:a1", 2: "bob:b1", 3: "garbage"} {
+			if err := tx.PutBlob(BucketConflicts, id, []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// As a version 2 program left it: no index, its writes unindexed.
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketLogUsers); err != nil {
+			return err
+		}
+		if err := tx.Bucket(BucketConflicts).Put(idKey(4), sealed([]byte("ann:a2"), 0)); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, 2))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	ro := openOwned(t, path, true)
+	if got := userBlobs(t, ro, BucketConflicts, "ann", false); len(got) != 4 {
+		t.Errorf("version 2, read-only: ann's read %q, want every entry", got)
+	}
+	if err := checkIndexes(t, ro); err != nil {
+		t.Errorf("version 2 has no index to check: %v", err)
+	}
+	ro.Close()
+
+	rw := openOwned(t, path, false)
+	var version uint64
+	_ = rw.View(func(tx *Tx) error { version = be.Uint64(tx.meta.Get(keyVersion)); return nil })
+	if version != formatVersion {
+		t.Errorf("format version %d after a writable open, want %d", version, formatVersion)
+	}
+	if got := userBlobs(t, rw, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:a1", "garbage", "ann:a2"}) {
+		t.Errorf("upgraded: ann's read %q", got)
+	}
+	if err := checkIndexes(t, rw); err != nil {
+		t.Errorf("upgraded index: %v", err)
+	}
+}
