@@ -156,3 +156,28 @@ func TestImportRefusesUnconfirmedWithoutConfirmation(t *testing.T) {
 		t.Fatalf("import of a cancel without its confirmation: %v", err)
 	}
 }
+
+// The unconfirmed step came with export version 7: a file of an earlier
+// version that holds one is refused, not read as that version never wrote.
+func TestImportRefusesUnconfirmedBeforeVersion7(t *testing.T) {
+	c := newClock("2026-01-05")
+	const old = "I play chess on Sundays."
+	s, _ := open(t, c, &memory.Options{Decider: noopOf(old)})
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: old}))
+	c.set("2026-03-01")
+	noop := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play chess on Sundays!"}))
+	c.set("2026-04-01")
+	must[memory.Decision](t)(s.Undo(ctx, "", noop.Decision.ID))
+	exp := snapshot(t, s)
+	if !strings.Contains(exp, `"version":7,`) || !strings.Contains(exp, `"unconfirmed"`) {
+		t.Fatalf("setup: want a version 7 export with an unconfirmed step:\n%s", exp)
+	}
+	s2, _ := open(t, c, nil)
+	_, err := s2.Import(ctx, strings.NewReader(strings.Replace(exp, `"version":7,`, `"version":6,`, 1)), nil)
+	if !errors.Is(err, memory.ErrBadImport) || !strings.Contains(err.Error(), "an unconfirmed step in a version 6 export") {
+		t.Fatalf("import of version 6 with an unconfirmed step: %v", err)
+	}
+	if n := must[int](t)(s2.Import(ctx, strings.NewReader(exp), nil)); n == 0 {
+		t.Fatal("the version 7 export imported nothing")
+	}
+}

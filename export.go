@@ -23,12 +23,11 @@ import (
 // program that reads up to version 4 refuses the file by its version
 // rather than at the first step it does not know. Version 6 added a
 // decision's "also_conflicts", the conflicts with further facts it may
-// replace; an earlier version has none. The "unconfirmed" log step (the
-// undo of a restatement, cancelling its "confirmed" step) came within
-// version 6: a reader that does not know it refuses the file at that step.
+// replace; an earlier version has none. Version 7 added the "unconfirmed"
+// log step (the undo of a restatement, cancelling its "confirmed" step).
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 6
+	exportVersion = 7
 )
 
 type exportHeader struct {

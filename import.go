@@ -435,6 +435,9 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 		if !ok {
 			return kv.Record{}, nil, fmt.Errorf("unknown log step %q", e.Kind)
 		}
+		if kind == kv.Unconfirmed && hdr.Version < 7 {
+			return kv.Record{}, nil, fmt.Errorf("an unconfirmed step in a version %d export", hdr.Version)
+		}
 		o, err := parseOrigin(e.Origin)
 		if err != nil {
 			return kv.Record{}, nil, err
