@@ -310,8 +310,8 @@ func TestReconcileRulesTargets(t *testing.T) {
 	if a := res.total.accuracy(); a < 0.45 {
 		t.Errorf("accuracy %.3f, want ≥ 0.45 (0.287 before conflicts, 0.417 before other numbers acted on and each word's topic tags weighed together)", a)
 	}
-	if s := res.total.surfacedRate(); s < 0.60 {
-		t.Errorf("surfaced %.3f, want ≥ 0.60 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before a time it begins raised one, the most specific candidate was named and each word's topic tags weighed together)", s)
+	if s := res.total.surfacedRate(); s < 0.65 {
+		t.Errorf("surfaced %.3f, want ≥ 0.65 (0.281 before conflicts, 0.479 with one conflict a decision, 0.547 before a time it begins raised one, the most specific candidate was named and each word's topic tags weighed together, 0.609 before a time it happened raised one and lone words without a shared frame weighed less)", s)
 	}
 	if c := res.total.collateralRate(); c > 0.03 {
 		t.Errorf("collateral %.3f, want ≤ 0.03", c)

@@ -214,6 +214,31 @@ func TestRulesDecide(t *testing.T) {
 			{N: 3, Text: "I never watch horror films.", Score: 2.4, Terms: []term.Term{word("watch")}},
 			{N: 4, Text: "My smartwatch is a Garmin Forerunner 255.", Score: 0.3, Terms: []term.Term{word("255")}}}},
 		action: Add, conflict: 1, also: []int{4}, reason: "or candidate 4 (words 255)",
+	}, {
+		name: "a synonym set named by a word shared anyway counts little: the word is not told twice",
+		in: Input{Text: "My mother has now closed her bakery shop.", Candidates: []Candidate{
+			{N: 1, Text: "I buy bread at the corner shop.", Score: 1, Terms: []term.Term{word("shop"), syn("shop")}},
+			{N: 2, Text: "My mum runs a small bakery.", Score: 0.9, Terms: []term.Term{word("bakeri"), syn("mother")}}}},
+		action: Add, conflict: 2, also: []int{1}, reason: "may replace candidate 2, which matches on words bakeri",
+	}, {
+		name: "a word shared with no common topic, when others share one, is weak: the one fact of the frame is named",
+		in: Input{Text: "I no longer keep fish; the tank went to a colleague.", Candidates: []Candidate{
+			{N: 1, Text: "My colleague Sam sits next to me.", Score: 2, Terms: []term.Term{word("colleagu")}, Topics: []string{"#coworkers"}},
+			{N: 2, Text: "The car's fuel tank leaks.", Score: 1, Terms: []term.Term{word("tank")}},
+			{N: 3, Text: "I have an aquarium with six neon tetras.", Score: 0.5, Topics: []string{"#pet-fish"}}}},
+		action: Add, conflict: 1, also: []int{3}, reason: "or candidate 3 (frame #pet-fish)",
+	}, {
+		name: "a time it happened, with no marker, is a conflict with the fact of its topic",
+		in: Input{Text: "Four days ago my laptop finally broke, so I got a MateBook.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My personal laptop is an old ASUS.", Score: 1.2, Terms: []term.Term{word("laptop")}, Topics: []string{"#computer"}},
+			{N: 2, Text: "I use a laptop stand at work.", Score: 0.8, Terms: []term.Term{word("laptop")}, Topics: []string{"#computer"}}}},
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1: no marker, but it says when it happened",
+	}, {
+		name: "a plan, with no marker, ends nothing yet: added silently",
+		in: Input{Text: "Next spring I'm travelling to Vietnam with Leo.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "Last year I travelled around Japan for three weeks.", Score: 1.2, Terms: []term.Term{word("travel")}, Topics: []string{"#travel-hobby"}},
+			{N: 2, Text: "I travel light, with hand luggage only.", Score: 0.8, Terms: []term.Term{word("travel")}, Topics: []string{"#travel-hobby"}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := Rules{}.Decide(context.Background(), c.in)
