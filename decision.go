@@ -254,13 +254,9 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			}
 		}
 		if d.Target != 0 && (d.Action == ActionUpdate || d.Action == ActionInvalidate) {
-			r, err := getUser(tx, d.Target, d.User)
-			if err != nil {
-				return err
-			}
 			// Its state must still be the one this decision gave it: its
 			// last step is the decision's supersede or retraction.
-			evs, err := tx.Events(r.ID)
+			r, evs, err := targetLog(tx, d)
 			if err != nil {
 				return err
 			}
@@ -278,11 +274,7 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			// A restatement confirmed its target: that confirmation no
 			// longer counts. Its step stays in the log, cancelled by this
 			// one; none is there when the clock stood behind the log then.
-			r, err := getUser(tx, d.Target, d.User)
-			if err != nil {
-				return err
-			}
-			evs, err := tx.Events(r.ID)
+			r, evs, err := targetLog(tx, d)
 			if err != nil {
 				return err
 			}
@@ -391,4 +383,15 @@ func linkSuccessor(tx *kv.Tx, succ, pred uint64) (kv.Record, error) {
 	}
 	r.Supersedes = pred
 	return r, tx.Put(&r)
+}
+
+// targetLog reads the fact a decision concerned, as its user's, with its
+// lifecycle log.
+func targetLog(tx *kv.Tx, d Decision) (kv.Record, []kv.Event, error) {
+	r, err := getUser(tx, d.Target, d.User)
+	if err != nil {
+		return kv.Record{}, nil, err
+	}
+	evs, err := tx.Events(r.ID)
+	return r, evs, err
 }

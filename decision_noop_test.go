@@ -96,15 +96,7 @@ func TestUndoNoopCancelsConfirmation(t *testing.T) {
 // An import whose log cancels a confirmation it does not hold, or one of
 // a decision that is not undone, is refused, as Check refuses such a log.
 func TestImportRefusesUnconfirmedWithoutConfirmation(t *testing.T) {
-	c := newClock("2026-01-05")
-	const old = "I play chess on Sundays."
-	s, _ := open(t, c, &memory.Options{Decider: noopOf(old)})
-	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: old}))
-	c.set("2026-03-01")
-	noop := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play chess on Sundays!"}))
-	c.set("2026-04-01")
-	must[memory.Decision](t)(s.Undo(ctx, "", noop.Decision.ID))
-	exp := snapshot(t, s)
+	c, exp := undoneNoopExport(t)
 	// The decision it names must be an undone restatement of the fact.
 	var still []string
 	for _, l := range strings.Split(exp, "\n") {
@@ -160,15 +152,7 @@ func TestImportRefusesUnconfirmedWithoutConfirmation(t *testing.T) {
 // The unconfirmed step came with export version 7: a file of an earlier
 // version that holds one is refused, not read as that version never wrote.
 func TestImportRefusesUnconfirmedBeforeVersion7(t *testing.T) {
-	c := newClock("2026-01-05")
-	const old = "I play chess on Sundays."
-	s, _ := open(t, c, &memory.Options{Decider: noopOf(old)})
-	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: old}))
-	c.set("2026-03-01")
-	noop := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play chess on Sundays!"}))
-	c.set("2026-04-01")
-	must[memory.Decision](t)(s.Undo(ctx, "", noop.Decision.ID))
-	exp := snapshot(t, s)
+	c, exp := undoneNoopExport(t)
 	if !strings.Contains(exp, `"version":7,`) || !strings.Contains(exp, `"unconfirmed"`) {
 		t.Fatalf("setup: want a version 7 export with an unconfirmed step:\n%s", exp)
 	}
@@ -180,4 +164,20 @@ func TestImportRefusesUnconfirmedBeforeVersion7(t *testing.T) {
 	if n := must[int](t)(s2.Import(ctx, strings.NewReader(exp), nil)); n == 0 {
 		t.Fatal("the version 7 export imported nothing")
 	}
+}
+
+// undoneNoopExport is the export of a store where a restatement was
+// undone, with the clock it ran on.
+func undoneNoopExport(t *testing.T) (*clock, string) {
+	t.Helper()
+	c := newClock("2026-01-05")
+	const old = "I play chess on Sundays."
+	s, _ := open(t, c, &memory.Options{Decider: noopOf(old)})
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: old}))
+	c.set("2026-03-01")
+	noop := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I play chess on Sundays!"}))
+	c.set("2026-04-01")
+	must[memory.Decision](t)(s.Undo(ctx, "", noop.Decision.ID))
+	exp := snapshot(t, s)
+	return c, exp
 }
