@@ -322,6 +322,9 @@ func (p *parser) clauseHasOtherWords(c cand) bool {
 
 // matchAt tries every expression that can start at token i.
 func (p *parser) matchAt(i int) (cand, bool) {
+	if c, ok := p.matchExpr(i); ok {
+		return c, true
+	}
 	if c, ok := p.matchModifier(i); ok {
 		return c, true
 	}

@@ -337,6 +337,9 @@ func (p *parser) monthWord(i int, abbr bool) (time.Month, bool) {
 		if m, ok := enMonthAbbr[w]; ok {
 			return m, true
 		}
+		if m, ok := ruMonthAbbr[w]; ok {
+			return m, true
+		}
 	}
 	return 0, false
 }
@@ -344,6 +347,12 @@ func (p *parser) monthWord(i int, abbr bool) (time.Month, bool) {
 // monthDay builds a day of a month, with the year if one follows at j.
 func (p *parser) monthDay(a, j int, m time.Month, d int) (cand, bool) {
 	if y, n, ok := p.yearSpec(j); ok {
+		if !validDay(y, m, d) {
+			return cand{a: a, b: j + n, bad: true}, true
+		}
+		return fixedC(a, j+n, dayP(date(y, m, d))), true
+	}
+	if y, n, ok := p.shortYear(j); ok {
 		if !validDay(y, m, d) {
 			return cand{a: a, b: j + n, bad: true}, true
 		}
@@ -358,6 +367,9 @@ func (p *parser) monthDay(a, j int, m time.Month, d int) (cand, bool) {
 // dayMonth: 3 May, 3rd of May, the first of January, 5 марта, пятого
 // марта, 3-го мая, 12 мая 2024 года.
 func (p *parser) dayMonth(i int) (cand, bool) {
+	if c, ok := p.gluedDayMonth(i); ok {
+		return c, true
+	}
 	d, n := p.enDay(i)
 	if n == 0 {
 		d, n = p.ruDay(i)
@@ -368,6 +380,8 @@ func (p *parser) dayMonth(i int) (cand, bool) {
 	j := i + n
 	if p.w(j) == "of" {
 		j++
+	} else if q := p.tok(j); q.kind == kPunct && q.p == '/' && p.tok(j-1).end == q.start {
+		j++ // 10/August 2012
 	}
 	m, ok := p.monthWord(j, true)
 	if !ok {
@@ -386,8 +400,13 @@ func (p *parser) monthFirst(i int, inMod bool) (cand, bool) {
 	w := p.w(i)
 	_, full := enMonths[w]
 	_, ru := ruMonths[w]
+	// Sep. 2012, Dec. 21, сен. 2012: the dot of an abbreviation
+	dot := 0
+	if q := p.tok(i + 1); !full && !ru && q.kind == kPunct && q.p == '.' {
+		dot = 1
+	}
 	if !ru {
-		j := i + 1
+		j := i + 1 + dot
 		if p.w(j) == "the" {
 			j++
 		}
@@ -397,8 +416,11 @@ func (p *parser) monthFirst(i int, inMod bool) (cand, bool) {
 			}
 		}
 	}
-	if y, n, ok := p.yearSpec(i + 1); ok {
-		return fixedC(i, i+1+n, monthP(y, m)), true
+	if y, n, ok := p.yearSpec(i + 1 + dot); ok {
+		return fixedC(i, i+1+dot+n, monthP(y, m)), true
+	}
+	if y, n, ok := p.shortYear(i + 1 + dot); ok && p.tok(i+1+dot).num > 31 {
+		return fixedC(i, i+1+dot+n, monthP(y, m)), true // Aug 96
 	}
 	if !full && !ru {
 		return cand{}, false // an abbreviation alone: Jan is a name
@@ -601,6 +623,12 @@ func (p *parser) holiday(i int) (cand, bool) {
 // numericDate: 2024-05-12, 12.05.2024, 12/05/2024 (day first).
 func (p *parser) numericDate(i int) (cand, bool) {
 	t := p.tok(i)
+	if p.isVersion(i) {
+		return cand{}, false
+	}
+	if len(t.parts) == 2 {
+		return p.monthYear(i)
+	}
 	if len(t.parts) != 3 || t.seps[0] != t.seps[1] {
 		return cand{}, false
 	}
@@ -611,8 +639,11 @@ func (p *parser) numericDate(i int) (cand, bool) {
 		y, m, d = a, b, c
 	case (t.seps[0] == '.' || t.seps[0] == '/') && t.plen[0] <= 2 && t.plen[1] <= 2 && (t.plen[2] == 4 || t.plen[2] == 2):
 		y, m, d = c, b, a
+		if b > 12 && a <= 12 {
+			m, d = a, b // 05/25/2015: only month first can be read
+		}
 		if t.plen[2] == 2 {
-			y += 2000
+			y = pivotYear(y, p.said.Year())
 		}
 	default:
 		return cand{}, false

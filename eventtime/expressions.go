@@ -1,0 +1,210 @@
+package eventtime
+
+import "time"
+
+// This file holds the constructions read on top of grammar.go and
+// periods.go: windows back from now (the last two weeks, прошлые два
+// дня), offsets from another expression (two days after next Friday, a
+// week before yesterday), offsets after the fact (three weeks later, three
+// days hence), the period after one (after this year), the doubled
+// deictic words (позапозавчера, послепослезавтра), two-digit years and
+// abbreviated months with a dot (Sep. 2012, сен 2012).
+
+// matchExpr tries the constructions of this file at i.
+func (p *parser) matchExpr(i int) (cand, bool) {
+	if c, ok := p.matchWindow(i); ok {
+		return c, true
+	}
+	if c, ok := p.matchAnchored(i); ok {
+		return c, true
+	}
+	if c, ok := p.matchAfterPeriod(i); ok {
+		return c, true
+	}
+	switch p.w(i) {
+	case "позапозавчера":
+		return fixedC(i, i+1, dayP(p.said.AddDate(0, 0, -3))), true
+	case "послепослезавтра":
+		return fixedC(i, i+1, dayP(p.said.AddDate(0, 0, 3))), true
+	}
+	return cand{}, false
+}
+
+// windowBack and windowAhead lead a window of a counted length: "the last
+// two weeks" starts two weeks ago, "the next two weeks" and "within a
+// month" start now.
+var (
+	windowBack  = set("last", "past", "previous", "прошлые", "прошедшие", "последние", "предыдущие")
+	windowAhead = set("next", "coming", "following", "within", "следующие", "ближайшие")
+)
+
+func (p *parser) matchWindow(i int) (cand, bool) {
+	w := p.w(i)
+	back, ahead := windowBack[w], windowAhead[w]
+	if !back && !ahead {
+		return cand{}, false
+	}
+	// a count is required: "last week" is a calendar week (relative)
+	if _, n := p.quantity(i + 1); n == 0 {
+		return cand{}, false
+	}
+	q, u, n := p.quantUnit(i+1, false)
+	if n == 0 {
+		return cand{}, false
+	}
+	a, b := i, i+1+n
+	if p.w(i-1) == "the" {
+		a = i - 1
+	}
+	if ahead {
+		return fixedC(a, b, dayP(p.said)), true
+	}
+	return fixedC(a, b, dayP(offset(p.said, q, u, -1))), true
+}
+
+// matchAnchored: a count of units before or after another expression
+// (2 days after next Friday, a week before yesterday), or after the time
+// of the text (3 weeks later, 3 days hence).
+func (p *parser) matchAnchored(i int) (cand, bool) {
+	if _, n := p.quantity(i); n == 0 {
+		return cand{}, false
+	}
+	q, u, n := p.quantUnit(i, false)
+	if n == 0 {
+		return cand{}, false
+	}
+	j := i + n
+	switch p.w(j) {
+	case "later", "hence", "спустя", "позже":
+		return fixedC(i, j+1, dayP(offset(p.said, q, u, 1))), true
+	case "after", "before", "после", "до", "перед":
+	default:
+		return cand{}, false
+	}
+	sign := 1
+	if w := p.w(j); w == "before" || w == "до" || w == "перед" {
+		sign = -1
+	}
+	anchor, ok := p.anchorAt(j + 1)
+	if !ok {
+		return cand{}, false
+	}
+	per, ok := p.resolve(anchor)
+	if !ok || per.g != GrainDay {
+		return cand{}, false
+	}
+	return fixedC(i, anchor.b, dayP(offset(per.start, q, u, sign))), true
+}
+
+// anchorAt reads the expression an offset counts from: a deictic word, a
+// relative or a named day.
+func (p *parser) anchorAt(i int) (cand, bool) {
+	if c, ok := p.matchDeictic(i); ok {
+		return c, true
+	}
+	c, ok := p.periodRef(i, false)
+	if !ok || c.bad {
+		return cand{}, false
+	}
+	return c, true
+}
+
+// matchAfterPeriod: after this year, after next week, after today: the
+// period that follows the one named, at its grain.
+func (p *parser) matchAfterPeriod(i int) (cand, bool) {
+	if p.w(i) != "after" {
+		return cand{}, false
+	}
+	c, ok := p.matchDeictic(i + 1)
+	if !ok {
+		c, ok = p.relative(i+1, false)
+	}
+	if !ok || !c.fixed || c.bad {
+		return cand{}, false
+	}
+	return fixedC(i, c.b, period{c.p.end(), c.p.g}), true
+}
+
+// shortYear reads a two-digit year at j after a day and month ("3 Aug 96",
+// "Aug 9, 96"), allowing a comma before it; it must end the phrase, so
+// that "3 May 12 people" keeps its count.
+func (p *parser) shortYear(j int) (int, int, bool) {
+	k := j
+	if t := p.tok(k); t.kind == kPunct && t.p == ',' {
+		k++
+	}
+	t := p.tok(k)
+	if t.kind != kNum || t.ndig != 2 || t.suf != "" || p.tok(k+1).kind == kWord || p.tok(k+1).kind == kNum {
+		return 0, 0, false
+	}
+	return pivotYear(t.num, p.said.Year()), k - j + 1, true
+}
+
+// pivotYear places a two-digit year in the century that puts it nearest
+// the year said without going more than 20 years into the future: said in
+// 2026, 74 is 1974, 30 is 2030, 46 is 2046 and 47 is 1947. Birthdays and
+// past events are what two-digit years mostly write; a plan rarely reaches
+// further than that.
+func pivotYear(yy, said int) int {
+	y := said/100*100 + yy
+	if y > said+20 {
+		y -= 100
+	} else if y+100 <= said+20 {
+		y += 100
+	}
+	return y
+}
+
+// ruMonthAbbr are the Russian month abbreviations, read like enMonthAbbr
+// only next to a day number or a year.
+var ruMonthAbbr = map[string]time.Month{
+	"янв": 1, "фев": 2, "февр": 2, "мар": 3, "апр": 4, "июн": 6, "июл": 7, "авг": 8,
+	"сен": 9, "сент": 9, "окт": 10, "ноя": 11, "нояб": 11, "дек": 12,
+}
+
+// versionWords make the number after them a version, not a date: Version:
+// 1.1.30, v 2.10.24, версия 1.2.25.
+var versionWords = set("version", "ver", "v", "build", "release", "версия", "версии", "версию", "сборка", "релиз")
+
+// isVersion says whether the number at i follows a version word (with a
+// colon or "is" between).
+func (p *parser) isVersion(i int) bool {
+	j := i - 1
+	if t := p.tok(j); t.kind == kPunct && (t.p == ':' || t.p == '#') {
+		j--
+	}
+	return versionWords[p.w(j)]
+}
+
+// monthYear: 09/2012, 9.2012 (a month and a four-digit year).
+func (p *parser) monthYear(i int) (cand, bool) {
+	t := p.tok(i)
+	if (t.seps[0] != '/' && t.seps[0] != '.') || t.plen[0] > 2 || t.plen[1] != 4 || t.parts[0] < 1 || t.parts[0] > 12 {
+		return cand{}, false
+	}
+	return fixedC(i, i+1, monthP(t.parts[1], time.Month(t.parts[0]))), true
+}
+
+// gluedDayMonth: 15Sep, 10-August 2012, 21-APR-16, 10-августа-2012: a day
+// with the month glued to it, and the year after a hyphen or a slash.
+func (p *parser) gluedDayMonth(i int) (cand, bool) {
+	t := p.tok(i)
+	if t.kind != kNum || t.ndig > 2 || t.num < 1 || t.num > 31 || t.suf == "" {
+		return cand{}, false
+	}
+	m, ok := enMonths[t.suf]
+	if !ok {
+		if m, ok = enMonthAbbr[t.suf]; !ok {
+			if m, ok = ruMonths[t.suf]; !ok {
+				if m, ok = ruMonthAbbr[t.suf]; !ok {
+					return cand{}, false
+				}
+			}
+		}
+	}
+	j := i + 1
+	if q := p.tok(j); q.kind == kPunct && (isHyphen(q.p) || q.p == '/') && q.start == t.end {
+		j++
+	}
+	return p.monthDay(i, j, m, t.num)
+}

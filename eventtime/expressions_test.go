@@ -1,0 +1,94 @@
+package eventtime
+
+import "testing"
+
+// Said 2026-03-04 is a Wednesday.
+
+func TestTwoDigitYears(t *testing.T) {
+	run(t, "en", []tc{
+		{"I was born on 3 Aug 96.", "2026-03-04", "1996-08-03", GrainDay},
+		{"We married on Aug 9, 96", "2026-03-04", "1996-08-09", GrainDay},
+		{"Moved here in Aug 96", "2026-03-04", "1996-08-01", GrainMonth},
+		{"The contract was signed 21-APR-16", "2026-03-04", "2016-04-21", GrainDay},
+		{"I meet her on 3 May 12 people will be there", "2026-03-04", "2026-05-03", GrainDay},
+	})
+	run(t, "ru", []tc{
+		{"Родилась 31.10.74", "2026-03-04", "1974-10-31", GrainDay},
+		{"Договор до 12.05.30, с 01.06.30 новый", "2026-03-04", "2030-06-01", GrainDay},
+		{"Поженились 03 авг 96", "2026-03-04", "1996-08-03", GrainDay},
+	})
+}
+
+func TestPivotYear(t *testing.T) {
+	for _, c := range []struct{ yy, said, want int }{
+		{74, 2026, 1974}, {30, 2026, 2030}, {46, 2026, 2046}, {47, 2026, 1947},
+		{0, 2026, 2000}, {99, 2026, 1999}, {10, 2095, 2110}, {96, 2012, 1996},
+	} {
+		if got := pivotYear(c.yy, c.said); got != c.want {
+			t.Errorf("pivotYear(%d, %d) = %d, want %d", c.yy, c.said, got, c.want)
+		}
+	}
+}
+
+func TestOnlyReading(t *testing.T) {
+	run(t, "en", []tc{
+		{"Paid on 05/25/2015", "2026-03-04", "2015-05-25", GrainDay},
+		{"Paid on 12/05/2015", "2026-03-04", "2015-05-12", GrainDay}, // day first when both can be months
+		{"Paid on 25/05/2015", "2026-03-04", "2015-05-25", GrainDay},
+		{"Published: 06/2004", "2026-03-04", "2004-06-01", GrainMonth},
+		{"Paid on 13/13/2015", "2026-03-04", "", ""},
+	})
+}
+
+func TestAbbreviatedMonths(t *testing.T) {
+	run(t, "en", []tc{
+		{"We moved in Sep. 2012.", "2026-03-04", "2012-09-01", GrainMonth},
+		{"The party is on Dec. 21.", "2026-03-04", "2026-12-21", GrainDay},
+		{"Sun 15Sep we will fly out", "2026-03-04", "2026-09-15", GrainDay},
+		{"Jan said hello", "2026-03-04", "", ""},
+	})
+	run(t, "ru", []tc{
+		{"Переехали в сен 2012", "2026-03-04", "2012-09-01", GrainMonth},
+		{"Переехали в сен. 2012", "2026-03-04", "2012-09-01", GrainMonth},
+		{"Свадьба 10-августа 2012", "2026-03-04", "2012-08-10", GrainDay},
+	})
+}
+
+func TestWindows(t *testing.T) {
+	run(t, "en", []tc{
+		{"I've been ill for the last 2 weeks.", "2026-03-04", "2026-02-18", GrainDay},
+		{"Past 2 days I've been working from home.", "2026-03-04", "2026-03-02", GrainDay},
+		{"I'm off for the next two weeks.", "2026-03-04", "2026-03-04", GrainDay},
+		{"Last week I moved.", "2026-03-04", "2026-02-23", GrainWeek},
+	})
+	run(t, "ru", []tc{
+		{"Прошлые два дня я болела.", "2026-03-04", "2026-03-02", GrainDay},
+		{"Последние 3 недели живу у мамы.", "2026-03-04", "2026-02-11", GrainDay},
+	})
+}
+
+func TestAnchoredOffsets(t *testing.T) {
+	run(t, "en", []tc{
+		{"I start 2 days after next Friday.", "2026-03-04", "2026-03-08", GrainDay},
+		{"The move is a week after tomorrow.", "2026-03-04", "2026-03-12", GrainDay},
+		{"It broke a week before yesterday.", "2026-03-04", "2026-02-24", GrainDay},
+		{"We arrived 2 days later.", "2026-03-04", "2026-03-06", GrainDay},
+		{"The parcel arrives three days hence.", "2026-03-04", "2026-03-07", GrainDay},
+		{"Connect back after this year", "2026-03-04", "2027-01-01", GrainYear},
+		{"After next week I'm free.", "2026-03-04", "2026-03-16", GrainWeek},
+	})
+	run(t, "ru", []tc{
+		{"Дедлайн позапозавчера", "2026-03-04", "2026-03-01", GrainDay},
+		{"Дедлайн послепослезавтра", "2026-03-04", "2026-03-07", GrainDay},
+	})
+}
+
+func TestVersionsAreNotDates(t *testing.T) {
+	run(t, "en", []tc{
+		{"Version: 1.1.30", "2026-03-04", "", ""},
+		{"I upgraded to version 1.10.30", "2026-03-04", "", ""},
+	})
+	run(t, "ru", []tc{
+		{"Поставил версию 2.10.24", "2026-03-04", "", ""},
+	})
+}
