@@ -276,13 +276,22 @@ func convGold(c *timeCase) {
 			}
 			set(d, "day")
 		}
-	case "weekend": // the Saturday
-		if c.start != nil && c.start.Weekday() == time.Sunday {
-			set(c.start.AddDate(0, 0, -1), "day")
+	case "weekend": // the Saturday; the next weekend is the coming one
+		sat := said.AddDate(0, 0, 5-((int(said.Weekday())+6)%7))
+		switch t := strings.ToLower(c.text); {
+		case strings.Contains(t, "next"):
+			if !sat.After(said) {
+				sat = sat.AddDate(0, 0, 7)
+			}
+		case strings.Contains(t, "last"):
+			sat = sat.AddDate(0, 0, -7)
 		}
+		set(sat, "day")
 	case "window-end": // a window from now starts now
 		set(said, "day")
-	case "bare-year", "contains-year":
+	case "bare-year": // a number alone is not read as a year: "2020 people"
+		c.start, c.grain = nil, ""
+	case "contains-year":
 		if y := yearRe.FindString(c.text); y != "" {
 			n, _ := strconv.Atoi(y)
 			set(time.Date(n, 1, 1, 0, 0, 0, 0, time.UTC), "year")

@@ -22,12 +22,51 @@ func (p *parser) matchExpr(i int) (cand, bool) {
 		return c, true
 	}
 	switch p.w(i) {
+	case "next", "last":
+		if p.w(i-1) == "the" {
+			break // the next day: the day after another, not after today
+		}
+		step := 1
+		if p.w(i) == "last" {
+			step = -1
+		}
+		switch p.w(i + 1) {
+		case "day":
+			if step > 0 { // "last day" is a final one: my last day at work
+				return fixedC(i, i+2, dayP(p.said.AddDate(0, 0, 1))), true
+			}
+		case "weekday", "workday":
+			d := p.said.AddDate(0, 0, step)
+			for d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+				d = d.AddDate(0, 0, step)
+			}
+			return fixedC(i, i+2, dayP(d)), true
+		}
 	case "позапозавчера":
 		return fixedC(i, i+1, dayP(p.said.AddDate(0, 0, -3))), true
 	case "послепослезавтра":
 		return fixedC(i, i+1, dayP(p.said.AddDate(0, 0, 3))), true
 	}
 	return cand{}, false
+}
+
+// unitAbbr are the units written short, alone (3 wks) or glued to the
+// count (3w, 2yrs, 3mo); not "3d", a kind of printing and film.
+var unitAbbr = map[string]unit{
+	"w": uWeek, "wk": uWeek, "wks": uWeek, "mo": uMonth, "mos": uMonth, "mth": uMonth, "mths": uMonth,
+	"yr": uYear, "yrs": uYear,
+}
+
+// gluedUnit reads a count with its unit glued to it: 3w, 2yrs.
+func (p *parser) gluedUnit(i int) (float64, unit, int) {
+	t := p.tok(i)
+	if t.kind != kNum || t.num < 0 || t.num > 100000 {
+		return 0, uNone, 0
+	}
+	if u, ok := unitAbbr[t.suf]; ok {
+		return float64(t.num), u, 1
+	}
+	return 0, uNone, 0
 }
 
 // windowBack and windowAhead lead a window of a counted length: "the last
@@ -66,9 +105,6 @@ func (p *parser) matchWindow(i int) (cand, bool) {
 // (2 days after next Friday, a week before yesterday), or after the time
 // of the text (3 weeks later, 3 days hence).
 func (p *parser) matchAnchored(i int) (cand, bool) {
-	if _, n := p.quantity(i); n == 0 {
-		return cand{}, false
-	}
 	q, u, n := p.quantUnit(i, false)
 	if n == 0 {
 		return cand{}, false
@@ -114,6 +150,14 @@ func (p *parser) anchorAt(i int) (cand, bool) {
 func (p *parser) matchAfterPeriod(i int) (cand, bool) {
 	if p.w(i) != "after" {
 		return cand{}, false
+	}
+	// after a year: in a year, unless the text tells of the past ("after
+	// two years at Google I left": a duration)
+	if q, u, n := p.quantUnit(i+1, false); n > 0 {
+		if p.ts.at(i) == tensePast {
+			return cand{}, false
+		}
+		return fixedC(i, i+1+n, dayP(offset(p.said, q, u, 1))), true
 	}
 	c, ok := p.matchDeictic(i + 1)
 	if !ok {
@@ -208,3 +252,41 @@ func (p *parser) gluedDayMonth(i int) (cand, bool) {
 	}
 	return p.monthDay(i, j, m, t.num)
 }
+
+// gluedYearMonth: 2024-August, 2024-авг.
+func (p *parser) gluedYearMonth(i int) (cand, bool) {
+	t := p.tok(i)
+	if t.kind != kNum || t.ndig != 4 || t.suf == "" {
+		return cand{}, false
+	}
+	m, ok := enMonths[t.suf]
+	if !ok {
+		if m, ok = enMonthAbbr[t.suf]; !ok {
+			return cand{}, false
+		}
+	}
+	return fixedC(i, i+1, monthP(t.num, m)), true
+}
+
+// numericDayMonth: 12.05, 8/10 (day first) without a year. A fraction, a
+// decimal or a time of day (at 10.12, в 10.12) reads the same, so it needs
+// a preposition of dates before it (on 8/10, с 12.05, before 02/02), and
+// after a dot two digits.
+func (p *parser) numericDayMonth(i int) (cand, bool) {
+	t := p.tok(i)
+	if (t.seps[0] != '.' && t.seps[0] != '/') || t.plen[0] > 2 || t.plen[1] > 2 ||
+		(t.seps[0] == '.' && t.plen[1] != 2) || !dayMonthLead[p.w(i-1)] {
+		return cand{}, false
+	}
+	d, m := t.parts[0], t.parts[1]
+	if m > 12 && d <= 12 {
+		d, m = m, d
+	}
+	if m < 1 || m > 12 || d < 1 || d > daysIn(2024, time.Month(m)) {
+		return cand{}, false
+	}
+	return recC(i, i+1, rec{k: rMonthDay, mon: time.Month(m), day: d}, modNone), true
+}
+
+var dayMonthLead = set("on", "since", "from", "by", "until", "till", "before", "after",
+	"с", "со", "до", "по", "к", "перед", "после")

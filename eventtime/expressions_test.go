@@ -92,3 +92,33 @@ func TestVersionsAreNotDates(t *testing.T) {
 		{"Поставил версию 2.10.24", "2026-03-04", "", ""},
 	})
 }
+
+func TestMoreForms(t *testing.T) {
+	run(t, "en", []tc{
+		{"The deadline was past Friday.", "2026-03-04", "2026-02-27", GrainDay},
+		{"I was ill the past week.", "2026-03-04", "", ""}, // the past week: a duration
+		{"I was ill past week.", "2026-03-04", "2026-02-23", GrainWeek},
+		{"I'm moving in Jan", "2025-11-22", "2026-01-01", GrainMonth},
+		{"We moved 2024 Aug", "2026-03-04", "2024-08-01", GrainMonth},
+		{"We moved 2024-August", "2026-03-04", "2024-08-01", GrainMonth},
+		{"Signed 09/JAN/2017", "2026-03-04", "2017-01-09", GrainDay},
+		{"Paid 05-25-2015", "2026-03-04", "2015-05-25", GrainDay},
+		{"I'll retire after a year", "2026-03-04", "2027-03-04", GrainDay},
+		{"After two years at Google I left.", "2026-03-04", "", ""},
+		{"I'll call you next day", "2026-03-04", "2026-03-05", GrainDay},
+		{"My last day at work is near", "2026-03-04", "", ""},
+		{"Pay it next weekday", "2026-03-06", "2026-03-09", GrainDay},
+		{"It arrived 3 wks later", "2026-03-04", "2026-03-25", GrainDay},
+		{"It arrives 3w later", "2026-03-04", "2026-03-25", GrainDay},
+		{"I work in 3D modelling", "2026-03-04", "", ""},
+		{"I'm at 10.1 now", "2026-03-04", "", ""},
+		{"It weighs 6.5 kilograms", "2026-03-04", "", ""},
+		{"I start on 12/05", "2026-03-04", "2026-05-12", GrainDay},
+		{"It was 2 months before 02/02", "2026-03-04", "2025-12-02", GrainDay},
+	})
+	run(t, "ru", []tc{
+		{"Переезжаю в янв", "2025-11-22", "2026-01-01", GrainMonth},
+		{"Выхожу на работу с 12.05", "2026-03-04", "2026-05-12", GrainDay},
+		{"Встреча в 10.12", "2026-03-04", "", ""},
+	})
+}

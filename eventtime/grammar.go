@@ -471,6 +471,9 @@ func (p *parser) unitAt(i int) unit {
 	if u, ok := enUnits[w]; ok {
 		return u
 	}
+	if u, ok := unitAbbr[w]; ok && len(w) > 1 {
+		return u // 3 wks, 2 yrs
+	}
 	return ruUnits[w]
 }
 
@@ -482,6 +485,9 @@ var ruHalf = map[string]unit{"полгода": uYear, "полмесяца": uMon
 func (p *parser) quantUnit(i int, allowBare bool) (float64, unit, int) {
 	if u, ok := ruHalf[p.w(i)]; ok {
 		return 0.5, u, 1
+	}
+	if q, u, n := p.gluedUnit(i); n > 0 {
+		return q, u, n
 	}
 	if q, n := p.quantity(i); n > 0 {
 		if u := p.unitAt(i + n); u != uNone {

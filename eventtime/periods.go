@@ -18,6 +18,9 @@ func (p *parser) periodRef(i int, inMod bool) (cand, bool) {
 	case kNumX:
 		return p.numericDate(i)
 	case kNum:
+		if c, ok := p.gluedYearMonth(i); ok {
+			return c, true
+		}
 		if c, ok := p.dayMonth(i); ok {
 			return c, true
 		}
@@ -141,8 +144,8 @@ func (p *parser) relative(i int, inMod bool) (cand, bool) {
 			return cand{}, false // the next day, the next two weeks
 		}
 		mod = modNext
-	case "last", "previous":
-		if w == "last" && p.w(i-1) == "the" {
+	case "last", "previous", "past":
+		if (w == "last" || w == "past") && p.w(i-1) == "the" {
 			return cand{}, false // the last month: a duration
 		}
 		mod = modLast
@@ -346,6 +349,10 @@ func (p *parser) monthWord(i int, abbr bool) (time.Month, bool) {
 
 // monthDay builds a day of a month, with the year if one follows at j.
 func (p *parser) monthDay(a, j int, m time.Month, d int) (cand, bool) {
+	if q, y := p.tok(j), p.tok(j+1); q.kind == kPunct && (q.p == '/' || isHyphen(q.p)) && q.start == p.tok(j-1).end &&
+		y.kind == kNum && y.start == q.end {
+		j++ // 09/JAN/2017, 21-APR-16
+	}
 	if y, n, ok := p.yearSpec(j); ok {
 		if !validDay(y, m, d) {
 			return cand{a: a, b: j + n, bad: true}, true
@@ -423,7 +430,11 @@ func (p *parser) monthFirst(i int, inMod bool) (cand, bool) {
 		return fixedC(i, i+1+dot+n, monthP(y, m)), true // Aug 96
 	}
 	if !full && !ru {
-		return cand{}, false // an abbreviation alone: Jan is a name
+		// an abbreviation alone: Jan is a name; in Jan, в янв, 2024 Aug
+		if q := p.tok(i - 1); (dot == 0 && p.hasLead(i)) || (q.kind == kNum && q.ndig == 4 && q.suf == "") {
+			return recC(i, i+1+dot, rec{k: rMonth, mon: m}, modNone), true
+		}
+		return cand{}, false
 	}
 	c := recC(i, i+1, rec{k: rMonth, mon: m}, modNone)
 	if inMod {
@@ -627,7 +638,10 @@ func (p *parser) numericDate(i int) (cand, bool) {
 		return cand{}, false
 	}
 	if len(t.parts) == 2 {
-		return p.monthYear(i)
+		if c, ok := p.monthYear(i); ok {
+			return c, true
+		}
+		return p.numericDayMonth(i)
 	}
 	if len(t.parts) != 3 || t.seps[0] != t.seps[1] {
 		return cand{}, false
@@ -637,7 +651,7 @@ func (p *parser) numericDate(i int) (cand, bool) {
 	switch {
 	case t.plen[0] == 4 && (t.seps[0] == '-' || t.seps[0] == '.' || t.seps[0] == '/'):
 		y, m, d = a, b, c
-	case (t.seps[0] == '.' || t.seps[0] == '/') && t.plen[0] <= 2 && t.plen[1] <= 2 && (t.plen[2] == 4 || t.plen[2] == 2):
+	case (t.seps[0] == '.' || t.seps[0] == '/' || isHyphen(t.seps[0])) && t.plen[0] <= 2 && t.plen[1] <= 2 && (t.plen[2] == 4 || t.plen[2] == 2):
 		y, m, d = c, b, a
 		if b > 12 && a <= 12 {
 			m, d = a, b // 05/25/2015: only month first can be read
