@@ -21,6 +21,18 @@ func (p *parser) matchExpr(i int) (cand, bool) {
 	if c, ok := p.matchAfterPeriod(i); ok {
 		return c, true
 	}
+	if c, ok := p.matchNthWeekday(i); ok {
+		return c, true
+	}
+	if c, ok := p.matchDayOfRelMonth(i); ok {
+		return c, true
+	}
+	if c, ok := p.matchWeekdayOfWeek(i); ok {
+		return c, true
+	}
+	if c, ok := p.matchMonthInYears(i); ok {
+		return c, true
+	}
 	switch p.w(i) {
 	case "next", "last":
 		if p.w(i-1) == "the" {
@@ -290,3 +302,146 @@ func (p *parser) numericDayMonth(i int) (cand, bool) {
 
 var dayMonthLead = set("on", "since", "from", "by", "until", "till", "before", "after",
 	"с", "со", "до", "по", "к", "перед", "после")
+
+// enNth and ruNth are the ordinals that pick a weekday in a month; -1 is
+// the last.
+var (
+	enNth = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+	ruNth = func() map[string]int {
+		m := map[string]int{}
+		for stem, n := range map[string]int{"перв": 1, "втор": 2, "четверт": 4, "последн": -1} {
+			for _, e := range []string{"ый", "ий", "ая", "яя", "ую", "юю", "ое", "ее", "ой", "ей", "ого", "его"} {
+				m[stem+e] = n
+			}
+		}
+		for _, w := range []string{"третий", "третья", "третью", "третье", "третьего", "третьей"} {
+			m[w] = 3
+		}
+		return m
+	}()
+)
+
+// matchNthWeekday: the last Friday of October, the first Monday of the
+// month, the second Tuesday in May 2027, в последнюю пятницу октября, в
+// первый понедельник следующего месяца.
+func (p *parser) matchNthWeekday(i int) (cand, bool) {
+	j := i
+	if p.w(j) == "the" {
+		j++
+	}
+	n, ok := enNth[p.w(j)]
+	if !ok {
+		if n, ok = ruNth[p.w(j)]; !ok {
+			return cand{}, false
+		}
+	}
+	wd, ok := enWeekdays[p.w(j+1)]
+	if !ok {
+		if wd, ok = ruWeekdays[p.w(j+1)]; !ok {
+			return cand{}, false
+		}
+	}
+	k := j + 2
+	if w := p.w(k); w == "of" || w == "in" {
+		k++
+	}
+	mc, ok := p.monthFirst(k, true)
+	if !ok || mc.bad {
+		if mc, ok = p.relative(k, true); !ok {
+			if mc, ok = p.generic(k); !ok {
+				return cand{}, false
+			}
+		}
+	}
+	per, ok := p.resolve(mc)
+	if !ok || per.g != GrainMonth {
+		return cand{}, false
+	}
+	d, ok := nthWeekday(per.start, wd, n)
+	if !ok {
+		return cand{}, false
+	}
+	return fixedC(i, mc.b, dayP(d)), true
+}
+
+// nthWeekday is the n-th weekday wd of the month starting at first (n -1:
+// the last).
+func nthWeekday(first time.Time, wd time.Weekday, n int) (time.Time, bool) {
+	if n < 0 {
+		d := first.AddDate(0, 1, -1)
+		for d.Weekday() != wd {
+			d = d.AddDate(0, 0, -1)
+		}
+		return d, true
+	}
+	d := first.AddDate(0, 0, (int(wd)-int(first.Weekday())+7)%7+7*(n-1))
+	return d, d.Month() == first.Month()
+}
+
+// matchDayOfRelMonth: 20 of next month, the 3rd of last month, 20 числа
+// следующего месяца, 5-го прошлого месяца.
+func (p *parser) matchDayOfRelMonth(i int) (cand, bool) {
+	a := i
+	if p.w(i) == "the" {
+		i++
+	}
+	d, n := p.enDay(i)
+	j := i + n
+	if n > 0 && p.w(j) == "of" {
+		j++
+	} else {
+		if d, n = p.ruDay(i); n == 0 {
+			return cand{}, false
+		}
+		j = i + n
+		if w := p.w(j); w == "числа" || w == "число" {
+			j++
+		}
+	}
+	mc, ok := p.relative(j, true)
+	if !ok || !mc.fixed || mc.p.g != GrainMonth {
+		return cand{}, false
+	}
+	y, m := mc.p.start.Year(), mc.p.start.Month()
+	if !validDay(y, m, d) {
+		return cand{a: a, b: mc.b, bad: true}, true
+	}
+	return fixedC(a, mc.b, dayP(date(y, m, d))), true
+}
+
+// matchWeekdayOfWeek: last week's Sunday, next week's Friday.
+func (p *parser) matchWeekdayOfWeek(i int) (cand, bool) {
+	step, ok := map[string]int{"this": 0, "next": 1, "last": -1}[p.w(i)]
+	if !ok || p.w(i+1) != "week's" {
+		return cand{}, false
+	}
+	wd, ok := enWeekdays[p.w(i+2)]
+	if !ok {
+		return cand{}, false
+	}
+	start := p.unitPeriod("week", step).start
+	return fixedC(i, i+3, dayP(start.AddDate(0, 0, (int(wd)+6)%7))), true
+}
+
+// matchMonthInYears: March in 1 year, в марте через год: that month of
+// the year so many years on.
+func (p *parser) matchMonthInYears(i int) (cand, bool) {
+	w := p.w(i)
+	m, ok := enMonths[w]
+	if ok && (w == "may" || w == "march") && !p.t[i].cap {
+		return cand{}, false // verbs
+	}
+	if !ok {
+		if m, ok = ruMonths[w]; !ok {
+			return cand{}, false
+		}
+	}
+	if v := p.w(i + 1); v != "in" && v != "через" {
+		return cand{}, false
+	}
+	q, u, n := p.quantUnit(i+2, p.w(i+1) == "через")
+	if n == 0 || u != uYear || q != float64(int(q)) {
+		return cand{}, false
+	}
+	return fixedC(i, i+2+n, monthP(p.said.Year()+int(q), m)), true
+}

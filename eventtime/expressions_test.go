@@ -122,3 +122,24 @@ func TestMoreForms(t *testing.T) {
 		{"Встреча в 10.12", "2026-03-04", "", ""},
 	})
 }
+
+func TestModifiers(t *testing.T) {
+	run(t, "en", []tc{
+		{"The party is on the last friday of october", "2026-03-04", "2026-10-30", GrainDay},
+		{"We met on the last Friday of October 2024", "2026-03-04", "2024-10-25", GrainDay},
+		{"Rent is due the first Monday of the month", "2026-03-04", "2026-03-02", GrainDay},
+		{"I start on the first Monday of next month", "2026-03-04", "2026-04-06", GrainDay},
+		{"The second Tuesday in May I fly out", "2026-03-04", "2026-05-12", GrainDay},
+		{"I'm moving on 20 of next month", "2026-03-04", "2026-04-20", GrainDay},
+		{"We open March in 1 year", "2026-03-04", "2027-03-01", GrainMonth},
+		{"I'll see her friday after next", "2026-03-04", "2026-03-13", GrainDay},
+		{"Last week's Sunday I ran a marathon", "2026-03-04", "2026-03-01", GrainDay},
+		{"Friday after next week we go", "2026-03-04", "2026-03-20", GrainDay}, // the week after next
+	})
+	run(t, "ru", []tc{
+		{"В последнюю пятницу октября будет праздник", "2026-03-04", "2026-10-30", GrainDay},
+		{"В первый понедельник следующего месяца выхожу", "2026-03-04", "2026-04-06", GrainDay},
+		{"Переезжаю 20 числа следующего месяца", "2026-03-04", "2026-04-20", GrainDay},
+		{"Откроемся в марте через год", "2026-03-04", "2027-03-01", GrainMonth},
+	})
+}

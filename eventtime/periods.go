@@ -149,6 +149,12 @@ func (p *parser) relative(i int, inMod bool) (cand, bool) {
 			return cand{}, false // the last month: a duration
 		}
 		mod = modLast
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		// Friday after next: the one after the coming one
+		if p.w(i+1) == "after" && p.w(i+2) == "next" && p.unitAt(i+3) == uNone {
+			return recC(i, i+3, rec{k: rWeekday, wd: enWeekdays[w]}, modAfterNext), true
+		}
+		return cand{}, false
 	case "week", "month", "year":
 		// the week before last, the month after next
 		a := i
