@@ -445,3 +445,25 @@ func (p *parser) matchMonthInYears(i int) (cand, bool) {
 	}
 	return fixedC(i, i+2+n, monthP(p.said.Year()+int(q), m)), true
 }
+
+// laterStatement says whether c, found after prev, dates the fact instead
+// of it: the two stand in separate statements (each clause with words of
+// its own, not the two ends of a range), and c's time is later. A message
+// telling how things went ("Last week I interviewed; today I signed the
+// offer", "Вчера уволилась, а с понедельника выхожу") ends at the state
+// the memory keeps: the latest change.
+func (p *parser) laterStatement(prev cand, prevP period, c cand, per period) bool {
+	ca, cb := p.ts.clause[prev.a], p.ts.clause[c.a]
+	if ca == cb || !per.start.After(prevP.start) {
+		return false
+	}
+	if !p.clauseHasOtherWords(prev) || !p.clauseHasOtherWords(c) {
+		return false // a list of times, not statements
+	}
+	for j := prev.b; j < c.a; j++ {
+		if t := p.tok(j); t.kind == kPunct && (isHyphen(t.p) || t.p == '–' || t.p == '—') {
+			return false // a range: its start dates the fact
+		}
+	}
+	return true
+}

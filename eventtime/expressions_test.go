@@ -143,3 +143,20 @@ func TestModifiers(t *testing.T) {
 		{"Откроемся в марте через год", "2026-03-04", "2027-03-01", GrainMonth},
 	})
 }
+
+// TestLaterStatement: of expressions in separate statements, the latest
+// change dates the fact; a range and one clause keep the first.
+func TestLaterStatement(t *testing.T) {
+	run(t, "en", []tc{
+		{"Last week I was still at the old office; today I started at the new one.", "2026-03-04", "2026-03-04", GrainDay},
+		{"Yesterday I quit. Next month I move to Berlin.", "2026-03-04", "2026-04-01", GrainMonth},
+		{"Next Friday I'm off to Dublin for the weekend.", "2026-03-04", "2026-03-06", GrainDay},
+		{"We were away 10 August - 12 September.", "2026-03-04", "2025-08-10", GrainDay},
+		{"I renewed my passport last year, it's now valid until 2036.", "2026-03-04", "2025-01-01", GrainYear},
+		{"Today I found the letter I wrote last year.", "2026-03-04", "2026-03-04", GrainDay},
+	})
+	run(t, "ru", []tc{
+		{"Вчера я уволилась, а завтра выхожу на новую работу.", "2026-03-04", "2026-03-05", GrainDay},
+		{"На прошлой неделе я болел; сегодня вышел на работу.", "2026-03-04", "2026-03-04", GrainDay},
+	})
+}

@@ -109,7 +109,7 @@ func (p *parser) best() (cand, period, bool) {
 		case c.weak:
 			s = 1
 		}
-		if s > bestS {
+		if s > bestS || (s == bestS && p.laterStatement(best, bestP, c, per)) {
 			best, bestP, bestS = c, per, s
 		}
 	}
