@@ -460,7 +460,7 @@ func (p *parser) laterStatement(prev cand, prevP period, c cand, per period) boo
 	if !p.clauseHasOtherWords(prev) || !p.clauseHasOtherWords(c) {
 		return false // a list of times, not statements
 	}
-	for j := prev.b; j < c.a; j++ {
+	for j := prev.b; j < c.a && j < prev.b+3; j++ { // a range's dash stands between its ends
 		if t := p.tok(j); t.kind == kPunct && (isHyphen(t.p) || t.p == '–' || t.p == '—') {
 			return false // a range: its start dates the fact
 		}
