@@ -1,6 +1,10 @@
 package eventtime
 
-import "time"
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+)
 
 // This file holds the constructions read on top of grammar.go and
 // periods.go: windows back from now (the last two weeks, прошлые два
@@ -44,7 +48,9 @@ func (p *parser) matchExpr(i int) (cand, bool) {
 		}
 		switch p.w(i + 1) {
 		case "day":
-			if step > 0 { // "last day" is a final one: my last day at work
+			// "last day" is a final one (my last day at work); "next day"
+			// in a story is the day after another
+			if step > 0 && p.ts.at(i) != tensePast {
 				return fixedC(i, i+2, dayP(p.said.AddDate(0, 0, 1))), true
 			}
 		case "weekday", "workday":
@@ -104,6 +110,9 @@ func (p *parser) matchWindow(i int) (cand, bool) {
 		return cand{}, false
 	}
 	a, b := i, i+1+n
+	if p.w(b) == "of" {
+		return cand{}, false // the last 3 days of May
+	}
 	if p.w(i-1) == "the" {
 		a = i - 1
 	}
@@ -123,7 +132,12 @@ func (p *parser) matchAnchored(i int) (cand, bool) {
 	}
 	j := i + n
 	switch p.w(j) {
-	case "later", "hence", "спустя", "позже":
+	case "later", "спустя", "позже":
+		if p.ts.at(i) == tensePast {
+			return cand{}, false // "3 days later we flew home": later than the story, not than now
+		}
+		return fixedC(i, j+1, dayP(offset(p.said, q, u, 1))), true
+	case "hence":
 		return fixedC(i, j+1, dayP(offset(p.said, q, u, 1))), true
 	case "after", "before", "после", "до", "перед":
 	default:
@@ -211,6 +225,10 @@ func pivotYear(yy, said int) int {
 	return y
 }
 
+// abbrLead are the prepositions that make an abbreviated month alone a
+// date: in Jan, в янв; not "from Jan" or "with Jan", a name.
+var abbrLead = set("in", "since", "until", "till", "в", "во", "с", "со", "до", "к")
+
 // ruMonthAbbr are the Russian month abbreviations, read like enMonthAbbr
 // only next to a day number or a year.
 var ruMonthAbbr = map[string]time.Month{
@@ -281,9 +299,9 @@ func (p *parser) gluedYearMonth(i int) (cand, bool) {
 }
 
 // numericDayMonth: 12.05, 8/10 (day first) without a year. A fraction, a
-// decimal or a time of day (at 10.12, в 10.12) reads the same, so it needs
-// a preposition of dates before it (on 8/10, с 12.05, before 02/02), and
-// after a dot two digits.
+// decimal or a time of day (at 10.12, в 10.12, by 2/3) reads the same, so
+// it needs a preposition of dates before it (on 8/10, с 12.05, before
+// 02/02), and after a dot two digits.
 func (p *parser) numericDayMonth(i int) (cand, bool) {
 	t := p.tok(i)
 	if (t.seps[0] != '.' && t.seps[0] != '/') || t.plen[0] > 2 || t.plen[1] > 2 ||
@@ -300,7 +318,7 @@ func (p *parser) numericDayMonth(i int) (cand, bool) {
 	return recC(i, i+1, rec{k: rMonthDay, mon: time.Month(m), day: d}, modNone), true
 }
 
-var dayMonthLead = set("on", "since", "from", "by", "until", "till", "before", "after",
+var dayMonthLead = set("on", "since", "from", "until", "till", "before", "after",
 	"с", "со", "до", "по", "к", "перед", "после")
 
 // enNth and ruNth are the ordinals that pick a weekday in a month; -1 is
@@ -397,6 +415,9 @@ func (p *parser) matchDayOfRelMonth(i int) (cand, bool) {
 		if w := p.w(j); w == "числа" || w == "число" {
 			j++
 		}
+		if isLatin(p.w(j)) {
+			return cand{}, false // "I ran 20 last month": a count
+		}
 	}
 	mc, ok := p.relative(j, true)
 	if !ok || !mc.fixed || mc.p.g != GrainMonth {
@@ -448,7 +469,8 @@ func (p *parser) matchMonthInYears(i int) (cand, bool) {
 
 // laterStatement says whether c, found after prev, dates the fact instead
 // of it: the two stand in separate statements (each clause with words of
-// its own, not the two ends of a range), and c's time is later. A message
+// its own, not the two ends of a range), c's tells of the speaker, and
+// c's time is later. A message
 // telling how things went ("Last week I interviewed; today I signed the
 // offer", "Вчера уволилась, а с понедельника выхожу") ends at the state
 // the memory keeps: the latest change.
@@ -457,8 +479,8 @@ func (p *parser) laterStatement(prev cand, prevP period, c cand, per period) boo
 	if ca == cb || !per.start.After(prevP.start) {
 		return false
 	}
-	if !p.clauseHasOtherWords(prev) || !p.clauseHasOtherWords(c) {
-		return false // a list of times, not statements
+	if !p.clauseHasOtherWords(prev) || !p.clauseHasOtherWords(c) || !p.firstPerson(c) {
+		return false // a list of times, or another person's news
 	}
 	for j := prev.b; j < c.a && j < prev.b+3; j++ { // a range's dash stands between its ends
 		if t := p.tok(j); t.kind == kPunct && (isHyphen(t.p) || t.p == '–' || t.p == '—') {
@@ -466,4 +488,44 @@ func (p *parser) laterStatement(prev cand, prevP period, c cand, per period) boo
 		}
 	}
 	return true
+}
+
+// firstPerson says whether c's clause tells of the speaker: I, we, я,
+// мы, or a Russian verb in the first person singular of the present or
+// future (выхожу, начинаю), where the pronoun is often dropped.
+func (p *parser) firstPerson(c cand) bool {
+	id := p.ts.clause[c.a]
+	for j := c.a - 1; j >= 0 && p.ts.clause[j] == id; j-- {
+		if p.speakerWord(j) {
+			return true
+		}
+	}
+	for j := c.b; j < len(p.t) && p.ts.clause[j] == id; j++ {
+		if p.speakerWord(j) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	enSpeaker    = set("i", "i'm", "i've", "i'll", "i'd", "we", "we're", "we've", "we'll")
+	ruSpeaker    = set("я", "мы", "меня", "мне", "нас", "нам")
+	ru1sgEndings = []string{"аю", "яю", "ую", "юю", "жу", "шу", "чу", "щу", "жусь", "шусь", "аюсь", "яюсь", "уюсь"}
+)
+
+func (p *parser) speakerWord(j int) bool {
+	w := p.w(j)
+	if enSpeaker[w] || ruSpeaker[w] {
+		return true
+	}
+	if utf8.RuneCountInString(w) < 5 || isLatin(w) {
+		return false
+	}
+	for _, e := range ru1sgEndings {
+		if strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
 }

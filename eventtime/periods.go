@@ -437,7 +437,7 @@ func (p *parser) monthFirst(i int, inMod bool) (cand, bool) {
 	}
 	if !full && !ru {
 		// an abbreviation alone: Jan is a name; in Jan, в янв, 2024 Aug
-		if q := p.tok(i - 1); (dot == 0 && p.hasLead(i)) || (q.kind == kNum && q.ndig == 4 && q.suf == "") {
+		if q := p.tok(i - 1); (dot == 0 && abbrLead[p.w(i-1)]) || (q.kind == kNum && q.ndig == 4 && q.suf == "") {
 			return recC(i, i+1+dot, rec{k: rMonth, mon: m}, modNone), true
 		}
 		return cand{}, false
