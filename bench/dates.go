@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -13,12 +16,13 @@ import (
 
 // dateCase is one line of dates.*.jsonl (the format is in docs/evaluation.md).
 type dateCase struct {
-	ID    string `json:"id"`
-	Lang  string `json:"lang"`
-	Text  string `json:"text"`
-	Said  string `json:"said"`
-	Start string `json:"start"`
-	Grain string `json:"grain"`
+	ID    string  `json:"id"`
+	Lang  string  `json:"lang"`
+	Text  string  `json:"text"`
+	Said  string  `json:"said"`
+	Start *string `json:"start"` // null: a negative, nothing should be found
+	Grain string  `json:"grain"`
+	Note  string  `json:"note"`
 }
 
 // timeCase is what both date benchmarks score: a text said on a day, and
@@ -28,6 +32,8 @@ type timeCase struct {
 	said           time.Time
 	start          *time.Time
 	grain          string
+	conv           string // the case follows another convention (the tag after "conv:")
+	ignored        bool   // a conv case our conventions do not judge (chrono's notations)
 }
 
 func datesCmd() *cobra.Command {
@@ -44,15 +50,11 @@ func datesCmd() *cobra.Command {
 			}
 			var cases []timeCase
 			for _, r := range rows {
-				said, err := day(r.Said)
+				c, err := dateCaseOf(r)
 				if err != nil {
-					return fmt.Errorf("%s: said: %w", r.ID, err)
+					return err
 				}
-				start, err := day(r.Start)
-				if err != nil {
-					return fmt.Errorf("%s: start: %w", r.ID, err)
-				}
-				cases = append(cases, timeCase{r.ID, r.Lang, r.Text, said, &start, r.Grain})
+				cases = append(cases, c)
 			}
 			evalTimes(cmd.OutOrStdout(), "event time of dates", cases, verbose)
 			return nil
@@ -127,34 +129,50 @@ func timeRight(c timeCase, r eventtime.Result) bool {
 	return r.Found && !r.Start.Before(*c.start) && r.Start.Before(periodEnd(*c.start, c.grain))
 }
 
-// evalTimes parses every case and prints accuracy per language (and, for
-// cases with a null gold, the share rightly left without a date).
+// timeTally counts one group of cases: those with a date, the negatives
+// (nothing to find) and the cases of another convention, judged by ours.
+type timeTally struct{ right, n, negRight, negs, convRight, convs, unscored int }
+
+func (a *timeTally) add(c timeCase, ok bool) {
+	switch {
+	case c.ignored:
+		a.unscored++
+	case c.conv != "":
+		a.convs++
+		if ok {
+			a.convRight++
+		}
+	case c.start == nil:
+		a.negs++
+		if ok {
+			a.negRight++
+		}
+	default:
+		a.n++
+		if ok {
+			a.right++
+		}
+	}
+}
+
+// evalTimes parses every case and prints, per language, the accuracy on
+// the cases with a date, the share of negatives rightly left without one
+// and, apart, the cases of another convention judged by ours.
 func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
-	type acc struct{ right, n, nullRight, nulls int }
-	by := map[string]*acc{}
-	var total acc
+	by := map[string]*timeTally{}
+	var total timeTally
 	var misses []string
 	for _, c := range cases {
 		r := eventtime.Parse(c.text, c.said, c.lang)
 		ok := timeRight(c, r)
 		a := by[c.lang]
 		if a == nil {
-			a = &acc{}
+			a = &timeTally{}
 			by[c.lang] = a
 		}
-		for _, x := range []*acc{a, &total} {
-			x.n++
-			if ok {
-				x.right++
-			}
-			if c.start == nil {
-				x.nulls++
-				if ok {
-					x.nullRight++
-				}
-			}
-		}
-		if !ok {
+		a.add(c, ok)
+		total.add(c, ok)
+		if !ok && !c.ignored {
 			gold := "null"
 			if c.start != nil {
 				gold = c.start.Format(time.DateOnly) + " " + c.grain
@@ -163,17 +181,25 @@ func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
 			if r.Found {
 				got = fmt.Sprintf("%s %s %q", r.Start.Format(time.DateOnly), r.Grain, r.Span)
 			}
-			misses = append(misses, fmt.Sprintf("%s said %s: gold %s, got %s: %s", c.id, c.said.Format(time.DateOnly), gold, got, c.text))
+			tag := ""
+			if c.conv != "" {
+				tag = " [conv:" + c.conv + "]"
+			}
+			misses = append(misses, fmt.Sprintf("%s said %s: gold %s, got %s: %s%s", c.id, c.said.Format(time.DateOnly), gold, got, c.text, tag))
 		}
 	}
 	fmt.Fprintf(w, "%s\n\n", title)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "lang\tn\tright\taccuracy\tnull gold\tnull right")
-	for _, lang := range slices.Sorted(mapsKeys(by)) {
-		a := by[lang]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%d\t%d\n", lang, a.n, a.right, timeShare(a.right, a.n), a.nulls, a.nullRight)
+	fmt.Fprintln(tw, "lang\tdated\tright\taccuracy\tnegatives\tright\tshare\tconv\tright\tshare\tunscored")
+	row := func(lang string, a *timeTally) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%d\t%d\t%.3f\t%d\t%d\t%.3f\t%d\n", lang,
+			a.n, a.right, timeShare(a.right, a.n), a.negs, a.negRight, timeShare(a.negRight, a.negs),
+			a.convs, a.convRight, timeShare(a.convRight, a.convs), a.unscored)
 	}
-	fmt.Fprintf(tw, "all\t%d\t%d\t%.3f\t%d\t%d\n", total.n, total.right, timeShare(total.right, total.n), total.nulls, total.nullRight)
+	for _, lang := range slices.Sorted(mapsKeys(by)) {
+		row(lang, by[lang])
+	}
+	row("all", &total)
 	tw.Flush()
 	if verbose && len(misses) > 0 {
 		fmt.Fprintf(w, "\nmisses:\n")
@@ -181,7 +207,98 @@ func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
 			fmt.Fprintln(w, "  "+m)
 		}
 	}
-	fmt.Fprintf(w, "accuracy %.3f n=%d\n", timeShare(total.right, total.n), total.n)
+	// The headline keeps the old sum: dated cases and negatives together,
+	// without the cases of another convention.
+	fmt.Fprintf(w, "accuracy %.3f n=%d\n", timeShare(total.right+total.negRight, total.n+total.negs), total.n+total.negs)
+}
+
+// saidTime reads a said moment: a day (00:00 UTC) or an RFC 3339 time with
+// its offset, kept, since Parse takes the reference day in the moment's
+// own location.
+func saidTime(s string) (time.Time, error) {
+	if t, err := day(s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q: want YYYY-MM-DD or an RFC 3339 time", s)
+	}
+	return t, nil
+}
+
+// dateCaseOf reads one line of a dates file; a note tagged "conv:" gets
+// the gold of our conventions (convGold).
+func dateCaseOf(r dateCase) (timeCase, error) {
+	said, err := saidTime(r.Said)
+	if err != nil {
+		return timeCase{}, fmt.Errorf("%s: said: %w", r.ID, err)
+	}
+	c := timeCase{id: r.ID, lang: r.Lang, text: r.Text, said: said, grain: r.Grain}
+	if r.Start != nil {
+		start, err := day(*r.Start)
+		if err != nil {
+			return timeCase{}, fmt.Errorf("%s: start: %w", r.ID, err)
+		}
+		c.start = &start
+	}
+	if k := strings.Index(r.Note, "conv:"); k >= 0 {
+		tag := r.Note[k+len("conv:"):]
+		if e := strings.IndexFunc(tag, func(r rune) bool { return r == ' ' || r == ';' || r == '(' }); e >= 0 {
+			tag = tag[:e]
+		}
+		c.conv = tag
+		convGold(&c)
+	}
+	return c, nil
+}
+
+var yearRe = regexp.MustCompile(`\b(1[89]|2[01])\d\d\b`)
+
+// convGold replaces the gold of a case written to another convention by
+// the gold of ours (README of the data: weeks start on Monday, "next
+// Monday" is the coming one, day before month); chrono's own notations
+// (eras, "+2 months", "-3y") are left unscored.
+func convGold(c *timeCase) {
+	said := time.Date(c.said.Year(), c.said.Month(), c.said.Day(), 0, 0, 0, 0, time.UTC)
+	set := func(t time.Time, g string) { c.start, c.grain = &t, g }
+	switch c.conv {
+	case "slash-order": // day first: 6/10/2018 is 6 October, unless the second number cannot be a month
+		if c.start != nil && c.start.Day() <= 12 {
+			set(time.Date(c.start.Year(), time.Month(c.start.Day()), int(c.start.Month()), 0, 0, 0, 0, time.UTC), "day")
+		}
+	case "week-start":
+		set(said.AddDate(0, 0, -((int(said.Weekday())+6)%7)), "week")
+	case "next-weekday", "bare-weekday": // the coming one
+		if c.start != nil {
+			d := said.AddDate(0, 0, 1)
+			for d.Weekday() != c.start.Weekday() {
+				d = d.AddDate(0, 0, 1)
+			}
+			set(d, "day")
+		}
+	case "weekend": // the Saturday; the next weekend is the coming one
+		sat := said.AddDate(0, 0, 5-((int(said.Weekday())+6)%7))
+		switch t := strings.ToLower(c.text); {
+		case strings.Contains(t, "next"):
+			if !sat.After(said) {
+				sat = sat.AddDate(0, 0, 7)
+			}
+		case strings.Contains(t, "last"):
+			sat = sat.AddDate(0, 0, -7)
+		}
+		set(sat, "day")
+	case "window-end": // a window from now starts now
+		set(said, "day")
+	case "bare-year": // a number alone is not read as a year: "2020 people"
+		c.start, c.grain = nil, ""
+	case "contains-year":
+		if y := yearRe.FindString(c.text); y != "" {
+			n, _ := strconv.Atoi(y)
+			set(time.Date(n, 1, 1, 0, 0, 0, 0, time.UTC), "year")
+		}
+	default:
+		c.ignored = true
+	}
 }
 
 func timeShare(a, b int) float64 {

@@ -52,7 +52,9 @@ const RangeText = "years 1900 to 2199"
 // "ru" or "" (detect from the script).
 //
 // When several expressions occur, one that marks a beginning ("since",
-// "from", "as of", "с") wins, else the first; expressions of frequency
+// "from", "as of", "с") wins, else the first, unless a later time stands
+// in a separate statement ("Last week I …; today I …": the latest change
+// dates the fact; the two ends of a range keep the first); expressions of frequency
 // ("every winter", "каждый октябрь"), of an end ("until 2036", "до
 // 2028-го") and negated ones are ignored. A correction ("Correction: ...",
 // "Я ошиблась: ...") restates what was always true, so its dates are

@@ -109,7 +109,7 @@ func (p *parser) best() (cand, period, bool) {
 		case c.weak:
 			s = 1
 		}
-		if s > bestS {
+		if s > bestS || (s == bestS && p.laterStatement(best, bestP, c, per)) {
 			best, bestP, bestS = c, per, s
 		}
 	}
@@ -322,6 +322,9 @@ func (p *parser) clauseHasOtherWords(c cand) bool {
 
 // matchAt tries every expression that can start at token i.
 func (p *parser) matchAt(i int) (cand, bool) {
+	if c, ok := p.matchExpr(i); ok {
+		return c, true
+	}
 	if c, ok := p.matchModifier(i); ok {
 		return c, true
 	}
@@ -468,6 +471,9 @@ func (p *parser) unitAt(i int) unit {
 	if u, ok := enUnits[w]; ok {
 		return u
 	}
+	if u, ok := unitAbbr[w]; ok && len(w) > 1 {
+		return u // 3 wks, 2 yrs
+	}
 	return ruUnits[w]
 }
 
@@ -479,6 +485,9 @@ var ruHalf = map[string]unit{"полгода": uYear, "полмесяца": uMon
 func (p *parser) quantUnit(i int, allowBare bool) (float64, unit, int) {
 	if u, ok := ruHalf[p.w(i)]; ok {
 		return 0.5, u, 1
+	}
+	if q, u, n := p.gluedUnit(i); n > 0 {
+		return q, u, n
 	}
 	if q, n := p.quantity(i); n > 0 {
 		if u := p.unitAt(i + n); u != uNone {

@@ -18,6 +18,9 @@ func (p *parser) periodRef(i int, inMod bool) (cand, bool) {
 	case kNumX:
 		return p.numericDate(i)
 	case kNum:
+		if c, ok := p.gluedYearMonth(i); ok {
+			return c, true
+		}
 		if c, ok := p.dayMonth(i); ok {
 			return c, true
 		}
@@ -141,11 +144,17 @@ func (p *parser) relative(i int, inMod bool) (cand, bool) {
 			return cand{}, false // the next day, the next two weeks
 		}
 		mod = modNext
-	case "last", "previous":
-		if w == "last" && p.w(i-1) == "the" {
+	case "last", "previous", "past":
+		if (w == "last" || w == "past") && p.w(i-1) == "the" {
 			return cand{}, false // the last month: a duration
 		}
 		mod = modLast
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		// Friday after next: the one after the coming one
+		if p.w(i+1) == "after" && p.w(i+2) == "next" && p.unitAt(i+3) == uNone {
+			return recC(i, i+3, rec{k: rWeekday, wd: enWeekdays[w]}, modAfterNext), true
+		}
+		return cand{}, false
 	case "week", "month", "year":
 		// the week before last, the month after next
 		a := i
@@ -337,13 +346,26 @@ func (p *parser) monthWord(i int, abbr bool) (time.Month, bool) {
 		if m, ok := enMonthAbbr[w]; ok {
 			return m, true
 		}
+		if m, ok := ruMonthAbbr[w]; ok {
+			return m, true
+		}
 	}
 	return 0, false
 }
 
 // monthDay builds a day of a month, with the year if one follows at j.
 func (p *parser) monthDay(a, j int, m time.Month, d int) (cand, bool) {
+	if q, y := p.tok(j), p.tok(j+1); q.kind == kPunct && (q.p == '/' || isHyphen(q.p)) && q.start == p.tok(j-1).end &&
+		y.kind == kNum && y.start == q.end {
+		j++ // 09/JAN/2017, 21-APR-16
+	}
 	if y, n, ok := p.yearSpec(j); ok {
+		if !validDay(y, m, d) {
+			return cand{a: a, b: j + n, bad: true}, true
+		}
+		return fixedC(a, j+n, dayP(date(y, m, d))), true
+	}
+	if y, n, ok := p.shortYear(j); ok {
 		if !validDay(y, m, d) {
 			return cand{a: a, b: j + n, bad: true}, true
 		}
@@ -358,6 +380,9 @@ func (p *parser) monthDay(a, j int, m time.Month, d int) (cand, bool) {
 // dayMonth: 3 May, 3rd of May, the first of January, 5 марта, пятого
 // марта, 3-го мая, 12 мая 2024 года.
 func (p *parser) dayMonth(i int) (cand, bool) {
+	if c, ok := p.gluedDayMonth(i); ok {
+		return c, true
+	}
 	d, n := p.enDay(i)
 	if n == 0 {
 		d, n = p.ruDay(i)
@@ -368,6 +393,8 @@ func (p *parser) dayMonth(i int) (cand, bool) {
 	j := i + n
 	if p.w(j) == "of" {
 		j++
+	} else if q := p.tok(j); q.kind == kPunct && q.p == '/' && p.tok(j-1).end == q.start {
+		j++ // 10/August 2012
 	}
 	m, ok := p.monthWord(j, true)
 	if !ok {
@@ -386,8 +413,13 @@ func (p *parser) monthFirst(i int, inMod bool) (cand, bool) {
 	w := p.w(i)
 	_, full := enMonths[w]
 	_, ru := ruMonths[w]
+	// Sep. 2012, Dec. 21, сен. 2012: the dot of an abbreviation
+	dot := 0
+	if q := p.tok(i + 1); !full && !ru && q.kind == kPunct && q.p == '.' {
+		dot = 1
+	}
 	if !ru {
-		j := i + 1
+		j := i + 1 + dot
 		if p.w(j) == "the" {
 			j++
 		}
@@ -397,11 +429,18 @@ func (p *parser) monthFirst(i int, inMod bool) (cand, bool) {
 			}
 		}
 	}
-	if y, n, ok := p.yearSpec(i + 1); ok {
-		return fixedC(i, i+1+n, monthP(y, m)), true
+	if y, n, ok := p.yearSpec(i + 1 + dot); ok {
+		return fixedC(i, i+1+dot+n, monthP(y, m)), true
+	}
+	if y, n, ok := p.shortYear(i + 1 + dot); ok && p.tok(i+1+dot).num > 31 {
+		return fixedC(i, i+1+dot+n, monthP(y, m)), true // Aug 96
 	}
 	if !full && !ru {
-		return cand{}, false // an abbreviation alone: Jan is a name
+		// an abbreviation alone: Jan is a name; in Jan, в янв, 2024 Aug
+		if q := p.tok(i - 1); (dot == 0 && abbrLead[p.w(i-1)]) || (q.kind == kNum && q.ndig == 4 && q.suf == "") {
+			return recC(i, i+1+dot, rec{k: rMonth, mon: m}, modNone), true
+		}
+		return cand{}, false
 	}
 	c := recC(i, i+1, rec{k: rMonth, mon: m}, modNone)
 	if inMod {
@@ -601,6 +640,15 @@ func (p *parser) holiday(i int) (cand, bool) {
 // numericDate: 2024-05-12, 12.05.2024, 12/05/2024 (day first).
 func (p *parser) numericDate(i int) (cand, bool) {
 	t := p.tok(i)
+	if p.isVersion(i) {
+		return cand{}, false
+	}
+	if len(t.parts) == 2 {
+		if c, ok := p.monthYear(i); ok {
+			return c, true
+		}
+		return p.numericDayMonth(i)
+	}
 	if len(t.parts) != 3 || t.seps[0] != t.seps[1] {
 		return cand{}, false
 	}
@@ -609,10 +657,13 @@ func (p *parser) numericDate(i int) (cand, bool) {
 	switch {
 	case t.plen[0] == 4 && (t.seps[0] == '-' || t.seps[0] == '.' || t.seps[0] == '/'):
 		y, m, d = a, b, c
-	case (t.seps[0] == '.' || t.seps[0] == '/') && t.plen[0] <= 2 && t.plen[1] <= 2 && (t.plen[2] == 4 || t.plen[2] == 2):
+	case (t.seps[0] == '.' || t.seps[0] == '/' || isHyphen(t.seps[0])) && t.plen[0] <= 2 && t.plen[1] <= 2 && (t.plen[2] == 4 || t.plen[2] == 2):
 		y, m, d = c, b, a
+		if b > 12 && a <= 12 {
+			m, d = a, b // 05/25/2015: only month first can be read
+		}
 		if t.plen[2] == 2 {
-			y += 2000
+			y = pivotYear(y, p.said.Year())
 		}
 	default:
 		return cand{}, false
