@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // TestMarkerFiles reads the built-in marker files with the parser the rules
@@ -49,7 +51,7 @@ func TestMarkerFiles(t *testing.T) {
 	if negationErr != nil || len(negationMarkers) < 10 || !negated("I never drink coffee") || !negated("Кофе не пью") || negated("I drink coffee") {
 		t.Errorf("negation: %v, %d phrases", negationErr, len(negationMarkers))
 	}
-	if startErr != nil || len(startMarkers) < 8 || startTime(Input{Text: "From March I work from home", SaidAt: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}) != "From March" {
+	if startErr != nil || len(startMarkers) < 8 || startTime(eventtime.Parse("From March I work from home", time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC), "")) != "From March" {
 		t.Errorf("start: %v, %d phrases", startErr, len(startMarkers))
 	}
 	if additionErr != nil || weakErr != nil || len(weakWords) < 40 || weakWords[0] != "monday" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/palimpsest-mem/memory/eventtime"
@@ -113,7 +114,9 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			return alsoConflicts(d, rank(in.Candidates, "")), nil
 		}
 	}
-	if start := startTime(in); start != "" {
+	// The time the words give, read once for the rules below.
+	when := eventtime.Parse(in.Text, in.SaidAt, "")
+	if start := startTime(when); start != "" {
 		// "My rent goes up to £1,020 from January": a fact that says when
 		// it began may end one told before; which, the user says, unless
 		// it gives another number for what it clearly concerns.
@@ -121,7 +124,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	}
 	ev := rank(in.Candidates, "")
 	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
-		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) && !changeTime(in) &&
+		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) && !when.Found &&
 		negated(in.Text) == negated(ev[0].c.Text) {
 		d.Action, d.Target = Noop, ev[0].c.N
 		d.Reason = fmt.Sprintf("restates candidate %d in other words (%s; %.0f%% of its stems, the same numbers, no marker)", ev[0].c.N, ev[0].why(), 100*ev[0].c.Overlap)
@@ -132,7 +135,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 		d.Reason = fmt.Sprintf("may replace candidate %d: no marker, but it concerns the same (%s) and no other as much: added, conflict recorded", ev[0].c.N, ev[0].why())
 		return alsoConflicts(d, ev), nil
 	}
-	if len(ev) > 0 && pastEvent(in) && ev[0].real() && (ev[0].frame != "" || len(ev) == 1 || ev[0].weight > ev[1].weight) {
+	if len(ev) > 0 && pastEvent(when, in.SaidAt) && ev[0].real() && (ev[0].frame != "" || len(ev) == 1 || ev[0].weight > ev[1].weight) {
 		d.ConflictWith = ev[0].c.N
 		d.Reason = fmt.Sprintf("may replace candidate %d: no marker, but it says when it happened and concerns %s: added, conflict recorded", ev[0].c.N, ev[0].why())
 		return alsoConflicts(d, ev), nil
@@ -159,23 +162,18 @@ func (e *evidence) strong(ev []evidence) bool {
 	return len(ev) == 1 || e.weight >= conflictLead*ev[1].weight
 }
 
-// changeTime reports whether the new fact says when it became true ("since
-// March", "с февраля"): a restatement has no beginning of its own.
-func changeTime(in Input) bool { return eventtime.Parse(in.Text, in.SaidAt, "").Found }
-
-// pastEvent reports whether the new fact says when, before it was told,
-// something happened ("last week", "вчера"): an event may end a state told
-// before, while a plan ("next spring") ends nothing yet.
-func pastEvent(in Input) bool {
-	r := eventtime.Parse(in.Text, in.SaidAt, "")
-	return r.Found && r.Start.Before(in.SaidAt)
+// pastEvent reports whether the time r of the new fact, said at said, is
+// when something happened before it was told ("last week", "вчера"): an
+// event may end a state told before, while a plan ("next spring") ends
+// nothing yet.
+func pastEvent(r eventtime.Result, said time.Time) bool {
+	return r.Found && r.Start.Before(said)
 }
 
-// startTime returns the time the new fact says it began ("from January",
-// "since 2024", "с сентября"), "" when it names none or only when it
-// happened ("last month").
-func startTime(in Input) string {
-	r := eventtime.Parse(in.Text, in.SaidAt, "")
+// startTime returns the span of r, the time of the new fact, when it says
+// when the fact began ("from January", "since 2024", "с сентября"), ""
+// when it names none or only when it happened ("last month").
+func startTime(r eventtime.Result) string {
 	if !r.Found {
 		return ""
 	}
