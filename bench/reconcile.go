@@ -212,11 +212,17 @@ func (t *tally) score(o outcome) (right, collateral bool) {
 		return right, collateral
 	}
 	t.changed++
-	// A noop must restate the old fact itself to count as surfacing it.
-	if (o.got == o.gold && o.target == o.old) || o.linked {
+	if o.surfaces() {
 		t.surfaced++
 	}
 	return right, collateral
+}
+
+// surfaces reports whether the decision acted on the old fact rightly or
+// linked it to the new one by a conflict (counted on update, invalidate
+// and noop cases only). A noop must restate the old fact itself to count.
+func (o outcome) surfaces() bool {
+	return (o.got == o.gold && o.target == o.old) || o.linked
 }
 
 // half is "odd" or "even" by the last number in a case id ("dev-en-007"
@@ -287,14 +293,12 @@ func evalReconcile(ctx context.Context, cases []updateCase, ds []distractor, opt
 		o := outcome{gold: gold, got: got, target: d.Target, old: oldID, linked: linked, conflict: d.Conflict != 0}
 		right, collateral := res.total.score(o)
 		if record != nil {
-			var probe tally
-			probe.score(o)
 			rank := slices.Index(d.Candidates, oldID) + 1
 			conflicts := 0
 			if d.Conflict != 0 {
 				conflicts = 1 + len(d.AlsoConflicts)
 			}
-			record(caseOutcome{ID: c.ID, Gold: c.Action, Got: string(got), Right: right, Surfaced: probe.surfaced > 0,
+			record(caseOutcome{ID: c.ID, Gold: c.Action, Got: string(got), Right: right, Surfaced: gold != memory.ActionAdd && o.surfaces(),
 				OldRank: rank, Conflicts: conflicts, Old: c.Old, New: c.New, Reason: d.Reason})
 		}
 		if right {
