@@ -24,6 +24,12 @@ type Result struct {
 	Grain Grain
 	Span  string // the matched text
 	Lang  string // "en" or "ru"
+
+	// End is where the period the text names stops, exclusive, at the grain
+	// of what was said ("to 15 July" ends at 16 July 00:00); zero when the
+	// text names no end. EndGrain is the grain of the end's expression.
+	End      time.Time
+	EndGrain Grain
 }
 
 // The range of event times of the whole module — Parse, the deciders'
