@@ -69,7 +69,9 @@ type Decision struct {
 	AlsoConflicts []uint64   `json:"also_conflicts,omitempty"`
 	EventFrom     *time.Time `json:"event_from,omitempty"`
 	Grain         string     `json:"grain,omitempty"`
-	UndoneAt      *time.Time `json:"undone_at,omitempty"`
+	// EventUntil is the end the new fact was stored with from its words.
+	EventUntil *time.Time `json:"event_until,omitempty"`
+	UndoneAt   *time.Time `json:"undone_at,omitempty"`
 }
 
 // Conflict links a new fact to an existing one that automation would have

@@ -317,7 +317,7 @@ func TestImportRefusesBadMerges(t *testing.T) {
 		"the same twice":  {`"from":"Яндекс"`, `"from":"yandex"`, "same entity"},
 		"empty name":      {`"from":"Яндекс"`, `"from":"  "`, "empty name"},
 		"id past last":    {`"id":1,`, `"id":2,`, "outside 1..1"},
-		"old format":      {`"version":7`, `"version":3`, "a merge in a version 3 export"},
+		"old format":      {`"version":8`, `"version":3`, "a merge in a version 3 export"},
 		"undo before":     {`"user":""`, `"user":"","undone_at":"2020-01-01T00:00:00Z"`, "not after it was made"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -25,9 +25,11 @@ import (
 // decision's "also_conflicts", the conflicts with further facts it may
 // replace; an earlier version has none. Version 7 added the "unconfirmed"
 // log step (the undo of a restatement, cancelling its "confirmed" step).
+// Version 8 added "event_until_source", where a fact's end came from; an
+// earlier version has none.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 7
+	exportVersion = 8
 )
 
 type exportHeader struct {
@@ -66,21 +68,22 @@ type exportEvent struct {
 }
 
 type exportFact struct {
-	ID           uint64        `json:"id"`
-	User         string        `json:"user"`
-	Text         string        `json:"text"`
-	Pinned       bool          `json:"pinned"`
-	Origin       string        `json:"origin"`
-	Source       exportSource  `json:"source"`
-	RecordedAt   time.Time     `json:"recorded_at"`
-	ValidUntil   *time.Time    `json:"valid_until"`
-	SupersededBy uint64        `json:"superseded_by"`
-	Supersedes   uint64        `json:"supersedes"`
-	EventFrom    *time.Time    `json:"event_from"`
-	EventUntil   *time.Time    `json:"event_until"`
-	EventSource  string        `json:"event_source,omitempty"`
-	Claims       []exportClaim `json:"claims,omitempty"`
-	Log          []exportEvent `json:"log"`
+	ID               uint64        `json:"id"`
+	User             string        `json:"user"`
+	Text             string        `json:"text"`
+	Pinned           bool          `json:"pinned"`
+	Origin           string        `json:"origin"`
+	Source           exportSource  `json:"source"`
+	RecordedAt       time.Time     `json:"recorded_at"`
+	ValidUntil       *time.Time    `json:"valid_until"`
+	SupersededBy     uint64        `json:"superseded_by"`
+	Supersedes       uint64        `json:"supersedes"`
+	EventFrom        *time.Time    `json:"event_from"`
+	EventUntil       *time.Time    `json:"event_until"`
+	EventSource      string        `json:"event_source,omitempty"`
+	EventUntilSource string        `json:"event_until_source,omitempty"`
+	Claims           []exportClaim `json:"claims,omitempty"`
+	Log              []exportEvent `json:"log"`
 }
 
 type exportClaim struct {
@@ -160,14 +163,15 @@ func exportOf(r *kv.Record, evs []kv.Event) exportFact {
 		ID: r.ID, User: r.User, Text: r.Text, Pinned: r.Pinned, Origin: originOf(r.Auto).String(),
 		Source: exportSource{Kind: r.Source.Kind, Ref: r.Source.Ref, Quote: r.Source.Quote,
 			SaidAt: timePtr(r.Source.SaidAt, r.Source.SaidAt != 0)},
-		RecordedAt:   time.Unix(0, r.RecordedAt).UTC(),
-		ValidUntil:   timePtr(r.ValidUntil, r.ValidUntil != 0),
-		SupersededBy: r.SupersededBy,
-		Supersedes:   r.Supersedes,
-		EventFrom:    timePtr(r.EventFrom, r.HasFrom),
-		EventUntil:   timePtr(r.EventUntil, r.HasUntil),
-		EventSource:  r.EventSource,
-		Log:          make([]exportEvent, len(evs)),
+		RecordedAt:       time.Unix(0, r.RecordedAt).UTC(),
+		ValidUntil:       timePtr(r.ValidUntil, r.ValidUntil != 0),
+		SupersededBy:     r.SupersededBy,
+		Supersedes:       r.Supersedes,
+		EventFrom:        timePtr(r.EventFrom, r.HasFrom),
+		EventUntil:       timePtr(r.EventUntil, r.HasUntil),
+		EventSource:      r.EventSource,
+		EventUntilSource: r.EventUntilSource,
+		Log:              make([]exportEvent, len(evs)),
 	}
 	for _, c := range r.Claims {
 		f.Claims = append(f.Claims, exportClaim(c))

@@ -86,8 +86,11 @@ type Fact struct {
 	EventUntil time.Time
 	// EventSource says where EventFrom came from: EventGiven by the caller,
 	// EventFromModel (a model's answer) or EventFromWords (the text's own
-	// time expression); "" when EventFrom is unset.
-	EventSource string
+	// time expression); "" when EventFrom is unset. EventUntilSource says
+	// the same of EventUntil ("I'm in Rome until Friday" gives it from the
+	// words).
+	EventSource      string
+	EventUntilSource string
 
 	// The effective event interval, the one At uses, beside the stored
 	// fields above. EventStart is EventFrom, else RecordedAt — a fact told
@@ -221,14 +224,15 @@ func factOf(r *kv.Record) Fact {
 			Quote:  r.Source.Quote,
 			SaidAt: toTime(r.Source.SaidAt, r.Source.SaidAt != 0),
 		},
-		RecordedAt:   toTime(r.RecordedAt, true),
-		ValidUntil:   toTime(r.ValidUntil, r.ValidUntil != 0),
-		SupersededBy: r.SupersededBy,
-		Supersedes:   r.Supersedes,
-		EventFrom:    toTime(r.EventFrom, r.HasFrom),
-		EventUntil:   toTime(r.EventUntil, r.HasUntil),
-		EventSource:  r.EventSource,
-		Claims:       fromKVClaims(r.Claims),
+		RecordedAt:       toTime(r.RecordedAt, true),
+		ValidUntil:       toTime(r.ValidUntil, r.ValidUntil != 0),
+		SupersededBy:     r.SupersededBy,
+		Supersedes:       r.Supersedes,
+		EventFrom:        toTime(r.EventFrom, r.HasFrom),
+		EventUntil:       toTime(r.EventUntil, r.HasUntil),
+		EventSource:      r.EventSource,
+		EventUntilSource: r.EventUntilSource,
+		Claims:           fromKVClaims(r.Claims),
 	}
 	f.EventStart, f.EventEnd = effective(spanAt(r, nil, math.MaxInt64))
 	return f
@@ -397,6 +401,12 @@ func (s *Store) record(n Note) (kv.Record, error) {
 		HasUntil:   !n.EventUntil.IsZero(),
 		EventSource: func() string {
 			if n.EventFrom.IsZero() {
+				return ""
+			}
+			return EventGiven
+		}(),
+		EventUntilSource: func() string {
+			if n.EventUntil.IsZero() {
 				return ""
 			}
 			return EventGiven

@@ -43,7 +43,7 @@ func TestRecordFieldsMapped(t *testing.T) {
 	}
 	// What import checks: a known event source, an interval that ends
 	// after it starts, a record time before the end of the record.
-	r.EventSource = EventFromModel
+	r.EventSource, r.EventUntilSource = EventFromModel, EventFromWords
 	if r.EventUntil <= r.EventFrom {
 		r.EventFrom, r.EventUntil = r.EventUntil, r.EventFrom
 	}

@@ -421,11 +421,19 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 		return kv.Record{}, nil, fmt.Errorf("bad recorded_at")
 	}
 	rec.ID, rec.RecordedAt = f.ID, f.RecordedAt.UnixNano()
-	switch f.EventSource {
-	case "", EventGiven, EventFromModel, EventFromWords:
-		rec.EventSource = f.EventSource
-	default:
-		return kv.Record{}, nil, fmt.Errorf("unknown event_source %q", f.EventSource)
+	for _, src := range []struct {
+		name, v string
+		dst     *string
+	}{{"event_source", f.EventSource, &rec.EventSource}, {"event_until_source", f.EventUntilSource, &rec.EventUntilSource}} {
+		switch src.v {
+		case "", EventGiven, EventFromModel, EventFromWords:
+			*src.dst = src.v
+		default:
+			return kv.Record{}, nil, fmt.Errorf("unknown %s %q", src.name, src.v)
+		}
+	}
+	if f.EventUntilSource != "" && hdr.Version < 8 {
+		return kv.Record{}, nil, fmt.Errorf("event_until_source in a version %d export", hdr.Version)
 	}
 	rec.ValidUntil, _ = nanosOf(f.ValidUntil)
 	rec.SupersededBy, rec.Supersedes = f.SupersededBy, f.Supersedes
@@ -590,6 +598,9 @@ func validLog(l exportLog, hdr exportHeader) error {
 	if l.Decision != nil {
 		if hdr.Version < 6 && len(l.Decision.AlsoConflicts) > 0 {
 			return fmt.Errorf("decision %d: further conflicts in a version %d export", l.Decision.ID, hdr.Version)
+		}
+		if hdr.Version < 8 && l.Decision.EventUntil != nil {
+			return fmt.Errorf("decision %d: an event end in a version %d export", l.Decision.ID, hdr.Version)
 		}
 		id, last, user = l.Decision.ID, hdr.LastDecision, l.Decision.User
 	} else {

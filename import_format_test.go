@@ -69,7 +69,7 @@ func TestImportReadsVersion1Export(t *testing.T) {
 	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Replace(string(old), `{"format":"palimpsest-memory","version":1,`, `{"format":"palimpsest-memory","version":7,`, 1)
+	want := strings.Replace(string(old), `{"format":"palimpsest-memory","version":1,`, `{"format":"palimpsest-memory","version":8,`, 1)
 	if want == string(old) {
 		t.Fatal("the header did not change")
 	}
@@ -117,7 +117,7 @@ func TestImportReadsVersion1DecisionReferences(t *testing.T) {
 			t.Errorf("steps of fact %d: %v, want %v", c.id, got, c.want)
 		}
 	}
-	want := strings.NewReplacer(`"version":1,`, `"version":7,`,
+	want := strings.NewReplacer(`"version":1,`, `"version":8,`,
 		`"cause":"decision 2"}`, `"cause":"decision 2","decision":2}`,
 		`"cause":"decision 4"}`, `"cause":"decision 4","decision":4}`,
 		`"cause":"undo of decision 4"}`, `"cause":"undo of decision 4","undoes":4}`).Replace(old)
@@ -153,7 +153,7 @@ func TestImportChecksDecisionReferences(t *testing.T) {
 		"a field in version 1":            {`"cause":"decision 2"}`, `"cause":"decision 2","decision":2}`, old},
 		"past last_decision":              {`"cause":"decision 2"}`, `"cause":"decision 2","decision":5}`, v2},
 		"an undo past last_decision":      {`"cause":"decision 2"}`, `"undoes":9}`, v2},
-		"a version this program precedes": {`"version":2,`, `"version":8,`, v2},
+		"a version this program precedes": {`"version":2,`, `"version":9,`, v2},
 	} {
 		t.Run(name, func(t *testing.T) {
 			bad := strings.Replace(c.in, c.from, c.to, 1)

@@ -186,6 +186,14 @@ func planRemember(in planInput) (plan, error) {
 		dec.EventFrom, dec.Grain = &t, grain
 		rec.EventFrom, rec.HasFrom, rec.EventSource = t.UnixNano(), true, source
 	}
+	// The end: as given, else the words' ("until Friday", "from 13 to 15
+	// July"), when it comes after the start. An end with no start ("I
+	// worked there until 2023") is kept: the fact was true up to then.
+	if end := in.words.End; !end.IsZero() && !rec.HasUntil && (!rec.HasFrom || end.UnixNano() > rec.EventFrom) {
+		t := end.UTC()
+		dec.EventUntil = &t
+		rec.EventUntil, rec.HasUntil, rec.EventUntilSource = t.UnixNano(), true, EventFromWords
+	}
 	// The target, read in the transaction: an add in conflict with a
 	// candidate concerns that one, and never changes it.
 	conflictOnly := d.ConflictWith > 0 && d.Action == ActionAdd

@@ -270,7 +270,11 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 			}
 		case rec.Current() && p.start > now:
 			e.upcoming = true
-			e.line = "- " + promptText(rec.Text) + " (from " + day(p.start) + ")"
+			e.line = "- " + promptText(rec.Text) + " (from " + day(p.start)
+			if p.hasEnd {
+				e.line += ", until " + day(p.end)
+			}
+			e.line += ")"
 		default:
 			continue
 		}

@@ -54,9 +54,14 @@ var (
 // ever released. Version 3 indexes the conflicts and merges by user
 // (userlogs.go): a writable Open makes a version 2 file version 3, and a
 // program that reads version 2 only refuses it then, as it must, for its
-// writes would leave the index behind.
+// writes would leave the index behind. Version 4 may hold records of
+// version 3 (where an event's end came from, record.go), which a program
+// of version 3 could not decode: a writable Open marks the file version 4
+// before any such record is written, so that program refuses the file at
+// Open instead of calling its facts corrupt.
 const (
-	formatVersion   = 3
+	formatVersion   = 4
+	formatVersionV3 = 3
 	formatVersionV2 = 2
 )
 
@@ -517,8 +522,8 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if len(v) != 8 {
 			return fmt.Errorf("%w: missing format version", ErrCorrupt)
 		}
-		if got := be.Uint64(v); got != formatVersion && got != formatVersionV2 {
-			return fmt.Errorf("%w: format version %d, this program reads %d and %d", ErrCorrupt, got, formatVersionV2, formatVersion)
+		if got := be.Uint64(v); got < formatVersionV2 || got > formatVersion {
+			return fmt.Errorf("%w: format version %d, this program reads %d to %d", ErrCorrupt, got, formatVersionV2, formatVersion)
 		}
 		for _, name := range allBuckets {
 			if tx.Bucket(name) == nil {
@@ -527,17 +532,15 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		}
 		return nil
 	}
-	current := func(tx *bolt.Tx) bool {
-		v := tx.Bucket(bucketMeta).Get(keyVersion)
-		return be.Uint64(v) == formatVersion
-	}
+	version := func(tx *bolt.Tx) uint64 { return be.Uint64(tx.Bucket(bucketMeta).Get(keyVersion)) }
+	current := func(tx *bolt.Tx) bool { return version(tx) == formatVersion }
 	// A stale file is written by Repair only.
 	if d.opts.ReadOnly || d.stale != nil {
 		return b.View(func(tx *bolt.Tx) error {
 			if err := check(tx); err != nil {
 				return err
 			}
-			d.logsIndexed = current(tx)
+			d.logsIndexed = version(tx) >= formatVersionV3
 			return nil
 		})
 	}
@@ -581,9 +584,11 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		}
 		if !current(tx) {
 			// A version 2 file: its logs are indexed by user, in the
-			// commit that marks it version 3.
-			if err := buildLogIndex(tx, d.opts.LogOwner); err != nil {
-				return err
+			// commit that marks it current.
+			if version(tx) == formatVersionV2 {
+				if err := buildLogIndex(tx, d.opts.LogOwner); err != nil {
+					return err
+				}
 			}
 			if err := tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion)); err != nil {
 				return err

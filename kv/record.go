@@ -28,7 +28,10 @@ type Record struct {
 	// EventSource says where EventFrom came from: "given" by the caller,
 	// the "model"'s answer, or the "words" of the text; "" when unset.
 	EventSource string
-	Source      Source
+	// EventUntilSource says the same of EventUntil; records before version
+	// 3 have none.
+	EventUntilSource string
+	Source           Source
 	// Claims are what the fact states; records of version 1, written
 	// before claims existed, have none.
 	Claims []Claim
@@ -51,8 +54,9 @@ type Source struct {
 // Current reports whether the record is neither superseded nor retracted.
 func (r *Record) Current() bool { return r.ValidUntil == 0 }
 
-// recordVersion 2 added the claims; version 1 still decodes, with none.
-const recordVersion = 2
+// recordVersion 2 added the claims, 3 where the event's end came from;
+// versions 1 and 2 still decode, without them.
+const recordVersion = 3
 
 const (
 	flagPinned = 1 << iota
@@ -105,7 +109,7 @@ func appendRecordBody(b []byte, r *Record) []byte {
 		b = appendString(b, c.Object)
 		b = appendString(b, c.Kind)
 	}
-	return b
+	return appendString(b, r.EventUntilSource)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -138,7 +142,7 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 	}
 	d := decoder{b: b}
 	v := d.byte()
-	if v != 1 && v != recordVersion {
+	if v < 1 || v > recordVersion {
 		return Record{}, fmt.Errorf("%w: fact %d: version %d", ErrDecode, id, v)
 	}
 	flags := d.byte()
@@ -177,6 +181,9 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 			for i := range r.Claims {
 				r.Claims[i] = Claim{Subject: d.string(), Relation: d.string(), Object: d.string(), Kind: d.string()}
 			}
+		}
+		if v >= 3 {
+			r.EventUntilSource = d.string()
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

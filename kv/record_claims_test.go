@@ -20,13 +20,40 @@ func TestRecordClaimsRoundTrip(t *testing.T) {
 }
 
 // appendV1 is the encoding of version 1, before claims: the same fields up
-// to EventSource, without the claim count.
+// to EventSource, without the claim count (nor EventUntilSource).
 func appendV1(r *Record) []byte {
 	body := appendRecordBody(nil, &Record{User: r.User, Text: r.Text, RecordedAt: r.RecordedAt, EventSource: r.EventSource,
 		Pinned: r.Pinned, Source: r.Source})
 	body[0] = 1
-	body = body[:len(body)-1] // the zero claim count
+	body = body[:len(body)-2] // the zero claim count and the empty EventUntilSource
 	return sealed(body, 0)
+}
+
+// appendV2 is the encoding of version 2: claims, but no EventUntilSource.
+func appendV2(r *Record) []byte {
+	c := *r
+	c.EventUntilSource = ""
+	body := appendRecordBody(nil, &c)
+	body[0] = 2
+	body = body[:len(body)-1] // the empty EventUntilSource
+	return sealed(body, 0)
+}
+
+// Records written before the end's source existed decode with none.
+func TestRecordVersion2DecodesWithoutUntilSource(t *testing.T) {
+	r := Record{ID: 4, User: "u", Text: "I am in Rome until Friday.", RecordedAt: 11, EventUntil: 99, HasUntil: true,
+		Claims: []Claim{{Subject: "user", Relation: "lives_in", Object: "rome", Kind: "city"}}}
+	got, err := DecodeRecord(r.ID, appendV2(&r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("v2 record:\n got %+v\nwant %+v", got, r)
+	}
+	r.EventUntilSource = "words"
+	if got, err := DecodeRecord(r.ID, AppendRecord(nil, &r)); err != nil || got.EventUntilSource != "words" {
+		t.Errorf("v3 record: %+v, %v", got, err)
+	}
 }
 
 // Records written before claims existed still decode, with none.
@@ -41,9 +68,9 @@ func TestRecordVersion1DecodesWithoutClaims(t *testing.T) {
 	}
 	// A version that never existed is refused.
 	b := appendRecordBody(nil, &r)
-	b[0] = 3
+	b[0] = recordVersion + 1
 	if _, err := DecodeRecord(r.ID, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("version 3: %v", err)
+		t.Errorf("version %d: %v", recordVersion+1, err)
 	}
 }
 
@@ -51,7 +78,7 @@ func TestRecordVersion1DecodesWithoutClaims(t *testing.T) {
 // allocation.
 func TestRecordClaimCountBounded(t *testing.T) {
 	b := appendRecordBody(nil, &Record{Text: "x"})
-	b = b[:len(b)-1]
+	b = b[:len(b)-2]
 	b = append(b, 0xff, 0xff, 0xff, 0xff, 0x0f)
 	if _, err := DecodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("huge claim count: %v", err)

@@ -15,7 +15,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		{ID: 7, User: "алиса", Text: "Я работаю в компании.\nВторая строка", Pinned: true, Auto: true,
 			RecordedAt: 1_780_000_000_000_000_000, ValidUntil: 1_790_000_000_000_000_000, SupersededBy: 9, Supersedes: 3,
 			EventFrom: -2_000_000_000_000_000_000, EventUntil: 5, HasFrom: true, HasUntil: true,
-			Source: Source{Kind: "chat", Ref: "msg-1", Quote: "q", SaidAt: 42}, EventSource: "words"},
+			Source: Source{Kind: "chat", Ref: "msg-1", Quote: "q", SaidAt: 42}, EventSource: "words", EventUntilSource: "given"},
 	} {
 		got, err := DecodeRecord(r.ID, AppendRecord(nil, &r))
 		if err != nil {

@@ -2,6 +2,7 @@ package kv
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -185,6 +186,47 @@ func TestOtherFormatVersionRefused(t *testing.T) {
 	db.Close()
 	if _, err := Open(path, 0, nil); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "format version 1") {
 		t.Errorf("a version 1 file: %v", err)
+	}
+}
+
+// A version 3 file, whose records a version 3 program can decode, is read
+// as it is read-only and marked current by a writable Open, before any
+// record of version 3 can be written; a newer format is refused.
+func TestVersion3FileBecomesCurrent(t *testing.T) {
+	db := openTest(t)
+	path := db.Path()
+	setVersion := func(v uint64) {
+		t.Helper()
+		if err := db.bolt.Update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, v))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	version := func(db *DB) (v uint64) {
+		_ = db.View(func(tx *Tx) error { v = be.Uint64(tx.meta.Get(keyVersion)); return nil })
+		return v
+	}
+	setVersion(formatVersionV3)
+	db.Close()
+	ro, err := Open(path, 0, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := version(ro); v != formatVersionV3 || !ro.logsIndexed {
+		t.Errorf("read-only: version %d, logs indexed %v; want %d, true", v, ro.logsIndexed, formatVersionV3)
+	}
+	ro.Close()
+	if db, err = Open(path, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v := version(db); v != formatVersion {
+		t.Errorf("after a writable open: version %d, want %d", v, formatVersion)
+	}
+	setVersion(formatVersion + 1)
+	db.Close()
+	if _, err := Open(path, 0, nil); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("format version %d", formatVersion+1)) {
+		t.Errorf("a newer file: %v", err)
 	}
 }
 

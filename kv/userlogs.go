@@ -21,7 +21,7 @@ import (
 //
 // PutBlob and DeleteBlob keep it in step in the transaction that writes.
 // A file of format version 2 has no such index: a writable Open builds
-// it and makes the file version 3; until then (read-only, or stale until
+// it and makes the file current (kv.go); until then (read-only, or stale until
 // Repair) a user's read scans the whole bucket.
 var (
 	bucketLogUsers = []byte("logusers")

@@ -28,3 +28,26 @@ func TestRememberEventTimeFromWords(t *testing.T) {
 		t.Errorf("at in May: %s", at)
 	}
 }
+
+// An interval in the words is stored whole: remember shows the end, get
+// where each end came from, at answers inside it and not after.
+func TestRememberIntervalFromWords(t *testing.T) {
+	db := tempDB(t)
+	out := ok(t, "--db", db, "--now", "2026-07-01", "remember", "I'll be in Rome from 13 to 15 July.")
+	if !strings.Contains(out, "true from:   2026-07-13 (words)") || !strings.Contains(out, "true until:  2026-07-16 (words, not included)") {
+		t.Errorf("remember output:\n%s", out)
+	}
+	if get := ok(t, "--db", db, "get", "1"); !strings.Contains(get, "2026-07-13 → 2026-07-16") || !strings.Contains(get, "start: words, end: words") {
+		t.Errorf("get:\n%s", get)
+	}
+	var facts []struct {
+		EventUntilSource string `json:"event_until_source"`
+	}
+	at := ok(t, "--db", db, "--json", "at", "--event", "2026-07-14")
+	if err := json.Unmarshal([]byte(at), &facts); err != nil || len(facts) != 1 || facts[0].EventUntilSource != "words" {
+		t.Errorf("at on 14 July: %s", at)
+	}
+	if at := ok(t, "--db", db, "--json", "at", "--event", "2026-07-16"); strings.Contains(at, "Rome") {
+		t.Errorf("at on 16 July: %s", at)
+	}
+}

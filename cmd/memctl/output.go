@@ -24,6 +24,9 @@ type factJSON struct {
 	SupersededBy uint64  `json:"superseded_by"`
 	EventFrom    *string `json:"event_from"`
 	EventUntil   *string `json:"event_until"`
+	// Where each came from: given, model or words; absent when unset.
+	EventSource      string `json:"event_source,omitempty"`
+	EventUntilSource string `json:"event_until_source,omitempty"`
 	// The effective interval: event_start null when unknown (no time was
 	// told), event_end null while open; a superseded fact ends where its
 	// successor starts.
@@ -37,19 +40,21 @@ type factJSON struct {
 
 func factObject(f memory.Fact) factJSON {
 	o := factJSON{
-		ID:           f.ID,
-		User:         f.User,
-		Text:         f.Text,
-		State:        f.State().String(),
-		Pinned:       f.Pinned,
-		RecordedAt:   jsonTime(f.RecordedAt),
-		ValidUntil:   jsonTime(f.ValidUntil),
-		SupersededBy: f.SupersededBy,
-		EventFrom:    jsonTime(f.EventFrom),
-		EventUntil:   jsonTime(f.EventUntil),
-		EventStart:   jsonTime(f.EventStart),
-		EventEnd:     jsonTime(f.EventEnd),
-		Claims:       claimObjects(f.Claims),
+		ID:               f.ID,
+		User:             f.User,
+		Text:             f.Text,
+		State:            f.State().String(),
+		Pinned:           f.Pinned,
+		RecordedAt:       jsonTime(f.RecordedAt),
+		ValidUntil:       jsonTime(f.ValidUntil),
+		SupersededBy:     f.SupersededBy,
+		EventFrom:        jsonTime(f.EventFrom),
+		EventUntil:       jsonTime(f.EventUntil),
+		EventSource:      f.EventSource,
+		EventUntilSource: f.EventUntilSource,
+		EventStart:       jsonTime(f.EventStart),
+		EventEnd:         jsonTime(f.EventEnd),
+		Claims:           claimObjects(f.Claims),
 	}
 	if f.Source.Ref != "" {
 		ref := f.Source.Ref
@@ -123,6 +128,18 @@ func eventSpan(_ context.Context, _ *memory.Store, f memory.Fact) (string, error
 	return from + " → " + end, nil
 }
 
+// eventSource says where a fact's stored start and end came from.
+func eventSource(from, until string) string {
+	var parts []string
+	if from != "" {
+		parts = append(parts, "start: "+from)
+	}
+	if until != "" {
+		parts = append(parts, "end: "+until)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // printFactDetail is get without --json: every field, then the lifecycle log.
 func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fact) error {
 	evs, err := s.Events(ctx, f.User, f.ID)
@@ -159,6 +176,9 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 	fmt.Fprintf(tw, "recorded\t%s\n", showTime(f.RecordedAt))
 	fmt.Fprintf(tw, "valid until\t%s\n", orDash(timeOrEmpty(f.ValidUntil)))
 	fmt.Fprintf(tw, "event\t%s\n", span)
+	if f.EventSource != "" || f.EventUntilSource != "" {
+		fmt.Fprintf(tw, "event from\t%s\n", eventSource(f.EventSource, f.EventUntilSource))
+	}
 	if f.Supersedes != 0 {
 		fmt.Fprintf(tw, "supersedes\tfact %d\n", f.Supersedes)
 	}

@@ -235,6 +235,9 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		if !f.EventFrom.IsZero() {
 			fmt.Fprintf(tw, "true from:\t%s (%s)\n", showTime(f.EventFrom), f.EventSource)
 		}
+		if !f.EventUntil.IsZero() {
+			fmt.Fprintf(tw, "true until:\t%s (%s, not included)\n", showTime(f.EventUntil), f.EventUntilSource)
+		}
 	default: // a noop: the fact it restates, unchanged but for its log
 		fmt.Fprintf(tw, "fact:\t%d (%s, unchanged, told again): %s\n", f.ID, f.State(), oneLineText(f.Text))
 	}
