@@ -345,6 +345,10 @@ type indexer struct {
 	records int    // records the queued changes wrote
 	queued  uint64 // sequence of the last change queued
 	applied uint64 // sequence of the last change applied, skipped or covered by a build
+	// taken is the sequence of the last change taken into a batch: a
+	// lookup waiting for no later one needs no wake-up, for the batch is
+	// already being applied.
+	taken uint64
 	// epoch counts skips: a batch taken before a skip (a drop, a build)
 	// is moot, and must not reach the index made since.
 	epoch uint64
@@ -484,7 +488,13 @@ func (q *indexer) run() {
 			return
 		}
 		batch, upTo, epoch := q.queue, q.queued, q.epoch
-		q.queue, q.records, q.urgent = nil, 0, false
+		q.queue, q.records, q.urgent, q.taken = nil, 0, false, upTo
+		// Wake-ups sent for what this batch takes are spent: left in the
+		// channel, one would cut the next change's delay short.
+		select {
+		case <-q.kick:
+		default:
+		}
 		q.mu.Unlock()
 
 		if q.hookBeforeApply != nil {
@@ -580,8 +590,10 @@ func (q *indexer) waitUser(ctx context.Context, user string) error {
 // with mu held.
 func (q *indexer) waitFor(ctx context.Context, target uint64) error {
 	if q.applied < target {
-		q.urgent = true
-		q.wake()
+		if target > q.taken {
+			q.urgent = true
+			q.wake()
+		}
 		// A cancelled lookup stops waiting at once.
 		stop := context.AfterFunc(ctx, func() {
 			q.mu.Lock()
@@ -605,7 +617,7 @@ func (q *indexer) skip() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.queue, q.records, q.urgent = nil, 0, false
-	q.applied = q.queued
+	q.applied, q.taken = q.queued, q.queued
 	q.epoch++
 	clear(q.byUser)
 	q.cond.Broadcast()

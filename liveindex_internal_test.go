@@ -224,11 +224,6 @@ func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	find("a", "cello on Fridays", fa.ID) // read your writes
-	// A wake-up the flush has not taken yet would apply b's change at once.
-	select {
-	case <-s.live.q.kick:
-	default:
-	}
 	fb, err := s.Add(ctx, Note{User: "b", Text: "My sister lives in Porto."})
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +235,42 @@ func TestLookupWaitsOnlyForItsUsersChanges(t *testing.T) {
 	find("b", "sister in Porto", fb.ID)
 	if pending() {
 		t.Fatal("b's lookup returned before b's change reached the index")
+	}
+}
+
+// A lookup that comes to wait for changes the indexer has already taken
+// leaves no wake-up behind: once that batch is applied, the next change
+// (another user's) waits out the delay like any other.
+func TestWaitForATakenBatchLeavesNoWakeUp(t *testing.T) {
+	s, ctx, _ := delayedStore(t)
+	q := &s.live.q
+	if _, err := s.Candidates(ctx, "other", "build the index", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(ctx, Note{User: "a", Text: "I play the cello on Fridays."}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	q.hookBeforeApply = func() {
+		defer close(done)
+		q.hookBeforeApply = nil
+		// A lookup of a's arrives now: it would wait for the batch in hand.
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		q.mu.Lock()
+		_ = q.waitFor(gone, q.byUser["a"])
+		q.mu.Unlock()
+	}
+	q.wake() // take the gathered batch now
+	<-done
+	if err := q.waitUser(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	q.mu.Lock()
+	urgent, kicks := q.urgent, len(q.kick)
+	q.mu.Unlock()
+	if urgent || kicks != 0 {
+		t.Errorf("after the batch was applied: urgent %v, %d wake-ups queued; the next change would skip the delay", urgent, kicks)
 	}
 }
 
