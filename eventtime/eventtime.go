@@ -97,8 +97,10 @@ func parse(text string, said time.Time, lang string) (res Result) {
 	p := newParser(toks, date(y, m, d))
 	c, per, ok := p.best()
 	if !ok {
+		res.End, res.EndGrain = p.untilEnd(p.cands, time.Time{})
 		return res
 	}
+	res.End, res.EndGrain = p.endOf(c, per, p.cands)
 	res.Found = true
 	res.Start = per.start
 	res.Grain = per.g
