@@ -46,6 +46,13 @@ func (p *parser) joinRanges(cs []cand) []cand {
 			}
 		}
 		if c.end == nil {
+			if n, ok := p.endAfter(c); ok {
+				if r, ok := p.joinPair(c, n); ok {
+					c = r
+				}
+			}
+		}
+		if c.end == nil {
 			if r, ok := p.bareDayStart(c, prevB); ok {
 				c = r
 			} else if r, ok := p.bareDayEnd(c); ok {
@@ -93,6 +100,28 @@ func (p *parser) connector(b, a, first int) bool {
 		k++
 	}
 	return k == a
+}
+
+// endAfter reads after a range's connector the bare forms that need a
+// preposition before them elsewhere: From December to May (a verb too),
+// с мая по август, from 2019 to 2021.
+func (p *parser) endAfter(c cand) (cand, bool) {
+	k := c.b
+	if (p.w(k) == "and" || p.w(k) == "и") && rangeTo[p.w(k+1)] {
+		k++
+	}
+	k++
+	if w := p.w(k); w == "the" || w == "on" {
+		k++
+	}
+	if k-c.b > 3 || !p.connector(c.b, k, c.a) {
+		return cand{}, false
+	}
+	n, ok := p.periodRef(k, true)
+	if !ok || (n.fixed && n.p.g != GrainYear) || (!n.fixed && n.r.k != rMonth && n.r.k != rSeason) {
+		return cand{}, false
+	}
+	return n, true
 }
 
 // joinPair joins c and the n after it when a connector stands between
@@ -359,10 +388,16 @@ func (p *parser) matchGluedDayRange(i int) (cand, bool) {
 // after it (for two weeks from Monday, from Monday for three days, на две
 // недели с понедельника) or "only" (this summer only, только этим летом).
 func (p *parser) lengthOf(c *cand) {
-	_, lead := p.marker(c.a)
-	if l, ok := p.lengthAt(c.b); ok {
-		c.dur = l
-		return
+	mk, lead := p.marker(c.a)
+	if mk == mkSince || mk == mkBack {
+		return // "since May I've been here for three weeks": up to now, not an end
+	}
+	// after it in its clause: from Monday I'm off for three days
+	for k := c.b; k < len(p.t) && k <= c.b+4 && p.ts.clause[k] == p.ts.clause[c.a]; k++ {
+		if l, ok := p.lengthAt(k); ok {
+			c.dur = l
+			return
+		}
 	}
 	for k := lead - 1; k >= 0 && k >= lead-5; k-- {
 		if l, ok := p.lengthAt(k); ok && k+1+p.lengthTokens(k) == lead {
@@ -457,17 +492,26 @@ func (p *parser) untilEnd(cands []cand, from time.Time) (time.Time, Grain) {
 			continue
 		}
 		c.mk = mkFrom // an end is ahead unless the words tell of the past
-		per, ok := p.resolve(c)
-		if !ok {
-			continue
+		if per, ok := p.resolve(c); ok {
+			if end := untilAt(per, w, c.sub); end.After(from) && InRange(end) {
+				return end, per.g
+			}
 		}
-		end := per.start
-		if per.g == GrainDay || untilIncl[w] || c.sub == subEnd {
-			end = per.end()
-		}
-		if end.After(from) && InRange(end) {
-			return end, per.g
+		// "since Monday I've been on leave until 20 June": the past tense
+		// is the start's; the end is the first after it
+		if per, ok := p.resolveEnd(c, dayP(from)); ok && !from.IsZero() {
+			if end := untilAt(per, w, c.sub); end.After(from) && InRange(end) {
+				return end, per.g
+			}
 		}
 	}
 	return time.Time{}, ""
+}
+
+// untilAt is where "until per" stops, after the end word w.
+func untilAt(per period, w string, s sub) time.Time {
+	if per.g == GrainDay || untilIncl[w] || s == subEnd {
+		return per.end()
+	}
+	return per.start
 }
