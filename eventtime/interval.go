@@ -276,19 +276,24 @@ func (p *parser) bareDayStart(c cand, prevB int) (cand, bool) {
 	if a < prevB || !p.connector(j, c.a, a) || ds >= de {
 		return cand{}, false
 	}
-	start := cand{a: a, b: c.b}
-	if c.fixed {
-		y := c.p.start.Year()
+	return startBefore(c, a, m, ds), true
+}
+
+// startBefore is the range from day ds of month m, written at token a, to
+// end: in end's year when it has one; bad when that day does not exist.
+func startBefore(end cand, a int, m time.Month, ds int) cand {
+	start := cand{a: a, b: end.b}
+	if end.fixed {
+		y := end.p.start.Year()
 		if !validDay(y, m, ds) {
-			return cand{a: a, b: c.b, bad: true}, true
+			return cand{a: a, b: end.b, bad: true}
 		}
 		start.fixed, start.p = true, dayP(date(y, m, ds))
 	} else {
 		start.r = rec{k: rMonthDay, mon: m, day: ds}
 	}
-	end := c
 	start.end = &end
-	return start, true
+	return start
 }
 
 // bareDayEnd reads the bare day after a date as the end of a range, with
@@ -370,18 +375,7 @@ func (p *parser) matchGluedDayRange(i int) (cand, bool) {
 	if end.bad {
 		return end, true
 	}
-	start := cand{a: i, b: end.b}
-	if end.fixed {
-		y := end.p.start.Year()
-		if !validDay(y, m, ds) {
-			return cand{a: i, b: end.b, bad: true}, true
-		}
-		start.fixed, start.p = true, dayP(date(y, m, ds))
-	} else {
-		start.r = rec{k: rMonthDay, mon: m, day: ds}
-	}
-	start.end = &end
-	return start, true
+	return startBefore(end, i, m, ds), true
 }
 
 // lengthOf reads what bounds a start with no end named: a length before or

@@ -81,7 +81,8 @@ func TestIntervalsEN(t *testing.T) {
 		{"since 2024 until 2020", "2026-06-10", "2024-01-01", GrainYear, "", ""},
 		{"2019 to 2020", "2012-08-10", "", "", "", ""},
 		{"I'm at 10.1 - 10.12", "2012-08-10", "", "", "", ""},
-		// no end named: Start as before
+		// no end named: Start as before; a length after "since" runs up to now
+		{"Since May I've been here for three weeks.", "2026-06-10", "2026-05-01", GrainMonth, "", ""},
 		{"I moved to Paris three weeks ago.", "2026-06-10", "2026-05-20", GrainDay, "", ""},
 		{"From Monday I'm starting at the bank.", "2026-06-10", "2026-06-15", GrainDay, "", ""},
 	})
@@ -106,5 +107,6 @@ func TestIntervalsRU(t *testing.T) {
 		{"Контракт по 2028 год.", "2026-06-10", "", "", "2029-01-01", GrainYear},
 		{"с 20 по 30 февраля 2026", "2026-01-10", "", "", "", ""},
 		{"С понедельника перехожу в отдел продаж.", "2026-06-10", "2026-06-15", GrainDay, "", ""},
+		{"Я только вчера узнала.", "2026-06-10", "2026-06-09", GrainDay, "", ""},
 	})
 }
