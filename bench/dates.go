@@ -23,6 +23,7 @@ type dateCase struct {
 	Start *string `json:"start"` // null: a negative, nothing should be found
 	Grain string  `json:"grain"`
 	Note  string  `json:"note"`
+	End   *string `json:"end"` // optional: where the period stops, exclusive
 }
 
 // timeCase is what both date benchmarks score: a text said on a day, and
@@ -34,6 +35,8 @@ type timeCase struct {
 	grain          string
 	conv           string // the case follows another convention (the tag after "conv:")
 	ignored        bool   // a conv case our conventions do not judge (chrono's notations)
+	rng            bool   // the note calls the case a range: it names an end
+	end            *time.Time
 }
 
 func datesCmd() *cobra.Command {
@@ -162,9 +165,11 @@ func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
 	by := map[string]*timeTally{}
 	var total timeTally
 	var misses []string
+	var rt rangeTally
 	for _, c := range cases {
 		r := eventtime.Parse(c.text, c.said, c.lang)
 		ok := timeRight(c, r)
+		rt.add(c, r, ok)
 		a := by[c.lang]
 		if a == nil {
 			a = &timeTally{}
@@ -201,6 +206,7 @@ func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
 	}
 	row("all", &total)
 	tw.Flush()
+	rt.print(w)
 	if verbose && len(misses) > 0 {
 		fmt.Fprintf(w, "\nmisses:\n")
 		for _, m := range misses {
@@ -210,6 +216,42 @@ func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
 	// The headline keeps the old sum: dated cases and negatives together,
 	// without the cases of another convention.
 	fmt.Fprintf(w, "accuracy %.3f n=%d\n", timeShare(total.right+total.negRight, total.n+total.negs), total.n+total.negs)
+}
+
+// rangeTally counts the cases that name an end: those whose note calls
+// them a range, and those with a gold end.
+type rangeTally struct{ n, startRight, withEnd, ends, endRight int }
+
+func (a *rangeTally) add(c timeCase, r eventtime.Result, ok bool) {
+	if c.ignored {
+		return
+	}
+	if c.rng {
+		a.n++
+		if ok {
+			a.startRight++
+		}
+		if c.start != nil && !r.End.IsZero() {
+			a.withEnd++
+		}
+	}
+	if c.end != nil {
+		a.ends++
+		if r.End.Equal(*c.end) {
+			a.endRight++
+		}
+	}
+}
+
+// print writes the ranges line (start right, an end read where a date is
+// due) and the ends line, when the file has such cases.
+func (a *rangeTally) print(w io.Writer) {
+	if a.n > 0 {
+		fmt.Fprintf(w, "ranges %d: start right %d (%.3f), an end read %d\n", a.n, a.startRight, timeShare(a.startRight, a.n), a.withEnd)
+	}
+	if a.ends > 0 {
+		fmt.Fprintf(w, "end %d: right %d (%.3f)\n", a.ends, a.endRight, timeShare(a.endRight, a.ends))
+	}
 }
 
 // saidTime reads a said moment: a day (00:00 UTC) or an RFC 3339 time with
@@ -233,7 +275,15 @@ func dateCaseOf(r dateCase) (timeCase, error) {
 	if err != nil {
 		return timeCase{}, fmt.Errorf("%s: said: %w", r.ID, err)
 	}
-	c := timeCase{id: r.ID, lang: r.Lang, text: r.Text, said: said, grain: r.Grain}
+	c := timeCase{id: r.ID, lang: r.Lang, text: r.Text, said: said, grain: r.Grain,
+		rng: strings.Contains(strings.ToLower(r.Note), "range")}
+	if r.End != nil {
+		end, err := day(*r.End)
+		if err != nil {
+			return timeCase{}, fmt.Errorf("%s: end: %w", r.ID, err)
+		}
+		c.end = &end
+	}
 	if r.Start != nil {
 		start, err := day(*r.Start)
 		if err != nil {

@@ -59,3 +59,40 @@ func TestDatesCommand(t *testing.T) {
 		t.Errorf("an unreadable said: got %v, want an error naming the case", err)
 	}
 }
+
+// TestDatesRanges checks the ranges and ends lines: a case whose note
+// calls it a range is counted with whether its start is right and an end
+// was read, and a gold end is scored exactly.
+func TestDatesRanges(t *testing.T) {
+	out := runDates(t, []string{
+		`{"id":"en-1","lang":"en","text":"10 - 22 August 2012","said":"2012-08-10T12:00:00Z","start":"2012-08-10","grain":"day","note":"Range expression; range (start kept)","end":"2012-08-23"}`,
+		`{"id":"en-2","lang":"en","text":"from 13 to 15 July","said":"2026-06-10","start":"2026-07-13","grain":"day","end":"2026-07-15"}`,
+		`{"id":"en-3","lang":"en","text":"February 20 - 29, 2022","said":"2012-08-10","start":null,"grain":null,"note":"impossible ranges"}`,
+		`{"id":"en-4","lang":"en","text":"I start tomorrow.","said":"2026-01-15","start":"2026-01-16","grain":"day"}`,
+	})
+	for _, want := range []string{
+		"ranges 2: start right 2 (1.000), an end read 1",
+		"end 2: right 1 (0.500)", // the end is exclusive: 15 July ends on the 16th
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// runDates runs bench dates on the given lines and returns what it printed.
+func runDates(t *testing.T, lines []string) string {
+	t.Helper()
+	data := filepath.Join(t.TempDir(), "dates.jsonl")
+	if err := os.WriteFile(data, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	c := datesCmd()
+	c.SetOut(&out)
+	c.SetArgs([]string{"--data", data})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}

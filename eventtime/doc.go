@@ -3,7 +3,9 @@
 // Monday", "last spring", "в начале мая", "с 2019 года", "позавчера". Given
 // the text and the moment it was said, Parse returns the first day of the
 // period the words refer to, its grain (day, week, month, season, year), the
-// matched span and the language.
+// matched span and the language, and, when the words name one, where the
+// period ends ("from 13 to 15 July", "for two weeks", "until Friday", "до
+// конца месяца").
 //
 // It owns the date grammar of both languages (number words and their case
 // forms, weekday, month and season names, relative and deictic

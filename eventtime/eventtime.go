@@ -66,6 +66,33 @@ const RangeText = "years 1900 to 2199"
 // "Я ошиблась: ...") restates what was always true, so its dates are
 // content, not the time the fact began: Parse reports nothing. Only the
 // first 2,000 runes of text are read.
+//
+// End is where the period stops, exclusive, at the grain of what was said;
+// it is zero when the text names no end, and always after Start when
+// Found. It is read from:
+//   - a range, whose end is included whole: "from 13 to 15 July" ends on
+//     16 July, "between May and August" on 1 September, "10–22 August",
+//     "с 10 по 22 августа", "Friday to Monday". A year said at the end
+//     belongs to both ends ("Aug 10 - Nov 12, 2011"), and the start goes a
+//     year back if it would not come first ("From December to May 2022":
+//     December 2021 to 1 June 2022). When both ends recur (no year, no
+//     next/last) and the text is not about the future, a stretch that holds
+//     the day said is the one meant ("From December to May", said in
+//     April: the December past).
+//   - a length after a start: "for two weeks from Monday" ends 14 days
+//     after that Monday (day grain); "this summer only" and "только этим
+//     летом" end where the period ends.
+//   - an end alone: "until Friday", "до пятницы" include the day (End is
+//     Saturday); "until 2036", "до 2028 года", "until May" stop where the
+//     longer period starts (1 January 2036); "through"/"по" include it
+//     whole ("по 2028 год": 1 January 2029); "till the end of the month",
+//     "до конца месяца" end where the period ends. An end alone names no
+//     start: Found stays false, End is set. With a start named elsewhere
+//     in the text, the first end alone that falls after it is kept.
+//
+// A range that names a day that does not exist ("February 20 - 29, 2022")
+// is refused whole: no Start and no End. An end not after the start gives
+// no End; an End outside InRange is dropped.
 func Parse(text string, said time.Time, lang string) (res Result) {
 	defer func() {
 		if recover() != nil {
@@ -97,8 +124,10 @@ func parse(text string, said time.Time, lang string) (res Result) {
 	p := newParser(toks, date(y, m, d))
 	c, per, ok := p.best()
 	if !ok {
+		res.End, res.EndGrain = p.untilEnd(p.cands, time.Time{})
 		return res
 	}
+	res.End, res.EndGrain = p.endOf(c, per, p.cands)
 	res.Found = true
 	res.Start = per.start
 	res.Grain = per.g

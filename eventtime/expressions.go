@@ -37,6 +37,9 @@ func (p *parser) matchExpr(i int) (cand, bool) {
 	if c, ok := p.matchMonthInYears(i); ok {
 		return c, true
 	}
+	if c, ok := p.matchGluedDayRange(i); ok {
+		return c, true
+	}
 	switch p.w(i) {
 	case "next", "last":
 		if p.w(i-1) == "the" {

@@ -8,7 +8,9 @@ import (
 )
 
 // FuzzParse checks that Parse never panics, answers quickly even for long
-// or hostile input, and that whatever it finds lies in the accepted range.
+// or hostile input, that whatever it finds lies in the accepted range, and
+// that an end, when there is one, has a grain, lies in the range and comes
+// after the start.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"I moved to Paris three weeks ago.",
@@ -18,6 +20,10 @@ func FuzzParse(f *testing.F) {
 		"next next next week", "весной 2022-го", "twenty-", "a couple of", "end of",
 		strings.Repeat("last ", 500), strings.Repeat("3 ", 700), strings.Repeat("в начале ", 300),
 		"\xff\xfe invalid utf8 \x80 yesterday",
+		"from 13 to 15 July", "10–22 August", "August 10 - 22, 2012", "February 20 - 29, 2022",
+		"с 10 по 22 августа", "between May and August", "for two weeks from Monday", "until 2199",
+		"through 2199", "до конца месяца", "this summer only", "10-22 августа 2012", "from 2199 to 2199",
+		strings.Repeat("1 - ", 500), strings.Repeat("May to ", 300), strings.Repeat("с 1 по ", 300),
 	} {
 		f.Add(s, int64(1772582400), "")
 	}
@@ -33,6 +39,17 @@ func FuzzParse(f *testing.F) {
 		}
 		if r.Lang != "en" && r.Lang != "ru" {
 			t.Fatalf("lang %q", r.Lang)
+		}
+		if (r.End.IsZero()) != (r.EndGrain == "") {
+			t.Fatalf("%q said %v: end %v with grain %q", text, said, r.End, r.EndGrain)
+		}
+		if !r.End.IsZero() {
+			if !InRange(r.End) || r.End.Location() != time.UTC || r.End.Hour() != 0 || r.End.Minute() != 0 {
+				t.Fatalf("%q said %v: end %v out of range or not a UTC midnight", text, said, r.End)
+			}
+			if r.Found && !r.End.After(r.Start) {
+				t.Fatalf("%q said %v: end %v not after start %v", text, said, r.End, r.Start)
+			}
 		}
 		if !r.Found {
 			return
@@ -58,7 +75,7 @@ func FuzzParse(f *testing.F) {
 // no more than the bound, and that the bounded work itself is fast.
 func TestLinearTime(t *testing.T) {
 	said := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
-	for _, unit := range []string{"the day before yesterday in early May ", "в начале прошлого года с 3-го мая ", "a ", "3 ", "- ", "the 1st of ", "2 days after next ", "on 12/05 ", "yesterday; today; ", "the last friday of "} {
+	for _, unit := range []string{"the day before yesterday in early May ", "в начале прошлого года с 3-го мая ", "a ", "3 ", "- ", "the 1st of ", "2 days after next ", "on 12/05 ", "yesterday; today; ", "the last friday of ", "from 1 to 2 May ", "1 - ", "с 1 по ", "May to ", "August 10 - 22, ", "for 3 days from "} {
 		text := strings.Repeat(unit, 200000/len(unit))
 		start := time.Now()
 		Parse(text, said, "")

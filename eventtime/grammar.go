@@ -18,6 +18,9 @@ type cand struct {
 	needLead bool // a bare form that needs a preposition before it to be a date
 	bad      bool // a date that does not exist (31 February): read, then dropped
 	mk       marker
+	end      *cand  // the other end of a range (from May to December), read with it
+	dur      length // a length after the start: for three days
+	whole    bool   // the period meant whole: this summer only
 }
 
 type marker uint8
@@ -38,6 +41,7 @@ type parser struct {
 	said     time.Time
 	ts       *tenses
 	habitual []bool // per clause
+	cands    []cand // the expressions best found, for the end alone
 }
 
 func newParser(t []token, said time.Time) *parser {
@@ -79,7 +83,8 @@ func (p *parser) best() (cand, period, bool) {
 		cands = append(cands, c)
 		i = c.b
 	}
-	cands = p.merge(cands)
+	cands = p.joinRanges(p.merge(cands))
+	p.cands = cands
 	var best cand
 	var bestP period
 	bestS := -1
@@ -98,7 +103,7 @@ func (p *parser) best() (cand, period, bool) {
 		if !c.fixed && c.mod == modNone && c.mk == mkNone && p.habitual[p.ts.clause[c.a]] {
 			continue
 		}
-		per, ok := p.resolve(c)
+		per, ok := p.resolveStart(c)
 		if !ok || !InRange(per.start) {
 			continue
 		}

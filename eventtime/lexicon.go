@@ -252,8 +252,8 @@ var ruUnitWords = func() map[string]string {
 
 // words before an expression that mark where a period begins or ends
 var (
-	ruPreps     = set("в", "во", "с", "со", "к", "ко", "на", "до", "по", "после", "около", "перед")
-	enDateLead  = set("in", "since", "from", "during", "by", "until", "till", "til", "of", "after", "before", "throughout", "around", "through", "over", "starting", "beginning", "back", "early", "late", "mid", "on", "for", "at", "as")
+	ruPreps     = set("в", "во", "с", "со", "к", "ко", "на", "до", "по", "после", "около", "перед", "между")
+	enDateLead  = set("in", "since", "from", "during", "by", "until", "till", "til", "of", "after", "before", "throughout", "around", "through", "over", "starting", "beginning", "back", "early", "late", "mid", "on", "for", "at", "as", "between")
 	enHabitual  = set("usually", "always", "often", "normally", "typically", "generally", "sometimes", "every", "each", "weekly", "monthly", "nightly", "daily", "yearly", "annually")
 	ruHabitual  = set("обычно", "всегда", "часто", "иногда", "каждый", "каждую", "каждое", "каждой", "каждого", "каждом", "каждым", "ежегодно", "ежемесячно", "еженедельно", "ежедневно")
 	ruEvery     = set("каждый", "каждую", "каждое", "каждой", "каждого", "каждом", "каждым", "каждые", "каждых")
