@@ -188,8 +188,10 @@ func startTime(r eventtime.Result) string {
 
 // renumbers reports whether the new fact gives other numbers than e's
 // candidate, with a whole word in common: both hold numbers, not the same.
-func renumbers(e *evidence, text string) bool {
-	a, b := numbers(e.c.Text), numbers(text)
+// The numbers of the marker (the time a fact begins, "from 13 to 15
+// October") say when, not what changed, and are not counted.
+func renumbers(e *evidence, text, marker string) bool {
+	a, b := numbers(e.c.Text), numbers(strings.Replace(text, marker, " ", 1))
 	if len(a) == 0 || len(b) == 0 || slices.Equal(a, b) {
 		return false
 	}
@@ -223,7 +225,7 @@ func changeOf(d Decision, in Input, marker string, action Action, what string) D
 		d.ConflictWith = e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q: may replace candidate %d (%s), which is pinned: added, conflict recorded", what, marker, e.c.N, e.why())
 		d = alsoConflicts(d, ev)
-	case action != Add && renumbers(&e, in.Text) && (e.c == topScore(cs) || bySpecificity(ev)[0].c == e.c):
+	case action != Add && renumbers(&e, in.Text, marker) && (e.c == topScore(cs) || bySpecificity(ev)[0].c == e.c):
 		// "My rent is £950", "my rent goes up to £1,020 from January": a
 		// shared word and other numbers say what changed, and to what,
 		// when the lookup or the most specific evidence points there too.
@@ -520,10 +522,18 @@ func bySpecificity(ev []evidence) []evidence {
 }
 
 // fromMarker reports whether a shared term is one of the marker's words:
-// its first four letters are theirs.
+// its first four letters are theirs, or all of a shorter one's (a word
+// of the marker such as "с" is no prefix of every term), in any case (a
+// time's span keeps the text's own: "from 13 to 15 October").
 func fromMarker(t term.Term, marker string) bool {
-	for _, w := range strings.Fields(marker) {
-		if n := min(4, len([]rune(t.Text)), len([]rune(w))); n > 0 && fold.Prefix(t.Text, n) == fold.Prefix(w, n) {
+	for _, w := range tokens(marker) {
+		if len([]rune(t.Text)) < 4 || len([]rune(w)) < 4 {
+			if t.Text == w {
+				return true
+			}
+			continue
+		}
+		if fold.Prefix(t.Text, 4) == fold.Prefix(w, 4) {
 			return true
 		}
 	}

@@ -175,6 +175,16 @@ func TestRulesDecide(t *testing.T) {
 			{N: 2, Text: "I always hit my head on low beams.", Score: 0.4, Terms: []term.Term{word("head")}}}},
 		action: Update, target: 1, reason: `start marker "from January"; candidate 1 gives other numbers for words rent`,
 	}, {
+		name: "the month of a start in any case is the time's word, not evidence",
+		in: Input{Text: "I'll be in Rome from 13 to 15 October.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "From 1 October I now work at company C; I am leaving company B.", Score: 0.5, Overlap: 0.1, Terms: []term.Term{word("octob")}}}},
+		action: Add, reason: `start marker "from 13 to 15 October" but no fact it concerns: added`,
+	}, {
+		name: "the numbers of the time it begins are not other numbers",
+		in: Input{Text: "I'll be in Rome from 13 to 15 October.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I was in Rome from 1 to 3 May.", Score: 2, Overlap: 0.3, Terms: []term.Term{word("rome")}}}},
+		action: Add, conflict: 1, reason: `start marker "from 13 to 15 October": may replace candidate 1`,
+	}, {
 		name: "a correction with other numbers on a shared word, not clearly ahead, invalidates it",
 		in: Input{Text: "Oops, Leo's birth date is the 21st of May, I swapped the digits.", Candidates: []Candidate{
 			{N: 1, Text: "I try to do a digital detox one weekend a month.", Score: 0.62, Terms: []term.Term{word("digit")}},
