@@ -274,7 +274,8 @@ func (m *model) candidates(user, text string) map[uint64][]string {
 }
 
 // promptLines are the lines Prompt must show for user: true now, with the
-// interval's known ends, and upcoming current facts with their start.
+// interval's known ends, and upcoming current facts with their start and
+// known end.
 func (m *model) promptLines(user string) (trueNow, upcoming []string) {
 	now := m.now()
 	day := func(t time.Time) string { return t.UTC().Format(time.DateOnly) }
@@ -299,7 +300,11 @@ func (m *model) promptLines(user string) (trueNow, upcoming []string) {
 			}
 			trueNow = append(trueNow, line)
 		case mf.f.State() == memory.Current && start.After(now):
-			upcoming = append(upcoming, fmt.Sprintf("- %s (from %s)", mf.f.Text, day(start)))
+			line := fmt.Sprintf("- %s (from %s", mf.f.Text, day(start))
+			if !end.IsZero() {
+				line += ", until " + day(end)
+			}
+			upcoming = append(upcoming, line+")")
 		}
 	}
 	return trueNow, upcoming

@@ -101,8 +101,8 @@ func ids(fs []map[string]any) []int {
 // these keys, with these JSON types.
 func checkFactObject(t *testing.T, m map[string]any) {
 	t.Helper()
-	want := []string{"claims", "event_end", "event_from", "event_start", "event_until", "id", "pinned", "recorded_at", "source",
-		"state", "superseded_by", "text", "user", "valid_until"}
+	want := []string{"claims", "event_end", "event_from", "event_source", "event_start", "event_until", "event_until_source",
+		"id", "pinned", "recorded_at", "source", "state", "superseded_by", "text", "user", "valid_until"}
 	var keys []string
 	for k := range m {
 		keys = append(keys, k)
@@ -138,6 +138,16 @@ func checkFactObject(t *testing.T, m map[string]any) {
 	}
 	if s, isStr := m["source"].(string); m["source"] != nil && (!isStr || s == "") {
 		t.Errorf("source = %#v, want null or a non-empty string", m["source"])
+	}
+	for _, k := range []string{"event_source", "event_until_source"} {
+		if s, isStr := m[k].(string); m[k] != nil && (!isStr || s != "given" && s != "model" && s != "words") {
+			t.Errorf("%s = %#v, want null, given, model or words", k, m[k])
+		}
+	}
+	for _, p := range [][2]string{{"event_from", "event_source"}, {"event_until", "event_until_source"}} {
+		if (m[p[0]] == nil) != (m[p[1]] == nil) && m[p[1]] != nil {
+			t.Errorf("%s = %#v with %s null", p[1], m[p[1]], p[0])
+		}
 	}
 	cs, isArr := m["claims"].([]any)
 	if !isArr {

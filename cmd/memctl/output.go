@@ -24,9 +24,10 @@ type factJSON struct {
 	SupersededBy uint64  `json:"superseded_by"`
 	EventFrom    *string `json:"event_from"`
 	EventUntil   *string `json:"event_until"`
-	// Where each came from: given, model or words; absent when unset.
-	EventSource      string `json:"event_source,omitempty"`
-	EventUntilSource string `json:"event_until_source,omitempty"`
+	// Where each came from: given, model or words; null when unknown
+	// (unset, or imported from an export that did not say).
+	EventSource      *string `json:"event_source"`
+	EventUntilSource *string `json:"event_until_source"`
 	// The effective interval: event_start null when unknown (no time was
 	// told), event_end null while open; a superseded fact ends where its
 	// successor starts.
@@ -50,8 +51,8 @@ func factObject(f memory.Fact) factJSON {
 		SupersededBy:     f.SupersededBy,
 		EventFrom:        jsonTime(f.EventFrom),
 		EventUntil:       jsonTime(f.EventUntil),
-		EventSource:      f.EventSource,
-		EventUntilSource: f.EventUntilSource,
+		EventSource:      nonEmpty(f.EventSource),
+		EventUntilSource: nonEmpty(f.EventUntilSource),
 		EventStart:       jsonTime(f.EventStart),
 		EventEnd:         jsonTime(f.EventEnd),
 		Claims:           claimObjects(f.Claims),
@@ -69,6 +70,14 @@ func jsonTime(t time.Time) *string {
 		return nil
 	}
 	s := t.UTC().Format(time.RFC3339Nano)
+	return &s
+}
+
+// nonEmpty is s, or nil (JSON null) for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
 	return &s
 }
 
