@@ -176,6 +176,7 @@ func TestFactJSON(t *testing.T) {
 		"id": 1.0, "user": "", "text": "I work at company A.", "state": "current", "pinned": true,
 		"recorded_at": "2026-03-10T00:00:00Z", "valid_until": nil, "superseded_by": 0.0,
 		"event_from": "2026-01-05T00:00:00Z", "event_until": "2026-12-31T17:00:00Z", "source": "msg-7",
+		"event_source": "given", "event_until_source": "given",
 		"event_start": "2026-01-05T00:00:00Z", "event_end": "2026-12-31T17:00:00Z",
 		"claims": []any{map[string]any{"subject": "", "relation": "works_at", "object": "company A", "kind": "company"}},
 	}
