@@ -159,36 +159,25 @@ func orOpen(t time.Time, none string) string {
 // layout scales shapes onto the canvas, with the crosshair at (at, known)
 // when either is set.
 func layout(shapes []shape, now, at, known time.Time) *diagram {
-	// The domain: every time drawn, and now.
-	var lo, hi time.Time
-	see := func(t time.Time) {
-		if t.IsZero() {
-			return
-		}
-		if lo.IsZero() || t.Before(lo) {
-			lo = t
-		}
-		if hi.IsZero() || t.After(hi) {
-			hi = t
-		}
-	}
-	see(now)
-	see(at)
-	see(known)
+	// Two domains: event times across, record times up; now on both.
+	var ex, rx bounds
+	ex.see(now)
+	rx.see(now)
+	ex.see(at)
+	rx.see(known)
 	for _, s := range shapes {
 		for _, p := range s.Spans {
-			see(p.EvFrom)
-			see(p.EvTo)
-			see(p.RecFrom)
-			see(p.RecTo)
+			ex.see(p.EvFrom)
+			ex.see(p.EvTo)
+			rx.see(p.RecFrom)
+			rx.see(p.RecTo)
 		}
 	}
-	if !hi.After(lo) {
-		lo, hi = lo.AddDate(0, 0, -30), hi.AddDate(0, 0, 30)
-	}
-	pad := hi.Sub(lo) / 14
-	xlo, xhi := lo.Add(-pad), hi.Add(pad)
-	ylo, yhi := lo.Add(-pad/2), hi.Add(pad/2)
+	// An event axis that begins after the first record time would hide
+	// the facts of unknown start: it starts no later than the first record.
+	ex.see(rx.lo)
+	xlo, xhi := ex.padded(14)
+	ylo, yhi := rx.padded(20)
 	plotH := math.Min(maxPlotH, math.Max(minPlotH, float64(len(shapes)*rowH)))
 	d := &diagram{W: diagramW, H: marginTop + plotH + marginBot, X0: marginLeft, Y0: marginTop, X1: diagramW - marginRight, Y1: marginTop + plotH}
 	x := func(t time.Time) float64 {
@@ -246,7 +235,69 @@ func layout(shapes []shape, now, at, known time.Time) *diagram {
 		sv.LabelX, sv.LabelY = first.X+5, first.Y+first.H-7
 		d.Shapes = append(d.Shapes, sv)
 	}
+	placeLabels(d)
 	return d
+}
+
+// Label metrics in the diagram's units (11.5px text).
+const (
+	labelCharW = 6.2
+	labelLineH = 13
+)
+
+// placeLabels keeps each label inside the plot and moves one that would
+// overlap a label placed before it up a line at a time, so that versions
+// recorded the same day stay readable.
+func placeLabels(d *diagram) {
+	type box struct{ x0, x1, y float64 }
+	var placed []box
+	for i := range d.Shapes {
+		sv := &d.Shapes[i]
+		w := labelCharW * float64(utf8.RuneCountInString(sv.Label))
+		if sv.LabelX+w > d.X1-4 {
+			sv.LabelX = math.Max(d.X0+4, d.X1-4-w)
+		}
+		for range 12 {
+			clash := false
+			for _, b := range placed {
+				if math.Abs(b.y-sv.LabelY) < labelLineH && sv.LabelX < b.x1 && b.x0 < sv.LabelX+w {
+					clash = true
+					break
+				}
+			}
+			if !clash || sv.LabelY-labelLineH < d.Y0+labelLineH {
+				break
+			}
+			sv.LabelY -= labelLineH
+		}
+		placed = append(placed, box{sv.LabelX, sv.LabelX + w, sv.LabelY})
+	}
+}
+
+// bounds is the range of the times seen on one axis.
+type bounds struct{ lo, hi time.Time }
+
+func (b *bounds) see(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if b.lo.IsZero() || t.Before(b.lo) {
+		b.lo = t
+	}
+	if b.hi.IsZero() || t.After(b.hi) {
+		b.hi = t
+	}
+}
+
+// padded widens the range by 1/n on each side (a month each way when it
+// is one instant), so that nothing is drawn on the border.
+func (b bounds) padded(n int) (time.Time, time.Time) {
+	lo, hi := b.lo, b.hi
+	if !hi.After(lo) {
+		return lo.AddDate(0, -1, 0), hi.AddDate(0, 1, 0)
+	}
+	pad := hi.Sub(lo) / time.Duration(n)
+	return lo.Add(-pad), hi.Add(pad)
 }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
