@@ -212,7 +212,13 @@ func (h *Handler) fact(w http.ResponseWriter, r *http.Request) {
 		versions = append(versions, version{Fact: c, Events: evs})
 	}
 	slices.SortStableFunc(d.Steps, func(a, b step) int { return a.At.Compare(b.At) })
+	omitted := 0
+	if len(versions) > maxShapes { // a long chain: its newest versions
+		omitted = len(versions) - maxShapes
+		versions = versions[omitted:]
+	}
 	d.Timeline = draw(versions, now, user, id, time.Time{}, time.Time{})
+	d.Timeline.Omitted = omitted
 	h.render(w, http.StatusOK, "fact", h.newPage(ctx, r, fmt.Sprintf("Fact #%d", id), "facts", d))
 }
 
