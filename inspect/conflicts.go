@@ -51,16 +51,10 @@ func (h *Handler) conflicts(w http.ResponseWriter, r *http.Request) {
 
 // resolve is POST /conflicts/{id}/resolve with keep = new, existing or both.
 func (h *Handler) resolve(w http.ResponseWriter, r *http.Request) {
-	id, ok := idOf(r)
+	id, user, ok := h.postTarget(w, r, "conflict")
 	if !ok {
-		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a conflict id.", r.PathValue("id")))
 		return
 	}
-	if err := r.ParseForm(); err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
-		return
-	}
-	user := r.PostFormValue("user")
 	keep := memory.Keep(r.PostFormValue("keep"))
 	switch keep {
 	case memory.KeepNew, memory.KeepExisting, memory.KeepBoth:

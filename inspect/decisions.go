@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/palimpsest-mem/memory"
@@ -108,16 +107,10 @@ func (h *Handler) decisions(w http.ResponseWriter, r *http.Request) {
 
 // undo is POST /decisions/{id}/undo.
 func (h *Handler) undo(w http.ResponseWriter, r *http.Request) {
-	id, ok := idOf(r)
+	id, user, ok := h.postTarget(w, r, "decision")
 	if !ok {
-		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a decision id.", r.PathValue("id")))
 		return
 	}
-	if err := r.ParseForm(); err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
-		return
-	}
-	user := r.PostFormValue("user")
 	if _, err := h.s.Undo(r.Context(), user, id); err != nil {
 		h.failErr(w, r, err)
 		return

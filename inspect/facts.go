@@ -105,6 +105,37 @@ func travelOf(r *http.Request) (travel, error) {
 	return t, nil
 }
 
+// travelQuery reads the user and the time-travel inputs of a list page,
+// answering 400 itself when they are bad.
+func (h *Handler) travelQuery(w http.ResponseWriter, r *http.Request) (string, travel, bool) {
+	t, err := travelOf(r)
+	if err != nil {
+		h.fail(w, r, http.StatusBadRequest, err.Error())
+		return "", t, false
+	}
+	return userOf(r), t, true
+}
+
+// pathFact reads the fact {id} of the path names, with its chain when
+// chain is set, answering the error itself when there is none.
+func (h *Handler) pathFact(w http.ResponseWriter, r *http.Request, chain bool) (memory.Fact, []memory.Fact, bool) {
+	id, ok := idOf(r)
+	if !ok {
+		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", r.PathValue("id")))
+		return memory.Fact{}, nil, false
+	}
+	f, err := h.s.Get(r.Context(), userOf(r), id)
+	var versions []memory.Fact
+	if err == nil && chain {
+		versions, err = h.s.History(r.Context(), userOf(r), id)
+	}
+	if err != nil {
+		h.failErr(w, r, err)
+		return memory.Fact{}, nil, false
+	}
+	return f, versions, true
+}
+
 // factsData is the list page.
 type factsData struct {
 	Travel            travel
@@ -117,13 +148,12 @@ type factsData struct {
 // of them, or those true at an event time as known at a record time.
 func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	user := userOf(r)
-	t, err := travelOf(r)
-	if err != nil {
-		h.fail(w, r, http.StatusBadRequest, err.Error())
+	user, t, ok := h.travelQuery(w, r)
+	if !ok {
 		return
 	}
 	var list []memory.Fact
+	var err error
 	if t.On() {
 		list, err = h.s.At(ctx, user, t.At, t.Known)
 	} else {
@@ -181,21 +211,11 @@ type factData struct {
 func (h *Handler) fact(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := userOf(r)
-	id, ok := idOf(r)
+	f, chain, ok := h.pathFact(w, r, true)
 	if !ok {
-		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", r.PathValue("id")))
 		return
 	}
-	f, err := h.s.Get(ctx, user, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	chain, err := h.s.History(ctx, user, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
+	id := f.ID
 	now := h.o.Clock()
 	d := factData{Fact: view(f, now), Claims: f.Claims}
 	var versions []version
@@ -225,16 +245,10 @@ func (h *Handler) fact(w http.ResponseWriter, r *http.Request) {
 // act is POST /facts/{id}/{action}: pin, unpin, retract, restore, delete.
 func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := idOf(r)
+	id, user, ok := h.postTarget(w, r, "fact")
 	if !ok {
-		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", r.PathValue("id")))
 		return
 	}
-	if err := r.ParseForm(); err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
-		return
-	}
-	user := r.PostFormValue("user")
 	c := memory.Change{Origin: memory.OriginUser, Reason: strings.TrimSpace(r.PostFormValue("reason"))}
 	action := r.PathValue("action")
 	var err error
@@ -275,28 +289,15 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 
 // confirmDelete is the page that asks before a hard delete.
 func (h *Handler) confirmDelete(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	id, ok := idOf(r)
+	f, chain, ok := h.pathFact(w, r, true)
 	if !ok {
-		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", r.PathValue("id")))
-		return
-	}
-	user := userOf(r)
-	f, err := h.s.Get(ctx, user, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	chain, err := h.s.History(ctx, user, id)
-	if err != nil {
-		h.failErr(w, r, err)
 		return
 	}
 	d := struct {
 		Fact  factView
 		Chain int
 	}{view(f, h.o.Clock()), len(chain)}
-	h.render(w, http.StatusOK, "delete", h.newPage(ctx, r, fmt.Sprintf("Delete fact #%d", id), "facts", d))
+	h.render(w, http.StatusOK, "delete", h.newPage(r.Context(), r, fmt.Sprintf("Delete fact #%d", f.ID), "facts", d))
 }
 
 // add is POST /facts: a fact the user states in the inspector.

@@ -142,6 +142,21 @@ func idOf(r *http.Request) (uint64, bool) {
 	return id, err == nil && id > 0
 }
 
+// postTarget reads a change's {id} and form, answering 400 itself when
+// either is bad; what names the kind of id for the message.
+func (h *Handler) postTarget(w http.ResponseWriter, r *http.Request, what string) (uint64, string, bool) {
+	id, ok := idOf(r)
+	if !ok {
+		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a %s id.", r.PathValue("id"), what))
+		return 0, "", false
+	}
+	if err := r.ParseForm(); err != nil {
+		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
+		return 0, "", false
+	}
+	return id, r.PostFormValue("user"), true
+}
+
 // href builds a link within the inspector that keeps the user.
 func href(path, user string, kv ...string) string {
 	q := url.Values{}

@@ -377,15 +377,14 @@ type timelineData struct {
 // versions) or, with ?fact=ID, of one chain.
 func (h *Handler) timeline(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	user := userOf(r)
-	t, err := travelOf(r)
-	if err != nil {
-		h.fail(w, r, http.StatusBadRequest, err.Error())
+	user, t, ok := h.travelQuery(w, r)
+	if !ok {
 		return
 	}
 	now := h.o.Clock()
 	d := timelineData{Travel: t}
 	var facts []memory.Fact
+	var err error
 	if s := r.URL.Query().Get("fact"); s != "" {
 		id, err := strconv.ParseUint(s, 10, 64)
 		if err != nil || id == 0 {

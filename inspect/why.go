@@ -23,16 +23,11 @@ type whyData struct {
 func (h *Handler) why(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := userOf(r)
-	id, ok := idOf(r)
+	f, _, ok := h.pathFact(w, r, false)
 	if !ok {
-		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", r.PathValue("id")))
 		return
 	}
-	f, err := h.s.Get(ctx, user, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
+	id := f.ID
 	d := whyData{Fact: view(f, h.o.Clock()), Evidence: map[uint64]memory.Candidate{}}
 	decs, err := h.s.Decisions(ctx, user, 0)
 	if err != nil {
