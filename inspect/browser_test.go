@@ -228,7 +228,7 @@ func TestScreenshots(t *testing.T) {
 		{"timeline", "/timeline?at=2026-05-20&known=2026-06-01"},
 		{"decisions", "/decisions"},
 		{"conflicts", "/conflicts"},
-		{"entity", "/entity?name=Paris"},
+		{"entity", "/entity?name=Lyon"},
 	}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
 		t.Fatal(err)
