@@ -21,7 +21,7 @@ import (
 // whole test binary, a tab per test. They skip, saying why, where no
 // browser is found; .ci/run installs Debian's chromium so that CI runs them.
 
-var screenshots = flag.String("screenshots", "", "write 1280×800 PNGs of the main pages into this folder (TestScreenshots)")
+var screenshots = flag.String("screenshots", "", "write 1280×800 PNGs of the main pages into this folder, relative to the module root (TestScreenshots)")
 
 // browser is the context of the one browser, nil when none was found.
 var browser context.Context
@@ -216,9 +216,13 @@ func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("no -screenshots folder given")
 	}
+	dir := *screenshots
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join("..", dir) // from the module's root, not this package's folder
+	}
 	ctx := tab(t)
 	f, base := serve(t)
-	if err := os.MkdirAll(*screenshots, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	paris := f.outcome(t, "I moved to Paris back in May, I live in Paris now.").Fact.ID
@@ -238,7 +242,7 @@ func TestScreenshots(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		if err := os.WriteFile(filepath.Join(*screenshots, s.name+".png"), png, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, s.name+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
