@@ -230,7 +230,7 @@ func TestScreenshots(t *testing.T) {
 		{"facts", "/?token=" + browserToken},
 		{"fact", "/facts/" + itoa(paris)},
 		{"timeline", "/timeline?at=2026-05-20&known=2026-06-01"},
-		{"decisions", "/decisions"},
+		{"decisions", "/decisions?changed=1"},
 		{"conflicts", "/conflicts"},
 		{"entity", "/entity?name=Lyon"},
 	}

@@ -3,6 +3,7 @@ package inspect
 import (
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -84,6 +85,12 @@ func (h *Handler) decisions(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
+	// ?changed=1: only the decisions that changed a fact already held (an
+	// update, an invalidation, a restatement), the ones worth checking.
+	changed := r.URL.Query().Get("changed") != ""
+	if changed {
+		all = slices.DeleteFunc(slices.Clone(all), func(d memory.Decision) bool { return d.Target == 0 })
+	}
 	list, pg, err := paginate(all, r, h.o.PageSize)
 	if err != nil {
 		h.failErr(w, r, err)
@@ -93,7 +100,8 @@ func (h *Handler) decisions(w http.ResponseWriter, r *http.Request) {
 	d := struct {
 		Decisions []decisionView
 		Pager     pager
-	}{Pager: pg}
+		Changed   bool
+	}{Pager: pg, Changed: changed}
 	for _, dec := range list {
 		v, err := h.decisionView(x, dec)
 		if err != nil {

@@ -77,6 +77,7 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 		Edges   []memory.Edge
 		Diagram *diagram
 	}{name, tl, layout(shapes, now, time.Time{}, time.Time{})}
+	d.Diagram.Edges = true
 	h.render(w, http.StatusOK, "entity", h.newPage(ctx, r, "Entity "+name, "entities", d))
 }
 

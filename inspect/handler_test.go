@@ -90,11 +90,11 @@ func TestPages(t *testing.T) {
 		{"/facts/" + itoa(paris.Fact.ID) + "/why", []string{"Why was this compared?", "I live in Lyon.", "lives_in"}},
 		{"/timeline", []string{"<svg", "event time", "record time", "I live in Lyon."}},
 		{"/timeline?fact=1&at=2026-05-20&known=2026-06-01", []string{"crossdot", "I live in Lyon."}},
-		{"/decisions", []string{"Undo", "invalidate", "I was wrong", "candidates shown"}},
+		{"/decisions", []string{"Undo", "invalidate", "I was wrong", "candidates shown", "I play the cello"}},
 		{"/conflicts", []string{"Keep new", "Keep existing", "Keep both", "no longer allergic"}},
 		{"/conflicts?all=1", []string{"Conflict"}},
 		{"/entities", []string{"Paris", "Contoso"}},
-		{"/entity?name=Paris", []string{"lives_in", "<svg", "Paris"}},
+		{"/entity?name=Paris", []string{"lives_in", "<svg", "Paris", "an interval of an edge"}},
 		{"/style.css", []string{"--current"}},
 	} {
 		w := f.do(t, "GET", tc.path, nil)
@@ -109,6 +109,18 @@ func TestPages(t *testing.T) {
 		}
 		if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
 			t.Errorf("GET %s: CSP %q", tc.path, csp)
+		}
+	}
+}
+
+// ?changed=1 keeps the decisions that touched a fact already held.
+func TestDecisionsChanged(t *testing.T) {
+	f := newFixture(t, nil)
+	body := f.do(t, "GET", "/decisions?changed=1", nil).Body.String()
+	for _, o := range f.outs {
+		id := `id="d` + itoa(o.Decision.ID) + `"`
+		if got, want := strings.Contains(body, id), o.Decision.Target != 0; got != want {
+			t.Errorf("decision %d (%s, target %d): shown %v", o.Decision.ID, o.Decision.Action, o.Decision.Target, got)
 		}
 	}
 }

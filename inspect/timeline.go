@@ -100,6 +100,7 @@ type diagram struct {
 	Cross                bool
 	CrossX, CrossY       float64
 	Omitted              int
+	Edges                bool // the shapes are edges' intervals, not versions
 }
 
 type tick struct {

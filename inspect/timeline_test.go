@@ -74,7 +74,7 @@ func TestTicks(t *testing.T) {
 		first  string
 	}{
 		{"2026-01-01", "2026-01-06", "Jan 2"},
-		{"2026-01-01", "2026-02-15", "Jan 5"}, // Mondays
+		{"2026-01-01", "2026-02-15", "Jan 5"},    // Mondays
 		{"2026-01-15", "2026-10-01", "Mar 2026"}, // every second month from January
 		{"2020-03-01", "2026-10-01", "2021"},
 	} {
