@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/inspect"
+	"github.com/spf13/cobra"
+)
+
+// serveCmd is "memctl serve": the inspector over the store at --db.
+func (a *app) serveCmd() *cobra.Command {
+	var (
+		addr        string
+		noToken     bool
+		nonLoopback bool
+		hosts       []string
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Open the memory inspector: a web page over the store, on this machine only",
+		Long: `serve runs the memory inspector for the store at --db and prints its address.
+It shows the current, upcoming and past facts of each user, a fact's versions
+and lifecycle with provenance, the bi-temporal timeline, the decision log with
+Undo and the conflict queue with Resolve; stop it with Ctrl-C.
+
+It listens on a loopback address only (unless --allow-nonloopback), answers
+only requests whose Host is a loopback name (or one of --allow-host), refuses
+changes from other sites, and wants the per-run token in the address it
+prints (unless --no-token) before it shows anything.`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				return usagef("--addr %q: %v (give HOST:PORT, e.g. 127.0.0.1:7711)", addr, err)
+			}
+			if !inspect.IsLoopbackName(host) && !nonLoopback {
+				return usagef("--addr %s is not a loopback address: the store would be open to other machines (give --allow-nonloopback to mean it)", addr)
+			}
+			opts := &inspect.Options{Hosts: hosts}
+			if !inspect.IsLoopbackName(host) && host != "" {
+				opts.Hosts = append(opts.Hosts, host)
+			}
+			if !noToken {
+				b := make([]byte, 16)
+				rand.Read(b) // never fails (crypto/rand)
+				opts.Token = hex.EncodeToString(b)
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				return a.serve(cmd.Context(), s, addr, opts)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:7711", "address to listen on (HOST:PORT; port 0 picks a free one)")
+	f.BoolVar(&noToken, "no-token", false, "do not ask for the per-run token (any local program could then read the store)")
+	f.BoolVar(&nonLoopback, "allow-nonloopback", false, "allow an --addr that other machines can reach")
+	f.StringArrayVar(&hosts, "allow-host", nil, "a Host name to answer besides the loopback ones (repeatable)")
+	return cmd
+}
+
+// serve listens, prints the address to open, and serves until ctx ends.
+func (a *app) serve(ctx context.Context, s *memory.Store, addr string, opts *inspect.Options) error {
+	h, err := inspect.New(s, opts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	if opts.Token != "" {
+		url += "?token=" + opts.Token
+	}
+	fmt.Fprintf(a.stdout, "inspector of %s at %s\n", s.Path(), url)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		return err
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package inspect
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// cookieName holds the token after the first visit, so that links and forms
+// need not carry it.
+const cookieName = "palimpsest_inspect"
+
+// guard refuses, before anything else reads the request, a Host that is not
+// a loopback name or one of Options.Hosts — a page of another site whose
+// name was rebound to 127.0.0.1 (DNS rebinding) sends its own name — and,
+// with a token set, a request that carries neither it nor its cookie.
+func (h *Handler) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.hostAllowed(r.Host) {
+			h.fail(w, r, http.StatusMisdirectedRequest, "Refused: this inspector answers only to a loopback host name (localhost, 127.0.0.1, [::1]).")
+			return
+		}
+		if h.o.Token == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if q := r.URL.Query(); q.Has("token") {
+			if !sameToken(q.Get("token"), h.o.Token) {
+				h.fail(w, r, http.StatusForbidden, "Refused: wrong token. Open the address memctl serve printed.")
+				return
+			}
+			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: h.o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				// The token leaves the address bar and the history at once.
+				q.Del("token")
+				u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+				redirect(w, r, u.String())
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if c, err := r.Cookie(cookieName); err == nil && sameToken(c.Value, h.o.Token) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h.fail(w, r, http.StatusForbidden, "Refused: no token. Open the address memctl serve printed (it ends in ?token=…).")
+	})
+}
+
+func sameToken(got, want string) bool {
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// hostAllowed says whether the Host header names this machine's loopback
+// interface or one of the names Options.Hosts allows.
+func (h *Handler) hostAllowed(hostport string) bool {
+	host := hostport
+	if hh, _, err := net.SplitHostPort(hostport); err == nil {
+		host = hh
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if host == "" {
+		return false
+	}
+	if IsLoopbackName(host) {
+		return true
+	}
+	for _, a := range h.o.Hosts {
+		if strings.EqualFold(strings.Trim(a, "[]"), host) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsLoopbackName says whether host (without a port) names the loopback
+// interface: localhost, a name under .localhost (RFC 6761 keeps them on
+// this machine), or a loopback IP address.
+func IsLoopbackName(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

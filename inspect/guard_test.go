@@ -1,0 +1,137 @@
+package inspect
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestHostRefused(t *testing.T) {
+	f := newFixture(t, &Options{Hosts: []string{"inspector.lan"}})
+	for host, code := range map[string]int{
+		"127.0.0.1:7711":          200,
+		"localhost:7711":          200,
+		"LOCALHOST.":              200,
+		"app.localhost":           200,
+		"[::1]:7711":              200,
+		"127.1.2.3":               200,
+		"inspector.lan:7711":      200, // Options.Hosts
+		"evil.example":            421,
+		"evil.example:7711":       421,
+		"127.0.0.1.nip.io":        421, // a public name that resolves to loopback
+		"localhost.evil.example":  421,
+		"10.0.0.5:7711":           421,
+		"":                        421,
+		"[::ffff:8.8.8.8]:7711":   421,
+		"inspector.lan.evil:7711": 421,
+	} {
+		w := f.do(t, "GET", "/", nil, "Host", host)
+		if w.Code != code {
+			t.Errorf("Host %q: %d, want %d", host, w.Code, code)
+		}
+		if code != 200 && strings.Contains(w.Body.String(), "Paris") {
+			t.Errorf("Host %q: refused but shows facts", host)
+		}
+	}
+	// A change from a foreign Host is refused too, and changes nothing.
+	w := f.do(t, "POST", "/facts/3/retract", url.Values{}, "Host", "evil.example")
+	if w.Code != 421 {
+		t.Fatalf("POST from evil.example: %d", w.Code)
+	}
+	if g, _ := f.s.Get(context.Background(), "", 3); g.State().String() != "current" {
+		t.Fatal("a refused POST retracted the fact")
+	}
+}
+
+func TestCrossOriginPostRefused(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	undo := f.outcome(t, "I now work at Contoso as a product manager.").Decision.ID
+	for _, hdr := range [][]string{
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Sec-Fetch-Site", "same-site"},
+		{"Origin", "http://evil.example"},
+		{"Origin", "http://localhost:9999"},
+	} {
+		for _, post := range []struct {
+			path string
+			form url.Values
+		}{
+			{"/facts/3/retract", url.Values{}},
+			{"/facts/3/delete", url.Values{"confirm": {"yes"}}},
+			{"/facts", url.Values{"text": {"I was hacked."}}},
+			{"/decisions/" + itoa(undo) + "/undo", url.Values{}},
+			{"/conflicts/1/resolve", url.Values{"keep": {"existing"}}},
+		} {
+			w := f.do(t, "POST", post.path, post.form, hdr...)
+			if w.Code != http.StatusForbidden {
+				t.Errorf("POST %s with %v: %d, want 403", post.path, hdr, w.Code)
+			}
+		}
+	}
+	// Nothing changed.
+	if g, err := f.s.Get(ctx, "", 3); err != nil || g.State().String() != "current" {
+		t.Fatalf("fact 3: %v %v", g.State(), err)
+	}
+	decs, _ := f.s.Decisions(ctx, "", 0)
+	for _, d := range decs {
+		if d.UndoneAt != nil {
+			t.Fatalf("decision %d undone", d.ID)
+		}
+	}
+	if cs, _ := f.s.Conflicts(ctx, "", nil); len(cs) != 1 {
+		t.Fatalf("%d open conflicts", len(cs))
+	}
+	if all, _ := f.s.List(ctx, "", nil); strings.Contains(texts(all), "hacked") {
+		t.Fatal("a cross-origin add went through")
+	}
+	// The same request from the same origin goes through.
+	if w := f.do(t, "POST", "/facts/3/retract", url.Values{}, "Sec-Fetch-Site", "same-origin", "Origin", "http://127.0.0.1:7711"); w.Code != http.StatusSeeOther {
+		t.Fatalf("same-origin retract: %d\n%s", w.Code, w.Body)
+	}
+}
+
+func TestToken(t *testing.T) {
+	const token = "5f2b8c0e9d1a4b7c"
+	f := newFixture(t, &Options{Token: token})
+	if w := f.do(t, "GET", "/", nil); w.Code != http.StatusForbidden || strings.Contains(w.Body.String(), "Paris") {
+		t.Fatalf("no token: %d", w.Code)
+	}
+	if w := f.do(t, "GET", "/?token=wrong", nil); w.Code != http.StatusForbidden {
+		t.Fatalf("wrong token: %d", w.Code)
+	}
+	if w := f.do(t, "GET", "/", nil, "Cookie", cookieName+"=wrong"); w.Code != http.StatusForbidden {
+		t.Fatalf("wrong cookie: %d", w.Code)
+	}
+	if w := f.do(t, "POST", "/facts/3/retract", url.Values{}); w.Code != http.StatusForbidden {
+		t.Fatalf("POST without token: %d", w.Code)
+	}
+	w := f.do(t, "GET", "/decisions?user=&token="+token, nil)
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("right token: %d", w.Code)
+	}
+	if loc := w.Header().Get("Location"); strings.Contains(loc, token) || !strings.HasPrefix(loc, "/decisions") {
+		t.Fatalf("redirect to %q", loc)
+	}
+	c := w.Result().Cookies()
+	if len(c) != 1 || c[0].Value != token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v", c)
+	}
+	if w := f.do(t, "GET", "/", nil, "Cookie", cookieName+"="+token); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "Paris") {
+		t.Fatalf("with cookie: %d", w.Code)
+	}
+	if w := f.do(t, "POST", "/facts/3/pin", url.Values{}, "Cookie", cookieName+"="+token); w.Code != http.StatusSeeOther {
+		t.Fatalf("POST with cookie: %d", w.Code)
+	}
+}
+
+func TestIsLoopbackName(t *testing.T) {
+	for host, want := range map[string]bool{"localhost": true, "a.b.localhost": true, "127.0.0.1": true, "::1": true, "[::1]": true,
+		"0.0.0.0": false, "localhostx": false, "192.168.1.1": false, "example.com": false, "": false} {
+		if got := IsLoopbackName(host); got != want {
+			t.Errorf("IsLoopbackName(%q) = %v", host, got)
+		}
+	}
+}
