@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,8 @@ import (
 )
 
 func (a *app) demoCmd() *cobra.Command {
-	return &cobra.Command{
+	var keep string
+	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Tell the story of a bi-temporal memory, in a temporary store",
 		Long: `demo runs a short story in a temporary store (it ignores --db): a job
@@ -24,12 +26,17 @@ change told late, a correction, an automatic mistake undone, a new fact
 reconciled by the embedded rules with its time from the words, a hard
 delete that leaves no copy, the graph of edges derived from the facts'
 claims, which moves with them, and a merge of two names of one company,
-undone. It prints each
-step and what each query returns, and fails if an answer is not the one the
-story expects.`,
+undone, a trip whose words give its interval, and the inspector's pages,
+where one click undoes a decision. It prints each step and what each query
+returns, and fails if an answer is not the one the story expects.
+
+--keep FILE keeps the story's store in FILE, a new file, to look at with
+memctl serve --db FILE or any other command.`,
 		Args: exactArgs(),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd.Context(), a.stdout) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd.Context(), a.stdout, keep) },
 	}
+	cmd.Flags().StringVar(&keep, "keep", "", "keep the story's store in this new file")
+	return cmd
 }
 
 func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
@@ -43,14 +50,23 @@ type demo struct {
 	now time.Time
 }
 
-func runDemo(ctx context.Context, w io.Writer) (err error) {
-	dir, err := os.MkdirTemp("", "memctl-demo-")
-	if err != nil {
-		return err
+func runDemo(ctx context.Context, w io.Writer, keep string) (err error) {
+	path := keep
+	if keep == "" {
+		dir, err := os.MkdirTemp("", "memctl-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "memory.db")
+	} else if _, err := os.Lstat(keep); err == nil {
+		// The story writes a whole store; it never writes into one it was not given new.
+		return usagef("--keep %s: the file exists; give a new file", keep)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--keep: %w", err)
 	}
-	defer os.RemoveAll(dir)
 	d := &demo{ctx: ctx, w: w, now: date(2026, 3, 10)}
-	d.s, err = memory.Open(filepath.Join(dir, "memory.db"), 0o600,
+	d.s, err = memory.Open(path, 0o600,
 		&memory.Options{Clock: func() time.Time { return d.now }, NoSync: true})
 	if err != nil {
 		return err
@@ -262,7 +278,11 @@ func (d *demo) story() error {
 	if err := d.merge(); err != nil {
 		return err
 	}
-	if err := d.interval(); err != nil {
+	trip, err := d.interval()
+	if err != nil {
+		return err
+	}
+	if err := d.inspector(trip); err != nil {
 		return err
 	}
 	d.printf("\nThe end: nothing was forgotten unless the user asked, and every answer names the time it speaks of.\n")

@@ -13,20 +13,20 @@ import (
 // At answers inside the interval and not after it, and the prompt shows it
 // upcoming, then current, then not at all, while the fact stays current:
 // nobody invalidated it, its time in the world ended.
-func (d *demo) interval() error {
+func (d *demo) interval() (memory.Fact, error) {
 	ctx, s := d.ctx, d.s
 	d.printf("\n11. An interval from the words: true for a while, then no longer, and nothing is invalidated\n")
 	said := "I'll be in Rome from 13 to 15 October."
 	d.on(date(2026, 10, 1), fmt.Sprintf("The user says: %q", said))
 	out, err := s.Remember(ctx, d.note(said))
 	if err != nil {
-		return err
+		return memory.Fact{}, err
 	}
 	f := out.Fact
 	from, until := date(2026, 10, 13), date(2026, 10, 16)
 	if !f.EventFrom.Equal(from) || !f.EventUntil.Equal(until) ||
 		f.EventSource != memory.EventFromWords || f.EventUntilSource != memory.EventFromWords {
-		return fmt.Errorf("demo: the trip is stored from %s (%s) until %s (%s), the story expects %s until %s from the words",
+		return memory.Fact{}, fmt.Errorf("demo: the trip is stored from %s (%s) until %s (%s), the story expects %s until %s from the words",
 			showTime(f.EventFrom), f.EventSource, showTime(f.EventUntil), f.EventUntilSource, showTime(from), showTime(until))
 	}
 	d.printf("    Remember → %s #%d, true from %s until %s (both from the words; the end is not included)\n",
@@ -37,12 +37,12 @@ func (d *demo) interval() error {
 	}{{date(2026, 10, 14), true}, {date(2026, 10, 16), false}} {
 		facts, err := s.At(ctx, "", q.event, time.Time{})
 		if err != nil {
-			return err
+			return memory.Fact{}, err
 		}
 		in := slices.ContainsFunc(facts, func(g memory.Fact) bool { return g.ID == f.ID })
 		d.printf("    At(event %s, known now): #%d %s\n", showTime(q.event), f.ID, map[bool]string{true: "is true", false: "is not true"}[in])
 		if in != q.true {
-			return fmt.Errorf("demo: At(%s) has the trip: %v, the story expects %v", showTime(q.event), in, q.true)
+			return memory.Fact{}, fmt.Errorf("demo: At(%s) has the trip: %v, the story expects %v", showTime(q.event), in, q.true)
 		}
 	}
 	for _, step := range []struct {
@@ -56,7 +56,7 @@ func (d *demo) interval() error {
 		d.now = step.now
 		p, err := s.Prompt(ctx, "", nil)
 		if err != nil {
-			return err
+			return memory.Fact{}, err
 		}
 		line := ""
 		for _, l := range strings.Split(p, "\n") {
@@ -65,7 +65,7 @@ func (d *demo) interval() error {
 			}
 		}
 		if step.want == "" && line != "" || step.want != "" && !strings.Contains(line, step.want) {
-			return fmt.Errorf("demo: the prompt on %s shows the trip as %q, the story expects %q", showTime(step.now), line, step.want)
+			return memory.Fact{}, fmt.Errorf("demo: the prompt on %s shows the trip as %q, the story expects %q", showTime(step.now), line, step.want)
 		}
 		if line == "" {
 			line = "(the trip is no longer in the prompt)"
@@ -74,11 +74,11 @@ func (d *demo) interval() error {
 	}
 	g, err := s.Get(ctx, "", f.ID)
 	if err != nil {
-		return err
+		return memory.Fact{}, err
 	}
 	if g.State() != memory.Current {
-		return fmt.Errorf("demo: after the trip #%d is %s, the story expects it current", f.ID, g.State())
+		return memory.Fact{}, fmt.Errorf("demo: after the trip #%d is %s, the story expects it current", f.ID, g.State())
 	}
 	d.printf("    #%d is still %s: its end is in event time, not an invalidation.\n", f.ID, g.State())
-	return nil
+	return g, nil
 }

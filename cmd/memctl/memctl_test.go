@@ -550,13 +550,37 @@ func TestDemo(t *testing.T) {
 		"10. Two names, one company?", "merge 1 (memctl graph merge Яндекс Yandex)", "Edges(likes, known 2026-09-25) returns:",
 		"marked undone on 2026-09-27",
 		`(unconfirmed: contradicts "I have a dog named Rex.", told 2026-03-12, which is pinned and stands — ask)`,
-		`Prompt(Budget 140, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone"} {
+		`Prompt(Budget 140, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone",
+		"11. An interval from the words", "(from 2026-10-13, until 2026-10-16)", "(the trip is no longer in the prompt)",
+		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
 	}
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Errorf("demo touched --db %s", db)
+	}
+}
+
+// demo --keep leaves the story's store in a new file for the other
+// commands (serve among them), and never writes into a file that exists.
+func TestDemoKeep(t *testing.T) {
+	t.Parallel()
+	db := tempDB(t)
+	ok(t, "demo", "--keep", db)
+	if list := ok(t, "--db", db, "list", "--all"); !strings.Contains(list, "I'll be in Rome from 13 to 15 October.") ||
+		!strings.Contains(list, "retracted") {
+		t.Errorf("the kept store:\n%s", list)
+	}
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := fails(t, 2, "demo", "--keep", db); !strings.Contains(msg, "the file exists") {
+		t.Errorf("demo --keep of an existing file: %q", msg)
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Error("demo --keep changed a file that existed")
 	}
 }
 
