@@ -82,6 +82,11 @@ type Candidate struct {
 	// RelationDiffers says the two claim different objects of Relation
 	// (Lisbon, Porto): a second value, not the same one told again.
 	RelationDiffers bool
+	// ClaimsDiffer says the text and the fact both claim some relation,
+	// but no claim of one is a claim of the other: "My sister lives in
+	// Kazan" beside "I live in Lyon" (lives_in of another subject and
+	// object). Shared words then speak of different things.
+	ClaimsDiffer bool
 }
 
 // Lookup is the result of Candidates.
@@ -224,7 +229,28 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		out.Candidates = append(rest, keep...)
 		slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return rank(a) - rank(b) })
 	}
+	for i := range out.Candidates {
+		out.Candidates[i].ClaimsDiffer = claimsDiffer(cs, out.Candidates[i].Fact.Claims)
+	}
 	return out, nil
+}
+
+// claimsDiffer reports whether a and b claim a relation in common but no
+// claim in common (subjects and objects compared as the graph names them).
+func claimsDiffer(a, b []Claim) bool {
+	related := false
+	for _, x := range a {
+		for _, y := range b {
+			if x.Relation != y.Relation {
+				continue
+			}
+			if claims.Normalize(x.Subject) == claims.Normalize(y.Subject) && claims.Normalize(x.Object) == claims.Normalize(y.Object) {
+				return false
+			}
+			related = true
+		}
+	}
+	return related
 }
 
 // candidateOf is the candidate r is for a text analysed as q, read by a

@@ -53,6 +53,10 @@ type Candidate struct {
 	// RelationDiffers says the two facts give Relation different objects
 	// ("Lisbon", "Porto"); false when they give the same one.
 	RelationDiffers bool
+	// ClaimsDiffer says both facts claim some relation but share no claim
+	// ("My sister lives in Kazan", "I live in Lyon"): their shared words
+	// speak of different things, so neither restates the other.
+	ClaimsDiffer bool
 }
 
 // Input is what a decider decides on.

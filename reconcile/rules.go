@@ -33,7 +33,8 @@ const restateOverlap = 0.8
 const paraphraseOverlap = 0.15
 
 // Decide applies, in order:
-//   - a restatement is a noop;
+//   - a restatement is a noop (never of a fact whose claims differ: other
+//     words about another subject or object);
 //   - an explicit correction ("I was wrong", "ошиблась", "not X but Y")
 //     invalidates the candidate it clearly concerns;
 //   - an addition ("also", "too", "ещё") is added beside what it resembles;
@@ -77,7 +78,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 		// Short of the very same words, a marker or a number that differs
 		// means the fact says something new, however many words it repeats.
 		same := normalize(c.Text) == normalize(in.Text)
-		if same || (!marked && sameNumbers(c.Text, in.Text) && c.Overlap >= restateOverlap) {
+		if same || (!marked && !c.ClaimsDiffer && sameNumbers(c.Text, in.Text) && c.Overlap >= restateOverlap) {
 			d.Action, d.Target = Noop, c.N
 			d.Reason = fmt.Sprintf("restates candidate %d (%.0f%% of its stems)", c.N, 100*c.Overlap)
 			return d, nil
@@ -123,7 +124,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 		return changeOf(d, in, start, Update, "start"), nil
 	}
 	ev := rank(in.Candidates, "")
-	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap &&
+	if len(ev) > 0 && ev[0].clear(ev, restateMargin) && len(ev[0].content) > 0 && ev[0].c.Overlap >= paraphraseOverlap && !ev[0].c.ClaimsDiffer &&
 		sameNumbers(ev[0].c.Text, in.Text) && ev[0].c == topScore(in.Candidates) && !when.Found &&
 		negated(in.Text) == negated(ev[0].c.Text) {
 		d.Action, d.Target = Noop, ev[0].c.N

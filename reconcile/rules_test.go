@@ -120,6 +120,17 @@ func TestRulesDecide(t *testing.T) {
 			far}},
 		action: Noop, target: 1, reason: "restates candidate 1 in other words",
 	}, {
+		name: "other words of other claims are no restatement",
+		in: Input{Text: "On trains I always book an aisle seat, coach 3.", Candidates: []Candidate{
+			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, ClaimsDiffer: true, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
+			far}},
+		action: Add, conflict: 1, also: []int{2}, reason: "may replace candidate 1: no marker, but it concerns the same",
+	}, {
+		name: "most of the stems, but other claims, is no restatement",
+		in: Input{Text: "My sister lives in Kazan.", Candidates: []Candidate{
+			{N: 1, Text: "My brother lives in Kazan.", Score: 3, Overlap: 0.8, ClaimsDiffer: true, Terms: []term.Term{word("live"), word("kazan")}}}},
+		action: Add, conflict: 1, reason: "may replace candidate 1: no marker, but it concerns the same",
+	}, {
 		name: "a negation the candidate lacks is no restatement",
 		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
