@@ -87,6 +87,10 @@ type Candidate struct {
 	// Kazan" beside "I live in Lyon" (lives_in of another subject and
 	// object). Shared words then speak of different things.
 	ClaimsDiffer bool
+	// AboutOther says, further, that every relation both claim is claimed
+	// of different subjects: the fact is about someone or something else
+	// (the sister, not the user), so it neither restates nor replaces it.
+	AboutOther bool
 }
 
 // Lookup is the result of Candidates.
@@ -230,27 +234,30 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		slices.SortStableFunc(out.Candidates, func(a, b Candidate) int { return rank(a) - rank(b) })
 	}
 	for i := range out.Candidates {
-		out.Candidates[i].ClaimsDiffer = claimsDiffer(cs, out.Candidates[i].Fact.Claims)
+		c := &out.Candidates[i]
+		c.ClaimsDiffer, c.AboutOther = claimsDiffer(cs, c.Fact.Claims)
 	}
 	return out, nil
 }
 
 // claimsDiffer reports whether a and b claim a relation in common but no
-// claim in common (subjects and objects compared as the graph names them).
-func claimsDiffer(a, b []Claim) bool {
-	related := false
+// claim in common (subjects and objects compared as the graph names
+// them), and whether, further, each such pair is of different subjects.
+func claimsDiffer(a, b []Claim) (differ, otherSubject bool) {
+	related, sameSubject := false, false
 	for _, x := range a {
 		for _, y := range b {
 			if x.Relation != y.Relation {
 				continue
 			}
-			if claims.Normalize(x.Subject) == claims.Normalize(y.Subject) && claims.Normalize(x.Object) == claims.Normalize(y.Object) {
-				return false
+			subject := claims.Normalize(x.Subject) == claims.Normalize(y.Subject)
+			if subject && claims.Normalize(x.Object) == claims.Normalize(y.Object) {
+				return false, false
 			}
-			related = true
+			related, sameSubject = true, sameSubject || subject
 		}
 	}
-	return related
+	return related, related && !sameSubject
 }
 
 // candidateOf is the candidate r is for a text analysed as q, read by a

@@ -339,20 +339,25 @@ func TestHugeDeciderTextIsBounded(t *testing.T) {
 
 // Other words about a different thing are no restatement: the sister's
 // city shares "live" and a topic with the user's own, and the two facts
-// claim lives_in of other subjects and objects (Candidate.ClaimsDiffer), so
-// the new fact is stored, not taken for the old one told again.
+// claim lives_in of other subjects and objects (Candidate.ClaimsDiffer,
+// AboutOther), so the new fact is stored beside it, with no question.
+// The user's own move differs in claims too, but is about the user.
 func TestRememberRulesOtherClaimsAreNoRestatement(t *testing.T) {
 	s, _ := open(t, newClock("2026-01-10"), nil)
 	lyon := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "I live in Lyon."})).Fact
 	look := must[memory.Lookup](t)(s.Candidates(ctx, "", "My sister Clara lives in Kazan.", 12))
-	if len(look.Candidates) == 0 || look.Candidates[0].Fact.ID != lyon.ID || !look.Candidates[0].ClaimsDiffer {
-		t.Fatalf("candidates of the sister's city: %+v, want Lyon with ClaimsDiffer", look.Candidates)
+	if len(look.Candidates) == 0 || look.Candidates[0].Fact.ID != lyon.ID || !look.Candidates[0].ClaimsDiffer || !look.Candidates[0].AboutOther {
+		t.Fatalf("candidates of the sister's city: %+v, want Lyon with ClaimsDiffer and AboutOther", look.Candidates)
+	}
+	if move := must[memory.Lookup](t)(s.Candidates(ctx, "", "I live in Paris.", 12)); len(move.Candidates) == 0 ||
+		!move.Candidates[0].ClaimsDiffer || move.Candidates[0].AboutOther {
+		t.Errorf("the user's move: %+v, want ClaimsDiffer, not AboutOther", move.Candidates)
 	}
 	if same := must[memory.Lookup](t)(s.Candidates(ctx, "", "I live in Lyon, France.", 12)); len(same.Candidates) == 0 || same.Candidates[0].ClaimsDiffer {
 		t.Errorf("the same claim told again: %+v, want no ClaimsDiffer", same.Candidates)
 	}
 	out := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: "My sister Clara lives in Kazan."}))
-	if out.Decision.Action == memory.ActionNoop || out.Fact.ID == lyon.ID {
+	if out.Decision.Action != memory.ActionAdd || out.Decision.Conflict != 0 || out.Fact.ID == lyon.ID {
 		t.Errorf("the sister's city was decided %s of fact %d (%s), want it stored", out.Decision.Action, out.Decision.Target, out.Decision.Reason)
 	}
 }

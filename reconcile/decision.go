@@ -57,6 +57,10 @@ type Candidate struct {
 	// ("My sister lives in Kazan", "I live in Lyon"): their shared words
 	// speak of different things, so neither restates the other.
 	ClaimsDiffer bool
+	// AboutOther says the relations both claim are claimed of different
+	// subjects (the sister's city, the user's): no evidence that the new
+	// fact concerns this one at all.
+	AboutOther bool
 }
 
 // Input is what a decider decides on.

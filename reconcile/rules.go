@@ -420,6 +420,9 @@ func rank(cs []Candidate, marker string) []evidence {
 	}
 	var out []evidence
 	for i := range cs {
+		if cs[i].AboutOther {
+			continue // shared words about another subject are no evidence
+		}
 		e := evidence{c: &cs[i]}
 		for _, t := range cs[i].Topics {
 			if n := share[t]; strings.HasPrefix(t, "#") && (e.frame == "" || n < e.share) {

@@ -131,6 +131,12 @@ func TestRulesDecide(t *testing.T) {
 			{N: 1, Text: "My brother lives in Kazan.", Score: 3, Overlap: 0.8, ClaimsDiffer: true, Terms: []term.Term{word("live"), word("kazan")}}}},
 		action: Add, conflict: 1, reason: "may replace candidate 1: no marker, but it concerns the same",
 	}, {
+		name: "a change of another subject's is no evidence about this one",
+		in: Input{Text: "My cousin Dasha recently moved to Novosibirsk.", Candidates: []Candidate{
+			{N: 1, Text: "My cousin Pasha lives in Novosibirsk.", Score: 3, Overlap: 0.4, ClaimsDiffer: true, AboutOther: true,
+				Terms: []term.Term{word("cousin"), word("novosibirsk")}}}},
+		action: Add, reason: "but no fact it concerns: added",
+	}, {
 		name: "a negation the candidate lacks is no restatement",
 		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
