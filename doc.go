@@ -24,6 +24,7 @@
 //	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin; step, the
 //	               one state transition every change of a fact takes
 //	query.go       Get, List, Events, History
+//	users.go       Users, ValidUser: the users a store holds, a name's check
 //	timeline.go    At: event intervals as known at a record time
 //	prompt.go      Prompt, ExplainPrompt: the facts ranked (pinned, relevance,
 //	               freshness) within a budget, with notes on open conflicts
@@ -68,6 +69,7 @@
 // client's types), eventtime (event time from English and Russian words),
 // internal/ollamatest and internal/openaitest (fake Ollama and
 // OpenAI-compatible servers for tests),
+// inspect (the web inspector, an http.Handler on the public API alone),
 // bench (go run ./bench: speed, recall, decisions, dates, crashes) and
 // cmd/memctl (the command line, on the public API alone).
 package memory
