@@ -241,16 +241,23 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 }
 
 // claimsDiffer reports whether a and b claim a relation in common but no
-// claim in common (subjects and objects compared as the graph names
-// them), and whether, further, each such pair is of different subjects.
+// claim in common (names compared as the graph normalizes them), and
+// whether, further, each such pair is of different subjects. Two subjects
+// are one when they are the same name, or when the other fact names one
+// of them too: "My sister Clara lives in Kazan" claims lives_in of
+// "sister" and names Clara (sibling), so "Clara moved to Omsk" is about
+// the same person. The user ("") is named by nearly every fact, so naming
+// the user makes no subject the user.
 func claimsDiffer(a, b []Claim) (differ, otherSubject bool) {
+	namedA, namedB := namesOf(a), namesOf(b)
 	related, sameSubject := false, false
 	for _, x := range a {
 		for _, y := range b {
 			if x.Relation != y.Relation {
 				continue
 			}
-			subject := claims.Normalize(x.Subject) == claims.Normalize(y.Subject)
+			xs, ys := claims.Normalize(x.Subject), claims.Normalize(y.Subject)
+			subject := xs == ys || xs != "" && ys != "" && (namedB[xs] || namedA[ys])
 			if subject && claims.Normalize(x.Object) == claims.Normalize(y.Object) {
 				return false, false
 			}
@@ -258,6 +265,20 @@ func claimsDiffer(a, b []Claim) (differ, otherSubject bool) {
 		}
 	}
 	return related, related && !sameSubject
+}
+
+// namesOf is every name cs give other than the user's: subjects and
+// objects, normalized.
+func namesOf(cs []Claim) map[string]bool {
+	m := make(map[string]bool, 2*len(cs))
+	for _, c := range cs {
+		for _, n := range []string{claims.Normalize(c.Subject), claims.Normalize(c.Object)} {
+			if n != "" {
+				m[n] = true
+			}
+		}
+	}
+	return m
 }
 
 // candidateOf is the candidate r is for a text analysed as q, read by a

@@ -361,3 +361,26 @@ func TestRememberRulesOtherClaimsAreNoRestatement(t *testing.T) {
 		t.Errorf("the sister's city was decided %s of fact %d (%s), want it stored", out.Decision.Action, out.Decision.Target, out.Decision.Reason)
 	}
 }
+
+// A fact about a person named in another fact is about the same person,
+// however each names them: "Clara moved to Omsk" concerns "My sister Clara
+// lives in Kazan", and is no restatement of it.
+func TestRememberRulesANamedPersonIsNoOther(t *testing.T) {
+	for _, tc := range []struct{ old, new string }{
+		{"My sister Clara lives in Kazan.", "Clara moved to Omsk."},
+		{"My sister Clara lives in Kazan.", "Correction: Clara lives in Omsk."},
+		{"Clara lives in Kazan.", "My sister Clara lives in Omsk now."},
+	} {
+		s, _ := open(t, newClock("2026-01-10"), nil)
+		old := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: tc.old})).Fact
+		look := must[memory.Lookup](t)(s.Candidates(ctx, "", tc.new, 12))
+		if len(look.Candidates) == 0 || look.Candidates[0].Fact.ID != old.ID || look.Candidates[0].AboutOther || !look.Candidates[0].ClaimsDiffer {
+			t.Errorf("%q after %q: candidates %+v, want the old fact, ClaimsDiffer, not AboutOther", tc.new, tc.old, look.Candidates)
+			continue
+		}
+		d := must[memory.Outcome](t)(s.Remember(ctx, memory.Note{Text: tc.new})).Decision
+		if d.Target != old.ID && d.Conflict == 0 {
+			t.Errorf("%q after %q: %s, target %d, no conflict (%s); want it to act on or ask about the old fact", tc.new, tc.old, d.Action, d.Target, d.Reason)
+		}
+	}
+}
