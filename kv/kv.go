@@ -582,21 +582,29 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if err := check(tx); err != nil {
 			return err
 		}
-		if !current(tx) {
-			// A version 2 file: its logs are indexed by user, in the
-			// commit that marks it current.
-			if version(tx) == formatVersionV2 {
-				if err := buildLogIndex(tx, d.opts.LogOwner); err != nil {
-					return err
-				}
-			}
-			if err := tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion)); err != nil {
-				return err
-			}
+		if err := d.upgrade(tx); err != nil {
+			return err
 		}
 		d.logsIndexed = true
 		return nil
 	})
+}
+
+// upgrade makes a file of an earlier format current in tx: a version 2
+// file has its logs indexed by user, in the commit that marks it current.
+// Every write to the file follows it (a writable Open, or the Repair of a
+// file opened stale, which is read as it was until then).
+func (d *DB) upgrade(tx *bolt.Tx) error {
+	v := be.Uint64(tx.Bucket(bucketMeta).Get(keyVersion))
+	if v == formatVersion {
+		return nil
+	}
+	if v == formatVersionV2 {
+		if err := buildLogIndex(tx, d.opts.LogOwner); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion))
 }
 
 // bucketReserve briefly holds the throwaway value of Reserve.

@@ -64,6 +64,11 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 		if err := createOptional(btx); err != nil {
 			return err
 		}
+		// A stale file was opened as it was; the first commit that writes
+		// to it makes it current, as a writable Open would have.
+		if err := d.upgrade(btx); err != nil {
+			return err
+		}
 		tx := newTx(btx)
 		pending = tx.meta.Get(keyCompact) != nil
 		next := tx.PeekNextID()
@@ -93,6 +98,7 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 		return nil, fmt.Errorf("repair: %w", err)
 	}
 	d.stale = nil
+	d.logsIndexed = true
 	if pending {
 		if err := d.compactLocked(); err != nil {
 			return rec, fmt.Errorf("repaired, but finishing the pending compaction failed: %w", err)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // newestMetaPage returns which of the two meta pages holds the newest commit.
@@ -176,5 +178,48 @@ func TestADamagedOlderMetaPageStatesNoLoss(t *testing.T) {
 	}
 	if err := db.Check(); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "may have been lost") {
 		t.Errorf("Check: %v", err)
+	}
+}
+
+// A stale file of an earlier format is read as it was, and the Repair, its
+// first write, makes it current (a version 2 file gets its log index): no
+// record of a later version lands in a file still marked older.
+func TestRepairMakesAnOlderFormatCurrent(t *testing.T) {
+	for _, v := range []uint64{formatVersionV2, formatVersionV3} {
+		db := openTest(t)
+		path := db.Path()
+		if err := db.Update(func(tx *Tx) error { return tx.PutBlob(BucketConflicts, 1, []byte("ann:a1")) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.bolt.Update(func(tx *bolt.Tx) error {
+			if v == formatVersionV2 {
+				if err := tx.DeleteBucket(bucketLogUsers); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, v))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		lostCommit(t, db)
+		db, err := Open(path, 0, &Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !errors.Is(db.Stale(), ErrStale) {
+			t.Fatalf("version %d: the test is void: the file is not stale", v)
+		}
+		if _, err := db.Repair(1); err != nil {
+			t.Fatal(err)
+		}
+		var got uint64
+		_ = db.View(func(tx *Tx) error { got = be.Uint64(tx.meta.Get(keyVersion)); return nil })
+		if got != formatVersion || !db.logsIndexed {
+			t.Errorf("a stale version %d file after Repair: version %d, logs indexed %v", v, got, db.logsIndexed)
+		}
+		if err := checkIndexes(t, db); err != nil {
+			t.Errorf("a stale version %d file after Repair: %v", v, err)
+		}
+		db.Close()
 	}
 }
