@@ -432,8 +432,14 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 			return kv.Record{}, nil, fmt.Errorf("unknown %s %q", src.name, src.v)
 		}
 	}
-	if f.EventUntilSource != "" && hdr.Version < 8 {
+	switch {
+	case f.EventUntilSource != "" && hdr.Version < 8:
 		return kv.Record{}, nil, fmt.Errorf("event_until_source in a version %d export", hdr.Version)
+	case f.EventUntilSource != "" && f.EventUntil == nil:
+		return kv.Record{}, nil, fmt.Errorf("event_until_source %q with no event_until", f.EventUntilSource)
+	case hdr.Version < 8 && rec.HasUntil:
+		// Before version 8 only a caller could set an end.
+		rec.EventUntilSource = EventGiven
 	}
 	rec.ValidUntil, _ = nanosOf(f.ValidUntil)
 	rec.SupersededBy, rec.Supersedes = f.SupersededBy, f.Supersedes

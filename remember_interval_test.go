@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -106,5 +107,29 @@ func TestEventUntilSourceRoundTrips(t *testing.T) {
 	s3, _ := open(t, nil, nil)
 	if _, err := s3.Import(ctx, strings.NewReader(old), nil); err == nil || !strings.Contains(err.Error(), "event_until_source in a version 7 export") {
 		t.Errorf("a version 7 export with an end's source: %v", err)
+	}
+	// Before version 8 only a caller set an end: such an end is given.
+	var v7 strings.Builder
+	for _, line := range strings.SplitAfter(old, "\n") {
+		line = regexp.MustCompile(`,"event_until_source":"[a-z]+"`).ReplaceAllString(line, "")
+		if strings.HasPrefix(line, `{"decision"`) {
+			line = regexp.MustCompile(`,"event_until":"[^"]*"`).ReplaceAllString(line, "")
+		}
+		v7.WriteString(line)
+	}
+	s4, _ := open(t, nil, nil)
+	if _, err := s4.Import(ctx, strings.NewReader(v7.String()), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range must[[]memory.Fact](t)(s4.List(ctx, "", nil)) {
+		if f.EventUntilSource != memory.EventGiven {
+			t.Errorf("fact %d of a version 7 export: end from %q, want given", f.ID, f.EventUntilSource)
+		}
+	}
+	// A source with no end is refused.
+	bad := strings.Replace(b.String(), `"event_until":"2027-01-01T00:00:00Z","event_until_source":"given"`, `"event_until":null,"event_until_source":"given"`, 1)
+	s5, _ := open(t, nil, nil)
+	if _, err := s5.Import(ctx, strings.NewReader(bad), nil); err == nil || !strings.Contains(err.Error(), "with no event_until") {
+		t.Errorf("an end's source with no end: %v", err)
 	}
 }
