@@ -200,6 +200,15 @@ func withoutClaims(export string) string {
 
 var claimsField = regexp.MustCompile(`,"claims":\[[^\]]*\]`)
 
+// givenEnds is an export of a version before 8 as the current version
+// writes it again: each fact's end has its source, the caller's, since
+// only a caller could set one then.
+func givenEnds(export string) string {
+	return factEnd.ReplaceAllString(export, `$1,"event_until_source":"given"`)
+}
+
+var factEnd = regexp.MustCompile(`("event_until":"[^"]*"(?:,"event_source":"[a-z]+")?)`)
+
 // An export written before claims existed (testdata/export-v1.jsonl) gets
 // its facts' claims by extraction, as a write without claims does; an
 // export of version 3 says them, and one of an earlier version may not.
