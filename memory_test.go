@@ -54,7 +54,7 @@ func TestStoryInAdvance(t *testing.T) {
 		t.Error("a fact stated in advance is current")
 	}
 	p := must[string](t)(s.Prompt(ctx, "", nil))
-	if !strings.Contains(p, "I work at company A. (until 2026-04-20)") ||
+	if !strings.Contains(p, "I work at company A. (through 2026-04-19)") ||
 		!strings.Contains(p, "From Monday I start at company B. (from 2026-04-20)") {
 		t.Errorf("prompt before Monday:\n%s", p)
 	}

@@ -273,6 +273,15 @@ func (m *model) candidates(user, text string) map[uint64][]string {
 	return out
 }
 
+// endMark is how the prompt names an end: a midnight closes the day
+// before, shown included; any other instant by its day.
+func endMark(end time.Time) string {
+	if end.UTC().Hour() == 0 && end.Minute() == 0 && end.Second() == 0 && end.Nanosecond() == 0 {
+		return "through " + end.UTC().AddDate(0, 0, -1).Format(time.DateOnly)
+	}
+	return "until " + end.UTC().Format(time.DateOnly)
+}
+
 // promptLines are the lines Prompt must show for user: true now, with the
 // interval's known ends, and upcoming current facts with their start and
 // known end.
@@ -292,7 +301,7 @@ func (m *model) promptLines(user string) (trueNow, upcoming []string) {
 				marks = append(marks, "since "+day(start))
 			}
 			if !end.IsZero() {
-				marks = append(marks, "until "+day(end))
+				marks = append(marks, endMark(end))
 			}
 			line := "- " + mf.f.Text
 			if len(marks) > 0 {
@@ -302,7 +311,7 @@ func (m *model) promptLines(user string) (trueNow, upcoming []string) {
 		case mf.f.State() == memory.Current && start.After(now):
 			line := fmt.Sprintf("- %s (from %s", mf.f.Text, day(start))
 			if !end.IsZero() {
-				line += ", until " + day(end)
+				line += ", " + endMark(end)
 			}
 			upcoming = append(upcoming, line+")")
 		}

@@ -262,17 +262,17 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 			e.line = "- " + promptText(rec.Text)
 			switch {
 			case rec.HasFrom && p.hasEnd:
-				e.line += " (since " + day(p.start) + ", until " + day(p.end) + ")"
+				e.line += " (since " + day(p.start) + ", " + endText(p.end) + ")"
 			case rec.HasFrom:
 				e.line += " (since " + day(p.start) + ")"
 			case p.hasEnd:
-				e.line += " (until " + day(p.end) + ")"
+				e.line += " (" + endText(p.end) + ")"
 			}
 		case rec.Current() && p.start > now:
 			e.upcoming = true
 			e.line = "- " + promptText(rec.Text) + " (from " + day(p.start)
 			if p.hasEnd {
-				e.line += ", until " + day(p.end)
+				e.line += ", " + endText(p.end)
 			}
 			e.line += ")"
 		default:
@@ -384,4 +384,17 @@ func absDiff(a, b int64) int64 {
 		return a - b
 	}
 	return b - a
+}
+
+// endText says where a fact's interval ends for the assistant to read. An
+// end at midnight closes the day before it, and is shown as that day
+// included: "from 13 to 15 July" is "through 2026-07-15", where "until
+// 2026-07-16" would read as a day too many. Any other end is an instant
+// (a successor recorded then), shown with its day.
+func endText(end int64) string {
+	t := time.Unix(0, end).UTC()
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return "through " + t.AddDate(0, 0, -1).Format(time.DateOnly)
+	}
+	return "until " + t.Format(time.DateOnly)
 }

@@ -34,8 +34,8 @@ func TestRememberStoresTheIntervalOfItsWords(t *testing.T) {
 	for _, step := range []struct {
 		day, want string
 	}{
-		{"2026-07-01", "I'll be in Rome from 13 to 15 July. (from 2026-07-13, until 2026-07-16)"},
-		{"2026-07-14", "I'll be in Rome from 13 to 15 July. (since 2026-07-13, until 2026-07-16)"},
+		{"2026-07-01", "I'll be in Rome from 13 to 15 July. (from 2026-07-13, through 2026-07-15)"},
+		{"2026-07-14", "I'll be in Rome from 13 to 15 July. (since 2026-07-13, through 2026-07-15)"},
 		{"2026-07-17", ""},
 	} {
 		c.set(step.day)

@@ -49,8 +49,8 @@ func (d *demo) interval() (memory.Fact, error) {
 		now  time.Time
 		want string // the trip's line in the prompt; "" for none
 	}{
-		{date(2026, 10, 1), "(from 2026-10-13, until 2026-10-16)"},
-		{date(2026, 10, 14), "(since 2026-10-13, until 2026-10-16)"},
+		{date(2026, 10, 1), "(from 2026-10-13, through 2026-10-15)"},
+		{date(2026, 10, 14), "(since 2026-10-13, through 2026-10-15)"},
 		{date(2026, 10, 17), ""},
 	} {
 		d.now = step.now

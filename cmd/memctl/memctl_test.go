@@ -551,7 +551,7 @@ func TestDemo(t *testing.T) {
 		"marked undone on 2026-09-27",
 		`(unconfirmed: contradicts "I have a dog named Rex.", told 2026-03-12, which is pinned and stands — ask)`,
 		`Prompt(Budget 140, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone",
-		"11. An interval from the words", "(from 2026-10-13, until 2026-10-16)", "(the trip is no longer in the prompt)",
+		"11. An interval from the words", "(from 2026-10-13, through 2026-10-15)", "(the trip is no longer in the prompt)",
 		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
