@@ -55,7 +55,7 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	keep := memory.Keep(r.PostFormValue("keep"))
+	keep := memory.Keep(r.PostForm.Get("keep"))
 	switch keep {
 	case memory.KeepNew, memory.KeepExisting, memory.KeepBoth:
 	default:

@@ -249,7 +249,7 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c := memory.Change{Origin: memory.OriginUser, Reason: strings.TrimSpace(r.PostFormValue("reason"))}
+	c := memory.Change{Origin: memory.OriginUser, Reason: strings.TrimSpace(r.PostForm.Get("reason"))}
 	action := r.PathValue("action")
 	var err error
 	switch action {
@@ -268,11 +268,11 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		}
 		_, err = h.s.Restore(ctx, user, id, c)
 	case "delete":
-		if r.PostFormValue("confirm") != "yes" {
+		if r.PostForm.Get("confirm") != "yes" {
 			h.fail(w, r, http.StatusBadRequest, "A hard delete needs its confirmation (confirm=yes).")
 			return
 		}
-		if _, err = h.s.Delete(ctx, user, id, &memory.DeleteOptions{Chain: r.PostFormValue("chain") != ""}); err == nil {
+		if _, err = h.s.Delete(ctx, user, id, &memory.DeleteOptions{Chain: r.PostForm.Get("chain") != ""}); err == nil {
 			redirect(w, r, href("/", user, "done", "deleted"))
 			return
 		}
@@ -302,19 +302,15 @@ func (h *Handler) confirmDelete(w http.ResponseWriter, r *http.Request) {
 
 // add is POST /facts: a fact the user states in the inspector.
 func (h *Handler) add(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
-		return
-	}
-	from, err := parseWhen(r.PostFormValue("event_from"))
+	from, err := parseWhen(r.PostForm.Get("event_from"))
 	if err != nil {
 		h.fail(w, r, http.StatusBadRequest, "True from: "+err.Error())
 		return
 	}
-	user := r.PostFormValue("user")
+	user := r.PostForm.Get("user")
 	f, err := h.s.Add(r.Context(), memory.Note{
-		User: user, Text: strings.TrimSpace(r.PostFormValue("text")), EventFrom: from,
-		Pinned: r.PostFormValue("pinned") != "", Origin: memory.OriginUser,
+		User: user, Text: strings.TrimSpace(r.PostForm.Get("text")), EventFrom: from,
+		Pinned: r.PostForm.Get("pinned") != "", Origin: memory.OriginUser,
 		Source: memory.Source{Kind: "inspector"},
 	})
 	if err != nil {
