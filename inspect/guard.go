@@ -35,7 +35,9 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
 				// The token leaves the address bar and the history at once.
 				q.Del("token")
-				u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+				// One leading slash: "//evil.example/" (or "/\evil…",
+				// which browsers read alike) would send the visitor away.
+				u := url.URL{Path: "/" + strings.TrimLeft(r.URL.Path, "/\\"), RawQuery: q.Encode()}
 				redirect(w, r, u.String())
 				return
 			}

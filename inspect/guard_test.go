@@ -135,3 +135,28 @@ func TestIsLoopbackName(t *testing.T) {
 		}
 	}
 }
+
+// The token hop redirects within the inspector only, whatever the path.
+func TestTokenRedirectStaysLocal(t *testing.T) {
+	const token = "5f2b8c0e9d1a4b7c"
+	f := newFixture(t, &Options{Token: token})
+	for target, want := range map[string]string{
+		"/decisions?token=" + token:               "/decisions",
+		"/?user=bob&token=" + token:               "/?user=bob",
+		"//evil.example/?token=" + token:          "/evil.example/",
+		"///evil.example/x?token=" + token:        "/evil.example/x",
+		"/%2Fevil.example/?token=" + token:        "/evil.example/",
+		"/%5Cevil.example/?token=" + token:        "/evil.example/",
+		"/%5C%5Cevil.example/?token=" + token:     "/evil.example/",
+		"/%2F%5C%2Fevil.example/a?token=" + token: "/evil.example/a",
+	} {
+		w := f.do(t, "GET", target, nil)
+		loc := w.Header().Get("Location")
+		if w.Code != http.StatusSeeOther || loc != want {
+			t.Errorf("GET %s: %d to %q, want %q", target, w.Code, loc, want)
+		}
+		if u, err := url.Parse(loc); err != nil || u.Host != "" || u.Scheme != "" || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
+			t.Errorf("GET %s: Location %q leaves the inspector", target, loc)
+		}
+	}
+}
