@@ -22,8 +22,12 @@ const DefaultPageSize = 50
 // Options configure a Handler; nil means the defaults.
 type Options struct {
 	// Token, when set, must come with the first request as ?token=…; the
-	// handler then keeps it in a cookie for this host, as notebook servers
-	// do, so that another local program or web page cannot read the store.
+	// handler then keeps it in an HttpOnly, SameSite=Strict cookie named
+	// after the port of the request's Host (palimpsest_inspect_7711), as
+	// notebook servers do, so that another local program or web page cannot
+	// read the store and two inspectors on one machine keep their own.
+	// Browsers still send the cookie to the host's other ports: the token
+	// keeps out those that do not have it, not a local server it reaches.
 	Token string
 	// Hosts are Host names accepted besides the loopback ones (localhost,
 	// *.localhost, 127.0.0.0/8, ::1), for a server told to bind elsewhere.
