@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,13 +55,27 @@ type pager struct {
 }
 
 // paginate cuts items, already newest first, to page p (1-based) and links
-// the neighbours with the rest of the query kept.
-func paginate[T any](items []T, r *http.Request, size int) ([]T, pager, error) {
+// the neighbours with the rest of the query kept. With key, ?id=N is the
+// page holding the item N, so that a link to one (/decisions?id=N#dN)
+// finds it however many came after it.
+func paginate[T any](items []T, r *http.Request, size int, key func(T) uint64) ([]T, pager, error) {
 	p := 1
-	if s := r.URL.Query().Get("page"); s != "" {
+	q := r.URL.Query()
+	if s := q.Get("page"); s != "" {
 		if _, err := fmt.Sscanf(s, "%d", &p); err != nil || p < 1 || fmt.Sprint(p) != s {
 			return nil, pager{}, fmt.Errorf("page %q is not a page number: %w", s, errBadInput)
 		}
+	}
+	if s := q.Get("id"); s != "" && key != nil {
+		id, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || id == 0 {
+			return nil, pager{}, fmt.Errorf("id %q is not an id: %w", s, errBadInput)
+		}
+		i := slices.IndexFunc(items, func(x T) bool { return key(x) == id })
+		if i < 0 {
+			return nil, pager{}, fmt.Errorf("no entry %d here: %w", id, memory.ErrNotFound)
+		}
+		p = i/size + 1
 	}
 	g := pager{Page: p, Total: len(items), Pages: max(1, (len(items)+size-1)/size)}
 	if p > g.Pages {
@@ -68,8 +83,11 @@ func paginate[T any](items []T, r *http.Request, size int) ([]T, pager, error) {
 	}
 	lo, hi := (p-1)*size, min(len(items), p*size)
 	g.From, g.To = lo+1, hi
+	// The neighbours keep the list's filters, not the entry it was opened
+	// at nor the notice of a change made on it.
+	q.Del("id")
+	q.Del("done")
 	link := func(n int) string {
-		q := r.URL.Query()
 		q.Set("page", fmt.Sprint(n))
 		return r.URL.Path + "?" + q.Encode()
 	}
@@ -178,7 +196,7 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 	for i := range rev {
 		rev[i] = len(list) - 1 - i
 	}
-	idx, pg, err := paginate(rev, r, h.o.PageSize)
+	idx, pg, err := paginate(rev, r, h.o.PageSize, nil)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
