@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // factView is a fact with its state as a person reads it now.
@@ -34,7 +35,8 @@ func view(f memory.Fact, now time.Time) factView {
 }
 
 // parseWhen reads a time from a form: a date (midnight UTC), the
-// datetime-local form of <input> (UTC), or RFC 3339. "" is the zero time.
+// datetime-local form of <input> (UTC), or RFC 3339, within the years
+// eventtime.MinYear to MaxYear. "" is the zero time.
 func parseWhen(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -42,6 +44,11 @@ func parseWhen(s string) (time.Time, error) {
 	}
 	for _, layout := range []string{time.DateOnly, "2006-01-02T15:04", "2006-01-02T15:04:05", time.RFC3339} {
 		if t, err := time.Parse(layout, s); err == nil {
+			// The store holds no time outside the range, and a point far
+			// from it would squash the timeline's scale.
+			if !eventtime.InRange(t) {
+				return time.Time{}, fmt.Errorf("%q is outside the %s (UTC): %w", s, eventtime.RangeText, errBadInput)
+			}
 			return t.UTC(), nil
 		}
 	}
