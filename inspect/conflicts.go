@@ -24,7 +24,7 @@ func (h *Handler) conflicts(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	list, pg, err := paginate(cs, r, h.o.PageSize)
+	list, pg, err := paginate(cs, r, h.o.PageSize, func(c memory.Conflict) uint64 { return c.ID })
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -55,7 +55,7 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	keep := memory.Keep(r.PostFormValue("keep"))
+	keep := memory.Keep(r.PostForm.Get("keep"))
 	switch keep {
 	case memory.KeepNew, memory.KeepExisting, memory.KeepBoth:
 	default:

@@ -91,7 +91,7 @@ func (h *Handler) decisions(w http.ResponseWriter, r *http.Request) {
 	if changed {
 		all = slices.DeleteFunc(slices.Clone(all), func(d memory.Decision) bool { return d.Target == 0 })
 	}
-	list, pg, err := paginate(all, r, h.o.PageSize)
+	list, pg, err := paginate(all, r, h.o.PageSize, func(d memory.Decision) uint64 { return d.ID })
 	if err != nil {
 		h.failErr(w, r, err)
 		return

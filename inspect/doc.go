@@ -7,7 +7,9 @@
 //
 // It owns the pages, their embedded templates and stylesheet, and the
 // guards in front of them (loopback Host names only, an optional per-run
-// token, http.CrossOriginProtection on every change). It uses only the
-// public API of package memory and must not import kv, index or reconcile.
+// token, http.CrossOriginProtection on every change, a change's form read
+// once and refused unless it is a well-formed urlencoded form). It uses
+// only the public API of package memory and must not import kv, index or
+// reconcile.
 // No page needs JavaScript.
 package inspect

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // factView is a fact with its state as a person reads it now.
@@ -33,7 +35,8 @@ func view(f memory.Fact, now time.Time) factView {
 }
 
 // parseWhen reads a time from a form: a date (midnight UTC), the
-// datetime-local form of <input> (UTC), or RFC 3339. "" is the zero time.
+// datetime-local form of <input> (UTC), or RFC 3339, within the years
+// eventtime.MinYear to MaxYear. "" is the zero time.
 func parseWhen(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -41,6 +44,11 @@ func parseWhen(s string) (time.Time, error) {
 	}
 	for _, layout := range []string{time.DateOnly, "2006-01-02T15:04", "2006-01-02T15:04:05", time.RFC3339} {
 		if t, err := time.Parse(layout, s); err == nil {
+			// The store holds no time outside the range, and a point far
+			// from it would squash the timeline's scale.
+			if !eventtime.InRange(t) {
+				return time.Time{}, fmt.Errorf("%q is outside the %s (UTC): %w", s, eventtime.RangeText, errBadInput)
+			}
 			return t.UTC(), nil
 		}
 	}
@@ -54,13 +62,27 @@ type pager struct {
 }
 
 // paginate cuts items, already newest first, to page p (1-based) and links
-// the neighbours with the rest of the query kept.
-func paginate[T any](items []T, r *http.Request, size int) ([]T, pager, error) {
+// the neighbours with the rest of the query kept. With key, ?id=N is the
+// page holding the item N, so that a link to one (/decisions?id=N#dN)
+// finds it however many came after it.
+func paginate[T any](items []T, r *http.Request, size int, key func(T) uint64) ([]T, pager, error) {
 	p := 1
-	if s := r.URL.Query().Get("page"); s != "" {
+	q := r.URL.Query()
+	if s := q.Get("page"); s != "" {
 		if _, err := fmt.Sscanf(s, "%d", &p); err != nil || p < 1 || fmt.Sprint(p) != s {
 			return nil, pager{}, fmt.Errorf("page %q is not a page number: %w", s, errBadInput)
 		}
+	}
+	if s := q.Get("id"); s != "" && key != nil {
+		id, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || id == 0 {
+			return nil, pager{}, fmt.Errorf("id %q is not an id: %w", s, errBadInput)
+		}
+		i := slices.IndexFunc(items, func(x T) bool { return key(x) == id })
+		if i < 0 {
+			return nil, pager{}, fmt.Errorf("no entry %d here: %w", id, memory.ErrNotFound)
+		}
+		p = i/size + 1
 	}
 	g := pager{Page: p, Total: len(items), Pages: max(1, (len(items)+size-1)/size)}
 	if p > g.Pages {
@@ -68,8 +90,11 @@ func paginate[T any](items []T, r *http.Request, size int) ([]T, pager, error) {
 	}
 	lo, hi := (p-1)*size, min(len(items), p*size)
 	g.From, g.To = lo+1, hi
+	// The neighbours keep the list's filters, not the entry it was opened
+	// at nor the notice of a change made on it.
+	q.Del("id")
+	q.Del("done")
 	link := func(n int) string {
-		q := r.URL.Query()
 		q.Set("page", fmt.Sprint(n))
 		return r.URL.Path + "?" + q.Encode()
 	}
@@ -178,7 +203,7 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 	for i := range rev {
 		rev[i] = len(list) - 1 - i
 	}
-	idx, pg, err := paginate(rev, r, h.o.PageSize)
+	idx, pg, err := paginate(rev, r, h.o.PageSize, nil)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -249,7 +274,7 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c := memory.Change{Origin: memory.OriginUser, Reason: strings.TrimSpace(r.PostFormValue("reason"))}
+	c := memory.Change{Origin: memory.OriginUser, Reason: strings.TrimSpace(r.PostForm.Get("reason"))}
 	action := r.PathValue("action")
 	var err error
 	switch action {
@@ -268,11 +293,11 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		}
 		_, err = h.s.Restore(ctx, user, id, c)
 	case "delete":
-		if r.PostFormValue("confirm") != "yes" {
+		if r.PostForm.Get("confirm") != "yes" {
 			h.fail(w, r, http.StatusBadRequest, "A hard delete needs its confirmation (confirm=yes).")
 			return
 		}
-		if _, err = h.s.Delete(ctx, user, id, &memory.DeleteOptions{Chain: r.PostFormValue("chain") != ""}); err == nil {
+		if _, err = h.s.Delete(ctx, user, id, &memory.DeleteOptions{Chain: r.PostForm.Get("chain") != ""}); err == nil {
 			redirect(w, r, href("/", user, "done", "deleted"))
 			return
 		}
@@ -302,19 +327,15 @@ func (h *Handler) confirmDelete(w http.ResponseWriter, r *http.Request) {
 
 // add is POST /facts: a fact the user states in the inspector.
 func (h *Handler) add(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
-		return
-	}
-	from, err := parseWhen(r.PostFormValue("event_from"))
+	from, err := parseWhen(r.PostForm.Get("event_from"))
 	if err != nil {
 		h.fail(w, r, http.StatusBadRequest, "True from: "+err.Error())
 		return
 	}
-	user := r.PostFormValue("user")
+	user := r.PostForm.Get("user")
 	f, err := h.s.Add(r.Context(), memory.Note{
-		User: user, Text: strings.TrimSpace(r.PostFormValue("text")), EventFrom: from,
-		Pinned: r.PostFormValue("pinned") != "", Origin: memory.OriginUser,
+		User: user, Text: strings.TrimSpace(r.PostForm.Get("text")), EventFrom: from,
+		Pinned: r.PostForm.Get("pinned") != "", Origin: memory.OriginUser,
 		Source: memory.Source{Kind: "inspector"},
 	})
 	if err != nil {

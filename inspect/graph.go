@@ -18,7 +18,7 @@ func (h *Handler) entities(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	list, pg, err := paginate(es, r, h.o.PageSize)
+	list, pg, err := paginate(es, r, h.o.PageSize, nil)
 	if err != nil {
 		h.failErr(w, r, err)
 		return

@@ -5,12 +5,31 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
-// cookieName holds the token after the first visit, so that links and forms
-// need not carry it.
-const cookieName = "palimpsest_inspect"
+// cookiePrefix names the cookie that holds the token after the first visit,
+// so that links and forms need not carry it; the port follows it.
+const cookiePrefix = "palimpsest_inspect_"
+
+// cookieName is the token's cookie for the port r came to (as notebook
+// servers do): browsers keep and send cookies by host, whatever the port, so
+// one name would let two inspectors on a machine overwrite each other's
+// token. A Host without a port (or with one that is not a number) means the
+// scheme's default.
+func cookieName(r *http.Request) string {
+	port := "80"
+	if r.TLS != nil {
+		port = "443"
+	}
+	if _, p, err := net.SplitHostPort(r.Host); err == nil {
+		if n, err := strconv.ParseUint(p, 10, 16); err == nil {
+			port = strconv.FormatUint(n, 10)
+		}
+	}
+	return cookiePrefix + port
+}
 
 // guard refuses, before anything else reads the request, a Host that is not
 // a loopback name or one of Options.Hosts — a page of another site whose
@@ -31,18 +50,20 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 				h.fail(w, r, http.StatusForbidden, "Refused: wrong token. Open the address memctl serve printed.")
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: h.o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: h.o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
 				// The token leaves the address bar and the history at once.
 				q.Del("token")
-				u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+				// One leading slash: "//evil.example/" (or "/\evil…",
+				// which browsers read alike) would send the visitor away.
+				u := url.URL{Path: "/" + strings.TrimLeft(r.URL.Path, "/\\"), RawQuery: q.Encode()}
 				redirect(w, r, u.String())
 				return
 			}
 			next.ServeHTTP(w, r)
 			return
 		}
-		if c, err := r.Cookie(cookieName); err == nil && sameToken(c.Value, h.o.Token) {
+		if c, err := r.Cookie(cookieName(r)); err == nil && sameToken(c.Value, h.o.Token) {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -3,6 +3,8 @@ package inspect
 import (
 	"context"
 	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -102,7 +104,7 @@ func TestToken(t *testing.T) {
 	if w := f.do(t, "GET", "/?token=wrong", nil); w.Code != http.StatusForbidden {
 		t.Fatalf("wrong token: %d", w.Code)
 	}
-	if w := f.do(t, "GET", "/", nil, "Cookie", cookieName+"=wrong"); w.Code != http.StatusForbidden {
+	if w := f.do(t, "GET", "/", nil, "Cookie", "palimpsest_inspect_7711=wrong"); w.Code != http.StatusForbidden {
 		t.Fatalf("wrong cookie: %d", w.Code)
 	}
 	if w := f.do(t, "POST", "/facts/3/retract", url.Values{}); w.Code != http.StatusForbidden {
@@ -116,13 +118,13 @@ func TestToken(t *testing.T) {
 		t.Fatalf("redirect to %q", loc)
 	}
 	c := w.Result().Cookies()
-	if len(c) != 1 || c[0].Value != token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+	if len(c) != 1 || c[0].Name != "palimpsest_inspect_7711" || c[0].Value != token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
 		t.Fatalf("cookie %+v", c)
 	}
-	if w := f.do(t, "GET", "/", nil, "Cookie", cookieName+"="+token); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "Paris") {
+	if w := f.do(t, "GET", "/", nil, "Cookie", "palimpsest_inspect_7711="+token); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "Paris") {
 		t.Fatalf("with cookie: %d", w.Code)
 	}
-	if w := f.do(t, "POST", "/facts/3/pin", url.Values{}, "Cookie", cookieName+"="+token); w.Code != http.StatusSeeOther {
+	if w := f.do(t, "POST", "/facts/3/pin", url.Values{}, "Cookie", "palimpsest_inspect_7711="+token); w.Code != http.StatusSeeOther {
 		t.Fatalf("POST with cookie: %d", w.Code)
 	}
 }
@@ -133,5 +135,95 @@ func TestIsLoopbackName(t *testing.T) {
 		if got := IsLoopbackName(host); got != want {
 			t.Errorf("IsLoopbackName(%q) = %v", host, got)
 		}
+	}
+}
+
+// The token hop redirects within the inspector only, whatever the path.
+func TestTokenRedirectStaysLocal(t *testing.T) {
+	const token = "5f2b8c0e9d1a4b7c"
+	f := newFixture(t, &Options{Token: token})
+	for target, want := range map[string]string{
+		"/decisions?token=" + token:               "/decisions",
+		"/?user=bob&token=" + token:               "/?user=bob",
+		"//evil.example/?token=" + token:          "/evil.example/",
+		"///evil.example/x?token=" + token:        "/evil.example/x",
+		"/%2Fevil.example/?token=" + token:        "/evil.example/",
+		"/%5Cevil.example/?token=" + token:        "/evil.example/",
+		"/%5C%5Cevil.example/?token=" + token:     "/evil.example/",
+		"/%2F%5C%2Fevil.example/a?token=" + token: "/evil.example/a",
+	} {
+		w := f.do(t, "GET", target, nil)
+		loc := w.Header().Get("Location")
+		if w.Code != http.StatusSeeOther || loc != want {
+			t.Errorf("GET %s: %d to %q, want %q", target, w.Code, loc, want)
+		}
+		if u, err := url.Parse(loc); err != nil || u.Host != "" || u.Scheme != "" || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
+			t.Errorf("GET %s: Location %q leaves the inspector", target, loc)
+		}
+	}
+}
+
+// Each port has its own cookie: two inspectors on one host keep their own
+// token, and neither takes the other's.
+func TestTokenCookiePerPort(t *testing.T) {
+	a := httptest.NewServer(newFixture(t, &Options{Token: "token-of-a"}).h)
+	defer a.Close()
+	b := httptest.NewServer(newFixture(t, &Options{Token: "token-of-b"}).h)
+	defer b.Close()
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	get := func(u string) int {
+		t.Helper()
+		resp, err := client.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if c := get(a.URL + "/?token=token-of-a"); c != http.StatusOK {
+		t.Fatalf("a with its token: %d", c)
+	}
+	if c := get(b.URL + "/?token=token-of-b"); c != http.StatusOK {
+		t.Fatalf("b with its token: %d", c)
+	}
+	// The jar sends both cookies to both (cookies ignore ports).
+	if c := get(a.URL + "/"); c != http.StatusOK {
+		t.Errorf("a after visiting b: %d (its cookie overwritten?)", c)
+	}
+	if c := get(b.URL + "/"); c != http.StatusOK {
+		t.Errorf("b after a: %d", c)
+	}
+	names := map[string]bool{}
+	for _, s := range []*httptest.Server{a, b} {
+		u, _ := url.Parse(s.URL)
+		for _, c := range jar.Cookies(u) {
+			names[c.Name] = true
+		}
+		if !names[cookiePrefix+u.Port()] {
+			t.Errorf("no cookie %s%s in %v", cookiePrefix, u.Port(), names)
+		}
+	}
+
+	// A cookie named for another port is not taken, even with the right token.
+	f := newFixture(t, &Options{Token: "same"})
+	for _, tc := range []struct {
+		host, cookie string
+		code         int
+	}{
+		{"127.0.0.1:7711", "palimpsest_inspect_7711=same", 200},
+		{"127.0.0.1:7711", "palimpsest_inspect_7712=same", 403},
+		{"127.0.0.1:7711", "palimpsest_inspect=same", 403},
+		{"localhost", "palimpsest_inspect_80=same", 200},
+		{"localhost", "palimpsest_inspect_7711=same", 403},
+		{"[::1]:8080", "palimpsest_inspect_8080=same", 200},
+		{"[::1]:8080", "palimpsest_inspect_7711=same; palimpsest_inspect_8080=other", 403},
+	} {
+		if w := f.do(t, "GET", "/", nil, "Host", tc.host, "Cookie", tc.cookie); w.Code != tc.code {
+			t.Errorf("Host %s, Cookie %s: %d, want %d", tc.host, tc.cookie, w.Code, tc.code)
+		}
+	}
+	if w := f.do(t, "GET", "/?token=same", nil, "Host", "localhost:7712"); len(w.Result().Cookies()) != 1 || w.Result().Cookies()[0].Name != "palimpsest_inspect_7712" {
+		t.Errorf("cookies set at :7712: %v", w.Result().Cookies())
 	}
 }

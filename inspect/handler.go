@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -21,8 +22,12 @@ const DefaultPageSize = 50
 // Options configure a Handler; nil means the defaults.
 type Options struct {
 	// Token, when set, must come with the first request as ?token=…; the
-	// handler then keeps it in a cookie for this host, as notebook servers
-	// do, so that another local program or web page cannot read the store.
+	// handler then keeps it in an HttpOnly, SameSite=Strict cookie named
+	// after the port of the request's Host (palimpsest_inspect_7711), as
+	// notebook servers do, so that another local program or web page cannot
+	// read the store and two inspectors on one machine keep their own.
+	// Browsers still send the cookie to the host's other ports: the token
+	// keeps out those that do not have it, not a local server it reaches.
 	Token string
 	// Hosts are Host names accepted besides the loopback ones (localhost,
 	// *.localhost, 127.0.0.0/8, ::1), for a server told to bind elsewhere.
@@ -83,7 +88,7 @@ func New(s *memory.Store, opts *Options) (*Handler, error) {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusForbidden, "Refused: a change asked for by another site.")
 	}))
-	h.h = h.guard(cop.Handler(securityHeaders(h.checkUser(mux))))
+	h.h = h.guard(cop.Handler(securityHeaders(h.readForm(h.checkUser(mux)))))
 	return h, nil
 }
 
@@ -100,6 +105,28 @@ func securityHeaders(next http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
 		hd.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readForm parses a change's form once, before anything reads it, and
+// refuses one that is not the urlencoded form the pages send or does not
+// parse: Request.PostFormValue would swallow the error and act on the part
+// read, or on an empty form, as the default user.
+func (h *Handler) readForm(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/x-www-form-urlencoded" {
+			h.fail(w, r, http.StatusUnsupportedMediaType, "Refused: a change must come as the form the page sends (application/x-www-form-urlencoded).")
+			return
+		}
+		if err := r.ParseForm(); err != nil {
+			h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -131,7 +158,7 @@ func (h *Handler) style(w http.ResponseWriter, r *http.Request) {
 // userOf is the user a request is about: ?user= or the form's user field.
 func userOf(r *http.Request) string {
 	if r.Method == http.MethodPost {
-		return r.PostFormValue("user")
+		return r.PostForm.Get("user") // parsed by readForm
 	}
 	return r.URL.Query().Get("user")
 }
@@ -142,19 +169,16 @@ func idOf(r *http.Request) (uint64, bool) {
 	return id, err == nil && id > 0
 }
 
-// postTarget reads a change's {id} and form, answering 400 itself when
-// either is bad; what names the kind of id for the message.
+// postTarget reads a change's {id} and user, answering 400 itself when the
+// id is bad; what names the kind of id for the message. readForm has parsed
+// the form.
 func (h *Handler) postTarget(w http.ResponseWriter, r *http.Request, what string) (uint64, string, bool) {
 	id, ok := idOf(r)
 	if !ok {
 		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a %s id.", r.PathValue("id"), what))
 		return 0, "", false
 	}
-	if err := r.ParseForm(); err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
-		return 0, "", false
-	}
-	return id, r.PostFormValue("user"), true
+	return id, r.PostForm.Get("user"), true
 }
 
 // href builds a link within the inspector that keeps the user.

@@ -3,12 +3,14 @@ package inspect
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"html/template"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // pageTemplate is the layout with one page's content.
@@ -39,11 +41,14 @@ var funcs = template.FuncMap{
 	"actForm": func(f factView, action, label, class string) actForm {
 		return actForm{ID: f.ID, User: f.User, Action: action, Label: label, Class: class}
 	},
-	"day":   dayOf,
-	"id":    func(id uint64) string { return "#" + itoa(id) },
-	"idq":   itoa,
-	"short": short,
-	"add":   func(a, b int) int { return a + b },
+	"day": dayOf,
+	// The first and last days a date input offers: the store's range.
+	"minDay": func() string { return fmt.Sprintf("%04d-01-01", eventtime.MinYear) },
+	"maxDay": func() string { return fmt.Sprintf("%04d-12-31", eventtime.MaxYear) },
+	"id":     func(id uint64) string { return "#" + itoa(id) },
+	"idq":    itoa,
+	"short":  short,
+	"add":    func(a, b int) int { return a + b },
 	"origin": func(o memory.Origin) string {
 		if o == memory.OriginAuto {
 			return "automation"

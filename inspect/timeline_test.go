@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,6 +86,44 @@ func TestTicks(t *testing.T) {
 		for i := 1; i < len(ts); i++ {
 			if !ts[i].t.After(ts[i-1].t) {
 				t.Errorf("%s..%s: ticks out of order", tc.lo, tc.hi)
+			}
+		}
+	}
+}
+
+// The time-travel inputs take the store's range of times only, the years
+// eventtime.MinYear to MaxYear: a point far outside it broke the scale.
+func TestTravelTimeRange(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, tc := range []struct {
+		q    string
+		code int
+	}{
+		{"at=1900-01-01", 200},
+		{"at=2199-12-31T23:59", 200},
+		{"known=2026-06-01", 200},
+		{"at=9999-12-31", 400},
+		{"at=0000-01-01", 400},
+		{"at=1899-12-31T23:59", 400},
+		{"at=2200-01-01", 400},
+		{"at=2199-12-31T23:30:00-01:00", 400}, // 2200 in UTC
+		{"known=0001-01-02", 400},
+		{"at=2026-05-20&known=9999-12-31", 400},
+	} {
+		for _, p := range []string{"/", "/timeline", "/timeline?fact=1&"} {
+			target := p + "?" + tc.q
+			if strings.Contains(p, "?") {
+				target = p + tc.q
+			}
+			w := f.do(t, "GET", target, nil)
+			if w.Code != tc.code {
+				t.Errorf("GET %s: %d, want %d", target, w.Code, tc.code)
+			}
+			if tc.code == 200 && strings.Count(w.Body.String(), `min="1900-01-01" max="2199-12-31"`) < 2 {
+				t.Errorf("GET %s: the date inputs offer days outside the range", target)
+			}
+			if tc.code == 400 && !strings.Contains(w.Body.String(), "1900") {
+				t.Errorf("GET %s: the error does not give the range", target)
 			}
 		}
 	}

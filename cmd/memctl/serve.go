@@ -54,7 +54,7 @@ prints (unless --no-token) before it shows anything.`,
 				opts.Token = hex.EncodeToString(b)
 			}
 			return a.withStore(false, func(s *memory.Store) error {
-				return a.serve(cmd.Context(), s, addr, opts)
+				return a.serve(cmd.Context(), s, addr, nonLoopback, opts)
 			})
 		},
 	}
@@ -67,12 +67,12 @@ prints (unless --no-token) before it shows anything.`,
 }
 
 // serve listens, prints the address to open, and serves until ctx ends.
-func (a *app) serve(ctx context.Context, s *memory.Store, addr string, opts *inspect.Options) error {
+func (a *app) serve(ctx context.Context, s *memory.Store, addr string, nonLoopback bool, opts *inspect.Options) error {
 	h, err := inspect.New(s, opts)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, nonLoopback)
 	if err != nil {
 		return err
 	}
@@ -98,4 +98,30 @@ func (a *app) serve(ctx context.Context, s *memory.Store, addr string, opts *ins
 		return err
 	}
 	return nil
+}
+
+// listen binds addr and, unless nonLoopback, refuses (closing it) a socket
+// bound elsewhere than the loopback interface: the name check before it
+// cannot tell where DNS sends a name (foo.localhost may be asked of DNS).
+func listen(addr string, nonLoopback bool) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if !nonLoopback {
+		if err := boundLoopback(ln.Addr()); err != nil {
+			ln.Close()
+			return nil, usagef("--addr %s: %v: the store would be open to other machines (give --allow-nonloopback to mean it)", addr, err)
+		}
+	}
+	return ln, nil
+}
+
+// boundLoopback says, as an error, when a is not a TCP address on the
+// loopback interface.
+func boundLoopback(a net.Addr) error {
+	if t, ok := a.(*net.TCPAddr); ok && t.IP.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("bound to %s, not a loopback address", a)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"regexp"
@@ -105,4 +106,68 @@ func TestServeRefuses(t *testing.T) {
 		t.Errorf("stderr %q", e)
 	}
 	fails(t, exitUsage, "--db", db, "serve", "extra")
+}
+
+func TestBoundLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		a    net.Addr
+		want bool
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 7711}, true},
+		{&net.TCPAddr{IP: net.IPv4(127, 3, 2, 1), Port: 7711}, true},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 7711}, true},
+		{&net.TCPAddr{IP: net.IPv4(192, 0, 2, 2), Port: 7711}, false},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 7711}, false},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 7711}, false},
+		{&net.TCPAddr{Port: 7711}, false},
+		{&net.UnixAddr{Name: "/tmp/x", Net: "unix"}, false},
+	} {
+		if got := boundLoopback(tc.a) == nil; got != tc.want {
+			t.Errorf("boundLoopback(%v) = %v, want %v", tc.a, got, tc.want)
+		}
+	}
+}
+
+// listen refuses, and closes, a socket bound on an interface other
+// machines reach, as a name resolved by DNS could give.
+func TestListenRefusesNonLoopback(t *testing.T) {
+	ln, err := listen("127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	ip := nonLoopbackIP(t)
+	ln, err = listen(net.JoinHostPort(ip, "0"), true)
+	if err != nil {
+		t.Fatalf("with --allow-nonloopback: %v", err)
+	}
+	at := ln.Addr().String()
+	ln.Close()
+	if ln, err := listen(at, false); err == nil {
+		ln.Close()
+		t.Fatalf("listen on %s went through", at)
+	} else if !strings.Contains(err.Error(), "not a loopback address") {
+		t.Fatalf("error %q", err)
+	}
+	// The refused socket was closed: its port can be bound again.
+	ln, err = net.Listen("tcp", at)
+	if err != nil {
+		t.Fatalf("%s still held after a refusal: %v", at, err)
+	}
+	ln.Close()
+}
+
+// nonLoopbackIP is an address of this machine off the loopback interface.
+func nonLoopbackIP(t *testing.T) string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() && !n.IP.IsLinkLocalUnicast() {
+			return n.IP.String()
+		}
+	}
+	t.Skip("no non-loopback IPv4 address to bind")
+	return ""
 }
