@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -34,7 +33,10 @@ func (h *Handler) entities(w http.ResponseWriter, r *http.Request) {
 // a table and as the bi-temporal diagram (one rectangle per interval).
 func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	user := userOf(r)
+	user, t, ok := h.travelQuery(w, r)
+	if !ok {
+		return
+	}
 	name := strings.TrimSpace(r.URL.Query().Get("name"))
 	if name == "" {
 		h.fail(w, r, http.StatusBadRequest, "Which entity? Give ?name=.")
@@ -76,8 +78,16 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 		Name    string
 		Edges   []memory.Edge
 		Diagram *diagram
-	}{name, tl, layout(shapes, now, time.Time{}, time.Time{})}
+		Travel  travel
+		True    []memory.Edge // Neighbours at the time-travel point
+	}{Name: name, Edges: tl, Diagram: layout(shapes, now, t.At, t.Known), Travel: t}
 	d.Diagram.Edges = true
+	if t.On() {
+		if d.True, err = h.s.Neighbours(ctx, user, name, t.At, t.Known); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+	}
 	h.render(w, http.StatusOK, "entity", h.newPage(ctx, r, "Entity "+name, "entities", d))
 }
 

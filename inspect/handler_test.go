@@ -94,7 +94,10 @@ func TestPages(t *testing.T) {
 		{"/conflicts", []string{"Keep new", "Keep existing", "Keep both", "no longer allergic"}},
 		{"/conflicts?all=1", []string{"Conflict"}},
 		{"/entities", []string{"Paris", "Contoso"}},
-		{"/entity?name=Paris", []string{"lives_in", "<svg", "Paris", "an interval of an edge"}},
+		{"/entity?name=Paris", []string{"lives_in", "<svg", "Paris", "an interval of an edge", `name="name" value="Paris"`}},
+		{"/entity?name=Lyon&at=2026-03-01", []string{"True at 2026-03-01", "crossdot", `<li>user <b>lives_in</b> Lyon`}},
+		{"/entity?name=Lyon&at=2026-08-01", []string{"No edge naming Lyon was true then."}},
+		{"/entity?name=Lyon&at=2026-03-01&known=2026-01-01", []string{"No edge naming Lyon was true then."}},
 		{"/style.css", []string{"--current"}},
 	} {
 		w := f.do(t, "GET", tc.path, nil)
@@ -147,6 +150,7 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/timeline?fact=999", nil, 404},
 		{"GET", "/entity", nil, 400},
 		{"GET", "/entity?name=Atlantis", nil, 404},
+		{"GET", "/entity?name=Paris&at=someday", nil, 400},
 		{"GET", "/?user=a%00b", nil, 400},
 		{"POST", "/facts/999/pin", url.Values{}, 404},
 		{"POST", "/facts/1/explode", url.Values{}, 404},

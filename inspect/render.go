@@ -38,6 +38,9 @@ var funcs = template.FuncMap{
 	"travelForm": func(action, user string, fact uint64, t travel, showAll bool) travelForm {
 		return travelForm{Action: action, User: user, Fact: fact, T: t, ShowAll: showAll, Reset: href(action, user, "fact", fact0(fact))}
 	},
+	"entityTravel": func(user, name string, t travel) travelForm {
+		return travelForm{Action: "/entity", User: user, Name: name, T: t, Reset: href("/entity", user, "name", name)}
+	},
 	"actForm": func(f factView, action, label, class string) actForm {
 		return actForm{ID: f.ID, User: f.User, Action: action, Label: label, Class: class}
 	},
@@ -73,6 +76,7 @@ func itoa(id uint64) string {
 // travelForm is what the time-travel form needs.
 type travelForm struct {
 	Action, User, Reset string
+	Name                string // the entity of /entity
 	Fact                uint64
 	T                   travel
 	ShowAll             bool
