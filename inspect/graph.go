@@ -72,7 +72,11 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 		if len(e.Support) > 0 {
 			link = href("/facts/"+itoa(e.Support[len(e.Support)-1]), user)
 		}
-		shapes = append(shapes, shape{Label: label, Title: label + " (" + e.State + ")", Link: link, Class: edgeClass(e.State), Spans: []span{sp}})
+		title, class := label+" ("+e.State+")", edgeClass(e.State)
+		if e.KnownUntil != nil { // a belief revised since: drawn as the history it is
+			title, class = label+" (no longer believed)", "superseded"
+		}
+		shapes = append(shapes, shape{Label: label, Title: title, Link: link, Class: class, Spans: []span{sp}})
 	}
 	d := struct {
 		Name    string

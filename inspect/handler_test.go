@@ -96,7 +96,7 @@ func TestPages(t *testing.T) {
 		{"/entities", []string{"Paris", "Contoso"}},
 		{"/entity?name=Paris", []string{"lives_in", "<svg", "Paris", "an interval of an edge", `name="name" value="Paris"`}},
 		{"/entity?name=Lyon&at=2026-03-01", []string{"True at 2026-03-01", "crossdot", `<li>user <b>lives_in</b> Lyon`}},
-		{"/entity?name=Lyon&at=2026-08-01", []string{"No edge naming Lyon was true then.", "no longer believed"}},
+		{"/entity?name=Lyon&at=2026-08-01", []string{"No edge naming Lyon was true then.", "no longer believed", "(no longer believed)</title>"}},
 		{"/entity?name=Lyon&at=2026-03-01&known=2026-01-01", []string{"No edge naming Lyon was true then."}},
 		{"/style.css", []string{"--current"}},
 	} {
