@@ -37,7 +37,7 @@ func TestRememberIntervalFromWords(t *testing.T) {
 	if !strings.Contains(out, "true from:   2026-07-13 (words)") || !strings.Contains(out, "true until:  2026-07-16 (words, not included)") {
 		t.Errorf("remember output:\n%s", out)
 	}
-	if get := ok(t, "--db", db, "get", "1"); !strings.Contains(get, "2026-07-13 → 2026-07-16") || !strings.Contains(get, "start: words, end: words") {
+	if get := ok(t, "--db", db, "get", "1"); !strings.Contains(get, "2026-07-13 → 2026-07-16") || !strings.Contains(get, "event source  start: words, end: words") {
 		t.Errorf("get:\n%s", get)
 	}
 	var facts []struct {

@@ -186,7 +186,7 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 	fmt.Fprintf(tw, "valid until\t%s\n", orDash(timeOrEmpty(f.ValidUntil)))
 	fmt.Fprintf(tw, "event\t%s\n", span)
 	if f.EventSource != "" || f.EventUntilSource != "" {
-		fmt.Fprintf(tw, "event from\t%s\n", eventSource(f.EventSource, f.EventUntilSource))
+		fmt.Fprintf(tw, "event source\t%s\n", eventSource(f.EventSource, f.EventUntilSource))
 	}
 	if f.Supersedes != 0 {
 		fmt.Fprintf(tw, "supersedes\tfact %d\n", f.Supersedes)
