@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,18 +62,7 @@ var funcs = template.FuncMap{
 	},
 }
 
-func itoa(id uint64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + id%10)
-		id /= 10
-		if id == 0 {
-			return string(b[i:])
-		}
-	}
-}
+func itoa(id uint64) string { return strconv.FormatUint(id, 10) }
 
 // travelForm is what the time-travel form needs.
 type travelForm struct {
@@ -142,7 +133,7 @@ type page struct {
 func (h *Handler) newPage(ctx context.Context, r *http.Request, title, nav string, data any) page {
 	p := page{Title: title, Nav: nav, User: userOf(r), Now: h.o.Clock(), Data: data, Done: doneText[r.URL.Query().Get("done")]}
 	p.Users, _ = h.s.Users(ctx) // the picker only; a failure shows none
-	if p.User != "" && !contains(p.Users, p.User) {
+	if p.User != "" && !slices.Contains(p.Users, p.User) {
 		p.Users = append(p.Users, p.User)
 	}
 	return p
@@ -162,15 +153,6 @@ var doneText = map[string]string{
 	"new":      "Resolved: the new fact replaces the existing one.",
 	"existing": "Resolved: the existing fact stays, the new one is retracted.",
 	"both":     "Resolved: both stay current.",
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // render writes a page whole, or an error page if it cannot be made.
