@@ -1,8 +1,8 @@
 package kv
 
 import (
-	"bytes"
 	"fmt"
+	"math"
 )
 
 // Users returns the names of the users that have at least one fact, in the
@@ -18,10 +18,9 @@ func (t *Tx) Users() ([]string, error) {
 		}
 		user := string(k[1 : 1+n])
 		out = append(out, user)
-		// Past every id of this user: the same prefix with the largest id,
-		// then one byte more.
-		next := append(bytes.Clone(k[:1+n]), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0)
-		k, _ = c.Seek(next)
+		// Past every id of this user: its key of the largest id, then one
+		// byte more.
+		k, _ = c.Seek(append(userKey(user, math.MaxUint64), 0))
 	}
 	return out, nil
 }
