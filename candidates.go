@@ -249,7 +249,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 // the same person. The user ("") is named by nearly every fact, so naming
 // the user makes no subject the user.
 func claimsDiffer(a, b []Claim) (differ, otherSubject bool) {
-	namedA, namedB := namesOf(a), namesOf(b)
+	var namedA, namedB map[string]bool // built when two named subjects differ
 	related, sameSubject := false, false
 	for _, x := range a {
 		for _, y := range b {
@@ -257,7 +257,13 @@ func claimsDiffer(a, b []Claim) (differ, otherSubject bool) {
 				continue
 			}
 			xs, ys := claims.Normalize(x.Subject), claims.Normalize(y.Subject)
-			subject := xs == ys || xs != "" && ys != "" && (namedB[xs] || namedA[ys])
+			subject := xs == ys
+			if !subject && xs != "" && ys != "" {
+				if namedA == nil {
+					namedA, namedB = namesOf(a), namesOf(b)
+				}
+				subject = namedB[xs] || namedA[ys]
+			}
 			if subject && claims.Normalize(x.Object) == claims.Normalize(y.Object) {
 				return false, false
 			}

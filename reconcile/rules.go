@@ -409,7 +409,8 @@ func rank(cs []Candidate, marker string) []evidence {
 			}
 		}
 	}
-	evident := func(t term.Term) bool { return !fromMarker(t, marker) && !weak(t) }
+	markerWords := tokens(marker)
+	evident := func(t term.Term) bool { return !fromMarker(t, markerWords) && !weak(t) }
 	shared := map[term.Term]int{}
 	for _, c := range cs {
 		for _, t := range c.Terms {
@@ -525,12 +526,13 @@ func bySpecificity(ev []evidence) []evidence {
 	return out
 }
 
-// fromMarker reports whether a shared term is one of the marker's words:
-// its first four letters are theirs, or all of a shorter one's (a word
-// of the marker such as "с" is no prefix of every term), in any case (a
-// time's span keeps the text's own: "from 13 to 15 October").
-func fromMarker(t term.Term, marker string) bool {
-	for _, w := range tokens(marker) {
+// fromMarker reports whether a shared term is one of the marker's words
+// (tokens of the marker, so in any case: a time's span keeps the text's
+// own, "from 13 to 15 October"): its first four letters are theirs, or all
+// of a shorter one's (a word of the marker such as "с" is no prefix of
+// every term).
+func fromMarker(t term.Term, words []string) bool {
+	for _, w := range words {
 		if len([]rune(t.Text)) < 4 || len([]rune(w)) < 4 {
 			if t.Text == w {
 				return true
