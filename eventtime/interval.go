@@ -388,13 +388,13 @@ func (p *parser) lengthOf(c *cand) {
 	}
 	// after it in its clause: from Monday I'm off for three days
 	for k := c.b; k < len(p.t) && k <= c.b+4 && p.ts.clause[k] == p.ts.clause[c.a]; k++ {
-		if l, ok := p.lengthAt(k); ok {
+		if l, _, ok := p.lengthAt(k); ok {
 			c.dur = l
 			return
 		}
 	}
 	for k := lead - 1; k >= 0 && k >= lead-5; k-- {
-		if l, ok := p.lengthAt(k); ok && k+1+p.lengthTokens(k) == lead {
+		if l, n, ok := p.lengthAt(k); ok && k+1+n == lead {
 			c.dur = l
 			return
 		}
@@ -402,23 +402,18 @@ func (p *parser) lengthOf(c *cand) {
 	c.whole = p.w(c.b) == "only" || p.w(lead-1) == "только"
 }
 
-// lengthAt reads "for three days", "на три дня" at i.
-func (p *parser) lengthAt(i int) (length, bool) {
+// lengthAt reads "for three days", "на три дня" at i, with the number of
+// tokens of the count after i.
+func (p *parser) lengthAt(i int) (length, int, bool) {
 	w := p.w(i)
 	if w != "for" && w != "на" {
-		return length{}, false
+		return length{}, 0, false
 	}
 	q, u, n := p.quantUnit(i+1, w == "на")
 	if n == 0 || (w == "на" && p.w(i+1+n) == "рождения") {
-		return length{}, false // на день рождения: a birthday
+		return length{}, 0, false // на день рождения: a birthday
 	}
-	return length{q, u}, true
-}
-
-// lengthTokens is the number of tokens of the count after i.
-func (p *parser) lengthTokens(i int) int {
-	_, _, n := p.quantUnit(i+1, p.w(i) == "на")
-	return n
+	return length{q, u}, n, true
 }
 
 // resolveStart resolves a candidate's start. When both ends of a range
