@@ -58,9 +58,12 @@ var (
 // version 3 (where an event's end came from, record.go), which a program
 // of version 3 could not decode: a writable Open marks the file version 4
 // before any such record is written, so that program refuses the file at
-// Open instead of calling its facts corrupt.
+// Open instead of calling its facts corrupt. Version 5 may hold records of
+// version 4 (a fact that replaced several), and its open conflicts name
+// only current facts: the upgrade runs Options.Upgrade in its commit.
 const (
-	formatVersion   = 4
+	formatVersion   = 5
+	formatVersionV4 = 4
 	formatVersionV3 = 3
 	formatVersionV2 = 2
 )
@@ -79,6 +82,13 @@ type Options struct {
 	// index of those logs; nil indexes every entry as of no known user,
 	// which each user's read then visits.
 	LogOwner LogOwner
+	// LogFacts names the facts an entry of the log is found by; nil
+	// indexes none.
+	LogFacts LogFacts
+	// Upgrade, when set, runs in the commit that makes a file of an
+	// earlier format (from) current, after kv's own changes: what the
+	// caller's data must hold from that format on.
+	Upgrade func(tx *Tx, from uint64) error
 }
 
 // DB is an open store file. It is safe for concurrent use.
@@ -97,8 +107,10 @@ type DB struct {
 	// then reads the file as it was a commit earlier. Writes are refused
 	// until Repair, whose commit rewrites that page.
 	stale *staleState
-	// logsIndexed: the file is of the current format, its log index whole.
+	// logsIndexed: the file is of format 3 or later, its log index whole.
 	logsIndexed bool
+	// format is the file's format version as opened (or made current).
+	format uint64
 }
 
 type staleState struct{ answered, lost uint64 }
@@ -341,6 +353,7 @@ func (d *DB) View(fn func(*Tx) error) (err error) {
 func (d *DB) newTx(btx *bolt.Tx) *Tx {
 	t := newTx(btx)
 	t.owner, t.logsIndexed = d.opts.LogOwner, d.logsIndexed
+	t.factKeys, t.factsIndexed = d.opts.LogFacts, d.format == formatVersion
 	return t
 }
 
@@ -541,6 +554,7 @@ func (d *DB) initSchema(b *bolt.DB) error {
 				return err
 			}
 			d.logsIndexed = version(tx) >= formatVersionV3
+			d.format = version(tx)
 			return nil
 		})
 	}
@@ -556,7 +570,7 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		return err
 	}
 	if complete {
-		d.logsIndexed = true
+		d.logsIndexed, d.format = true, formatVersion
 		return nil
 	}
 	return b.Update(func(tx *bolt.Tx) error {
@@ -585,10 +599,14 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if err := d.upgrade(tx); err != nil {
 			return err
 		}
-		d.logsIndexed = true
+		d.logsIndexed, d.format = true, formatVersion
 		return nil
 	})
 }
+
+// Current reports whether the file is of the format this program writes;
+// a read-only (or stale) Open of an older file reads it as it is.
+func (d *DB) Current() bool { return d.format == formatVersion }
 
 // upgrade makes a file of an earlier format current in tx: a version 2
 // file has its logs indexed by user, in the commit that marks it current.
@@ -599,9 +617,16 @@ func (d *DB) upgrade(tx *bolt.Tx) error {
 	if v == formatVersion {
 		return nil
 	}
-	if v == formatVersionV2 {
-		if err := buildLogIndex(tx, d.opts.LogOwner); err != nil {
-			return err
+	// Format 5 indexes the log by fact as well: the index is made anew.
+	if err := buildLogIndex(tx, d.opts.LogOwner, d.opts.LogFacts); err != nil {
+		return err
+	}
+	if d.opts.Upgrade != nil {
+		t := newTx(tx)
+		t.owner, t.logsIndexed = d.opts.LogOwner, true
+		t.factKeys, t.factsIndexed = d.opts.LogFacts, true
+		if err := d.opts.Upgrade(t, v); err != nil {
+			return fmt.Errorf("upgrade from format %d: %w", v, err)
 		}
 	}
 	return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion))

@@ -21,10 +21,13 @@ type Record struct {
 	ValidUntil   int64 // 0: current
 	SupersededBy uint64
 	Supersedes   uint64 // the fact this one replaced when it was written
-	EventFrom    int64
-	EventUntil   int64
-	HasFrom      bool
-	HasUntil     bool
+	// AlsoSupersedes are the facts it replaced later, when a person kept
+	// it over them in conflicts; records before version 4 have none.
+	AlsoSupersedes []uint64
+	EventFrom      int64
+	EventUntil     int64
+	HasFrom        bool
+	HasUntil       bool
 	// EventSource says where EventFrom came from: "given" by the caller,
 	// the "model"'s answer, or the "words" of the text; "" when unset.
 	EventSource string
@@ -54,9 +57,10 @@ type Source struct {
 // Current reports whether the record is neither superseded nor retracted.
 func (r *Record) Current() bool { return r.ValidUntil == 0 }
 
-// recordVersion 2 added the claims, 3 where the event's end came from;
-// versions 1 and 2 still decode, without them.
-const recordVersion = 3
+// recordVersion 2 added the claims, 3 where the event's end came from, 4
+// the further facts a fact replaced; earlier versions still decode,
+// without them.
+const recordVersion = 4
 
 const (
 	flagPinned = 1 << iota
@@ -109,7 +113,12 @@ func appendRecordBody(b []byte, r *Record) []byte {
 		b = appendString(b, c.Object)
 		b = appendString(b, c.Kind)
 	}
-	return appendString(b, r.EventUntilSource)
+	b = appendString(b, r.EventUntilSource)
+	b = binary.AppendUvarint(b, uint64(len(r.AlsoSupersedes)))
+	for _, id := range r.AlsoSupersedes {
+		b = binary.AppendUvarint(b, id)
+	}
+	return b
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -184,6 +193,19 @@ func DecodeRecord(id uint64, b []byte) (Record, error) {
 		}
 		if v >= 3 {
 			r.EventUntilSource = d.string()
+		}
+		if v >= 4 {
+			n := d.uvarint()
+			// Each id takes at least a byte: a bound before allocating.
+			if d.err == nil && n > uint64(len(d.b)) {
+				d.err = errShort
+			}
+			if d.err == nil && n > 0 {
+				r.AlsoSupersedes = make([]uint64, n)
+				for i := range r.AlsoSupersedes {
+					r.AlsoSupersedes[i] = d.uvarint()
+				}
+			}
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

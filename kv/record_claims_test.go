@@ -25,7 +25,7 @@ func appendV1(r *Record) []byte {
 	body := appendRecordBody(nil, &Record{User: r.User, Text: r.Text, RecordedAt: r.RecordedAt, EventSource: r.EventSource,
 		Pinned: r.Pinned, Source: r.Source})
 	body[0] = 1
-	body = body[:len(body)-2] // the zero claim count and the empty EventUntilSource
+	body = body[:len(body)-3] // the zero claim count, the empty EventUntilSource, no further predecessors
 	return sealed(body, 0)
 }
 
@@ -35,8 +35,41 @@ func appendV2(r *Record) []byte {
 	c.EventUntilSource = ""
 	body := appendRecordBody(nil, &c)
 	body[0] = 2
-	body = body[:len(body)-1] // the empty EventUntilSource
+	body = body[:len(body)-2] // the empty EventUntilSource, no further predecessors
 	return sealed(body, 0)
+}
+
+// appendV3 is the encoding of version 3: no further predecessors.
+func appendV3(r *Record) []byte {
+	c := *r
+	c.AlsoSupersedes = nil
+	body := appendRecordBody(nil, &c)
+	body[0] = 3
+	body = body[:len(body)-1] // the zero count of further predecessors
+	return sealed(body, 0)
+}
+
+// Records written before a fact could replace several decode with none,
+// and the current version keeps them.
+func TestRecordVersion3DecodesWithoutFurtherPredecessors(t *testing.T) {
+	r := Record{ID: 6, User: "u", Text: "Я работаю в Яндексе.", RecordedAt: 11, Supersedes: 3, EventUntilSource: "words"}
+	got, err := DecodeRecord(r.ID, appendV3(&r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("v3 record:\n got %+v\nwant %+v", got, r)
+	}
+	r.AlsoSupersedes = []uint64{22, 1 << 40}
+	if got, err := DecodeRecord(r.ID, AppendRecord(nil, &r)); err != nil || !reflect.DeepEqual(got, r) {
+		t.Errorf("v4 record: %+v, %v", got, err)
+	}
+	// A count larger than the bytes left is corruption, not an allocation.
+	b := appendRecordBody(nil, &Record{Text: "x"})
+	b = append(b[:len(b)-1], 0xff, 0xff, 0xff, 0x7f)
+	if _, err := DecodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("huge count: %v", err)
+	}
 }
 
 // Records written before the end's source existed decode with none.

@@ -98,7 +98,7 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 		return nil, fmt.Errorf("repair: %w", err)
 	}
 	d.stale = nil
-	d.logsIndexed = true
+	d.logsIndexed, d.format = true, formatVersion
 	if pending {
 		if err := d.compactLocked(); err != nil {
 			return rec, fmt.Errorf("repaired, but finishing the pending compaction failed: %w", err)

@@ -51,10 +51,16 @@ type Tx struct {
 	// changed, and the users whose other data changed (with no ids).
 	touched map[uint64]*Record
 	byUser  map[string][]uint64
+	// data holds the users whose data outside the records changed.
+	data map[string]bool
 	// owner names the user of a conflict or merge for the log index;
 	// logsIndexed says the file's index is whole (see userlogs.go).
 	owner       LogOwner
 	logsIndexed bool
+	// factKeys names the facts of a conflict for the log index;
+	// factsIndexed says the file's index holds those keys (format 5).
+	factKeys     LogFacts
+	factsIndexed bool
 }
 
 func newTx(tx *bolt.Tx) *Tx {
@@ -198,7 +204,15 @@ func (t *Tx) TouchUser(user string) {
 	if _, ok := t.byUser[user]; !ok {
 		t.byUser[user] = nil
 	}
+	if t.data == nil {
+		t.data = map[string]bool{}
+	}
+	t.data[user] = true
 }
+
+// DataTouched reports whether TouchUser was called for user in this
+// transaction.
+func (t *Tx) DataTouched(user string) bool { return t.data[user] }
 
 // Touched calls fn with the final state of every record the transaction
 // wrote or whose log it changed, or nil for one it deleted, so that

@@ -18,6 +18,10 @@ import (
 //	                          that does not decode), which every user's
 //	                          read visits, so that the damage is reported
 //	                          rather than skipped
+//	tag ‖ 2 ‖ fact id ‖ id    an entry Options.LogFacts says stands on
+//	                          that fact (from format 5: a conflict open or
+//	                          kept), so that a change of one fact finds its
+//	                          conflicts without reading the user's others
 //
 // PutBlob and DeleteBlob keep it in step in the transaction that writes.
 // A file of format version 2 has no such index: a writable Open builds
@@ -31,31 +35,46 @@ var (
 const (
 	logOwned   = 0
 	logUnowned = 1
+	logByFact  = 2
 )
 
 // LogOwner names the user a value of a per-user blob bucket belongs to;
 // ok is false when the value does not say (it does not decode).
 type LogOwner func(bucket, value []byte) (user string, ok bool)
 
+// LogFacts names the facts a value of a per-user blob bucket is to be
+// found by (none for a value that does not decode).
+type LogFacts func(bucket, value []byte) []uint64
+
 func (t *Tx) logTag(bucket []byte) (byte, bool) {
 	tag, ok := userLogTags[string(bucket)]
 	return tag, ok
 }
 
-// logKey is the index key of a value (sealed, as stored) of bucket under id.
-func (t *Tx) logKey(tag byte, bucket []byte, id uint64, raw []byte) []byte {
+// logKeys are the index keys of a value (sealed, as stored) of bucket
+// under id: its owner's, then one per fact it stands on.
+func (t *Tx) logKeys(tag byte, bucket []byte, id uint64, raw []byte) [][]byte {
 	user, ok := "", false
-	if body, err := unseal(raw); err == nil && t.owner != nil {
+	body, err := unseal(raw)
+	if err == nil && t.owner != nil {
 		user, ok = t.owner(bucket, body)
 	}
+	var keys [][]byte
 	if !ok || len(user) > MaxUserLen {
-		return be.AppendUint64([]byte{tag, logUnowned}, id)
+		keys = append(keys, be.AppendUint64([]byte{tag, logUnowned}, id))
+	} else {
+		keys = append(keys, be.AppendUint64(append([]byte{tag, logOwned}, userPrefix(user)...), id))
 	}
-	return be.AppendUint64(append([]byte{tag, logOwned}, userPrefix(user)...), id)
+	if err == nil && t.facts != nil && t.factKeys != nil {
+		for _, f := range t.factKeys(bucket, body) {
+			keys = append(keys, be.AppendUint64(be.AppendUint64([]byte{tag, logByFact}, f), id))
+		}
+	}
+	return keys
 }
 
-// indexLog moves the index entry of id in bucket from the value old (nil:
-// none) to new (nil: deleted).
+// indexLog moves the index entries of id in bucket from the value old
+// (nil: none) to new (nil: deleted).
 func (t *Tx) indexLog(bucket []byte, id uint64, old, new []byte) error {
 	tag, ok := t.logTag(bucket)
 	if !ok {
@@ -65,21 +84,62 @@ func (t *Tx) indexLog(bucket []byte, id uint64, old, new []byte) error {
 	if err != nil {
 		return err
 	}
-	var newKey []byte
+	var newKeys [][]byte
 	if new != nil {
-		newKey = t.logKey(tag, bucket, id, new)
+		newKeys = t.logKeys(tag, bucket, id, new)
 	}
 	if old != nil {
-		if oldKey := t.logKey(tag, bucket, id, old); !bytes.Equal(oldKey, newKey) {
-			if err := ix.Delete(oldKey); err != nil {
-				return err
+		for _, k := range t.logKeys(tag, bucket, id, old) {
+			if !slices.ContainsFunc(newKeys, func(n []byte) bool { return bytes.Equal(n, k) }) {
+				if err := ix.Delete(k); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	if newKey == nil {
+	for _, k := range newKeys {
+		if err := ix.Put(k, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ForEachFactBlob calls fn for every value of bucket that LogFacts says
+// stands on fact, in id order: through the index on a file of the
+// current format, else every value (fn still checks).
+func (t *Tx) ForEachFactBlob(bucket []byte, fact uint64, fn func(id uint64, v []byte) error) error {
+	tag, ok := t.logTag(bucket)
+	ix := t.tx.Bucket(bucketLogUsers)
+	if !ok || !t.factsIndexed || ix == nil {
+		return t.ForEachBlob(bucket, false, fn)
+	}
+	b := t.tx.Bucket(bucket)
+	if b == nil {
 		return nil
 	}
-	return ix.Put(newKey, nil)
+	prefix := be.AppendUint64([]byte{tag, logByFact}, fact)
+	var ids []uint64
+	c := ix.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if len(k) == len(prefix)+8 {
+			ids = append(ids, be.Uint64(k[len(prefix):]))
+		}
+	}
+	for _, id := range ids {
+		raw := b.Get(idKey(id))
+		if raw == nil {
+			return fmt.Errorf("%w: %s index names %d, which is missing", ErrCorrupt, bucket, id)
+		}
+		body, err := unseal(raw)
+		if err != nil {
+			return fmt.Errorf("%w: %s %d: %v", ErrDecode, bucket, id, err)
+		}
+		if err := fn(id, body); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ForEachUserBlob calls fn for every value of bucket that may be user's,
@@ -134,7 +194,7 @@ func (t *Tx) ForEachUserBlob(bucket []byte, user string, reverse bool, fn func(i
 }
 
 // buildLogIndex makes the index anew from the blob buckets.
-func buildLogIndex(tx *bolt.Tx, owner LogOwner) error {
+func buildLogIndex(tx *bolt.Tx, owner LogOwner, facts LogFacts) error {
 	if tx.Bucket(bucketLogUsers) != nil {
 		if err := tx.DeleteBucket(bucketLogUsers); err != nil {
 			return err
@@ -144,7 +204,7 @@ func buildLogIndex(tx *bolt.Tx, owner LogOwner) error {
 		return err
 	}
 	t := newTx(tx)
-	t.owner = owner
+	t.owner, t.factKeys = owner, facts
 	for name := range userLogTags {
 		b := tx.Bucket([]byte(name))
 		if b == nil {
@@ -174,7 +234,11 @@ func (t *Tx) checkLogIndex() []error {
 		if b := t.tx.Bucket([]byte(name)); b != nil {
 			_ = b.ForEach(func(k, v []byte) error {
 				if len(k) == 8 {
-					want[string(t.logKey(tag, []byte(name), be.Uint64(k), v))] = true
+					for _, key := range t.logKeys(tag, []byte(name), be.Uint64(k), v) {
+						if key[1] != logByFact || t.factsIndexed {
+							want[string(key)] = true
+						}
+					}
 				}
 				return nil
 			})

@@ -171,3 +171,123 @@ func TestLogIndexUpgradesVersion2(t *testing.T) {
 		t.Errorf("upgraded index: %v", err)
 	}
 }
+
+// testFacts reads "user:fact,fact:…" values: the facts after the user.
+func testFacts(_, v []byte) []uint64 {
+	_, rest, ok := strings.Cut(string(v), ":")
+	if !ok {
+		return nil
+	}
+	var out []uint64
+	for _, f := range strings.Split(rest, ",") {
+		var n uint64
+		for _, c := range f {
+			if c < '0' || c > '9' {
+				n = 0
+				break
+			}
+			n = n*10 + uint64(c-'0')
+		}
+		if n != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func factBlobs(t *testing.T, db *DB, fact uint64) []string {
+	t.Helper()
+	var out []string
+	err := db.View(func(tx *Tx) error {
+		return tx.ForEachFactBlob(BucketConflicts, fact, func(_ uint64, v []byte) error {
+			out = append(out, string(v))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A read of the entries standing on a fact visits those LogFacts names
+// it in, as PutBlob and DeleteBlob keep them; an upgrade from format 4
+// builds those keys and runs Options.Upgrade in its commit.
+func TestForEachFactBlob(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	var upgrades []uint64
+	opts := &Options{NoSync: true, LogOwner: testOwner, LogFacts: testFacts,
+		Upgrade: func(tx *Tx, from uint64) error { upgrades = append(upgrades, from); return nil }}
+	db, err := Open(path, 0, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(id uint64, v string) {
+		t.Helper()
+		if err := db.Update(func(tx *Tx) error { return tx.PutBlob(BucketConflicts, id, []byte(v)) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(1, "ann:7,9")
+	put(2, "ann:9,12")
+	put(3, "bob:")
+	if got := factBlobs(t, db, 9); !slices.Equal(got, []string{"ann:7,9", "ann:9,12"}) {
+		t.Errorf("fact 9: %q", got)
+	}
+	put(1, "ann:") // no longer standing on 7 and 9
+	if got := factBlobs(t, db, 9); !slices.Equal(got, []string{"ann:9,12"}) {
+		t.Errorf("fact 9 after the change: %q", got)
+	}
+	if got := factBlobs(t, db, 7); len(got) != 0 {
+		t.Errorf("fact 7: %q", got)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteBlob(BucketConflicts, 2) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := factBlobs(t, db, 12); len(got) != 0 {
+		t.Errorf("fact 12 after the delete: %q", got)
+	}
+	put(4, "ann:12")
+	if err := checkIndexes(t, db); err != nil {
+		t.Fatal(err)
+	}
+	if len(upgrades) != 0 {
+		t.Errorf("a new file was upgraded from %v", upgrades)
+	}
+	// As a file of format 4 holds it: no fact keys.
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersionV4)); err != nil {
+			return err
+		}
+		return buildLogIndex(tx, testOwner, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ro, err := Open(path, 0, &Options{NoSync: true, ReadOnly: true, LogOwner: testOwner, LogFacts: testFacts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read-only, it scans: every value is handed over.
+	if got := factBlobs(t, ro, 12); len(got) != 3 {
+		t.Errorf("fact 12 in a format 4 file: %q, want every entry", got)
+	}
+	if err := checkIndexes(t, ro); err != nil {
+		t.Errorf("format 4 file: %v", err)
+	}
+	ro.Close()
+	db, err = Open(path, 0, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if !slices.Equal(upgrades, []uint64{formatVersionV4}) || !db.Current() {
+		t.Errorf("upgrades %v, current %v", upgrades, db.Current())
+	}
+	if got := factBlobs(t, db, 12); !slices.Equal(got, []string{"ann:12"}) {
+		t.Errorf("fact 12 after the upgrade: %q", got)
+	}
+	if err := checkIndexes(t, db); err != nil {
+		t.Fatal(err)
+	}
+}
