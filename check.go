@@ -48,6 +48,9 @@ func (s *Store) Check(ctx context.Context) error {
 	current := map[uint64]bool{}
 	err := s.db.View(func(tx *kv.Tx) error {
 		errs = checkTx(tx)
+		if s.db.Current() { // an older file's conflicts are kept from its upgrade on
+			errs = append(errs, checkConflicts(tx)...)
+		}
 		return tx.ForEachCurrent(func(r kv.Record) error { current[r.ID] = true; return nil })
 	})
 	if err != nil {
@@ -186,7 +189,9 @@ func checkTx(tx *kv.Tx) []error {
 		bad := func(format string, args ...any) {
 			errs = append(errs, &factProblem{r.ID, fmt.Errorf(format, args...)})
 		}
-		link(r.Supersedes, r.ID)
+		for _, p := range predecessors(&r) {
+			link(p, r.ID)
+		}
 		link(r.ID, r.SupersededBy)
 		if r.ID >= next {
 			bad("id not below the next id %d", next)
@@ -237,11 +242,17 @@ func checkTx(tx *kv.Tx) []error {
 				bad("successor %d missing", e.By)
 			case succ.User != r.User:
 				bad("successor %d belongs to another user", e.By)
-			case succ.Supersedes != r.ID:
-				bad("successor %d names %d as its predecessor", e.By, succ.Supersedes)
+			case !slices.Contains(predecessors(&succ), r.ID):
+				bad("successor %d names %v as its predecessors", e.By, predecessors(&succ))
 			}
 		}
-		if p := r.Supersedes; p != 0 {
+		ps := predecessors(&r)
+		if r.Supersedes == 0 && len(r.AlsoSupersedes) > 0 || slices.Contains(r.AlsoSupersedes, 0) {
+			bad("further predecessors %v with no first", r.AlsoSupersedes)
+		} else if len(slices.Compact(slices.Sorted(slices.Values(ps)))) != len(ps) {
+			bad("names a predecessor twice")
+		}
+		for _, p := range ps {
 			pred, err := tx.Get(p)
 			if err != nil {
 				bad("predecessor %d missing", p)

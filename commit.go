@@ -194,6 +194,10 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 		if err := fn(tx); err != nil {
 			return err
 		}
+		// Every write keeps the conflicts true, in its own transaction.
+		if err := s.keepConflicts(tx); err != nil {
+			return err
+		}
 		touched, users = tx.Touched, tx.TouchedUsers
 		return nil
 	})

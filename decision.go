@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/palimpsest-mem/memory/kv"
@@ -74,20 +75,44 @@ type Decision struct {
 	UndoneAt   *time.Time `json:"undone_at,omitempty"`
 }
 
-// Conflict links a new fact to an existing one that automation would have
-// changed but did not (it was pinned, or changed meanwhile), until the user
-// resolves it.
+// Conflict links a new fact to an existing one it may replace or
+// contradict, until the user resolves it. Remember records one when
+// automation would have changed a fact but did not (it was pinned, or the
+// decider could not tell which fact the new one replaces); the store
+// derives one, with Relation set, whenever two current facts of a user
+// claim different objects of one single-valued relation of one subject,
+// however they came to be.
+//
+// A conflict is open until it is resolved, or until it is moot: one of
+// its facts stopped being current by another path (a supersede, a
+// retraction, an undo, another conflict's resolution, an import), or, for
+// a derived conflict, its objects were merged into one entity. The change
+// that makes it moot marks it so in its own transaction, with the cause.
 type Conflict struct {
-	ID         uint64     `json:"id"`
-	At         time.Time  `json:"at"`
-	User       string     `json:"user"`
-	New        uint64     `json:"new"`
-	Existing   uint64     `json:"existing"`
-	Decision   uint64     `json:"decision"`
-	Reason     string     `json:"reason"`
+	ID       uint64    `json:"id"`
+	At       time.Time `json:"at"`
+	User     string    `json:"user"`
+	New      uint64    `json:"new"`
+	Existing uint64    `json:"existing"`
+	// Decision is the decision that recorded it; 0 for a derived one.
+	Decision uint64 `json:"decision"`
+	Reason   string `json:"reason"`
+	// Relation is the single-valued relation whose two values the facts
+	// claim, for a conflict the store derived from their claims; "" for
+	// one a decision recorded.
+	Relation   Relation   `json:"relation,omitempty"`
 	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
 	Resolution Keep       `json:"resolution,omitempty"`
+	// MootAt is when the conflict stopped holding without being resolved,
+	// and Moot why, in the store's words ("fact 22 was superseded by fact
+	// 24").
+	MootAt *time.Time `json:"moot_at,omitempty"`
+	Moot   string     `json:"moot,omitempty"`
 }
+
+// Open reports whether the conflict is neither resolved nor moot: a
+// question for the user.
+func (c *Conflict) Open() bool { return c.ResolvedAt == nil && c.MootAt == nil }
 
 // Keep is how a conflict is resolved.
 type Keep string
@@ -111,6 +136,9 @@ var (
 	ErrUndoStale = errors.New("facts changed since the decision")
 	// ErrResolved: a conflict that is resolved already.
 	ErrResolved = errors.New("conflict already resolved")
+	// ErrMoot: a conflict that no longer holds, because one of its facts
+	// is no longer current or, for a derived one, both name one entity.
+	ErrMoot = errors.New("conflict is moot")
 )
 
 // logEntry is an entry of the decision or the conflict log, kept as JSON.
@@ -248,7 +276,7 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			if d.Action == ActionUpdate {
 				want = d.Target
 			}
-			if !r.Current() || r.Supersedes != want {
+			if !r.Current() || r.Supersedes != want || len(r.AlsoSupersedes) > 0 {
 				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
 			}
 			if err := step(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause, Undoes: d.ID}); err != nil {
@@ -293,20 +321,21 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 	return d, err
 }
 
-// ConflictOptions select what Conflicts returns; nil means the unresolved
+// ConflictOptions select what Conflicts returns; nil means the open
 // conflicts.
 type ConflictOptions struct {
-	// All includes the resolved conflicts.
+	// All includes the resolved and the moot conflicts.
 	All bool
 }
 
-// Conflicts returns user's conflicts, newest first.
+// Conflicts returns user's conflicts, newest first: the open ones (a
+// question for the user), or all.
 func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOptions) ([]Conflict, error) {
 	all := opts != nil && opts.All
 	var out []Conflict
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		return forEachUserLog(tx, kv.BucketConflicts, "conflict", user, true, func(_ uint64, c Conflict) error {
-			if all || c.ResolvedAt == nil {
+			if all || c.Open() {
 				out = append(out, c)
 			}
 			return nil
@@ -315,56 +344,81 @@ func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOption
 	return out, err
 }
 
-// ResolveConflict settles a conflict as the user says: keep the new fact
-// (it supersedes the existing one, refused with ErrInvalidInterval when
-// the existing one has an explicit start after the new one's), keep the
-// existing one (the new one is retracted) or keep both.
+// ResolveConflict settles an open conflict as the user says: keep the new
+// fact (it supersedes the existing one), keep the existing one (the new
+// one is retracted) or keep both. It reads both facts again in its own
+// transaction: a conflict that is resolved gives ErrResolved, one that is
+// moot — a fact of it is no longer current, or a derived one's names are
+// one entity — gives ErrMoot, and either changes nothing. Keeping the new
+// fact is refused with ErrInvalidInterval when the existing one has an
+// explicit start after the new one's, and with ErrSupersessionCycle when
+// the existing fact already follows the new one. A new fact kept over
+// several existing ones (a decision unsure which it replaces raised a
+// conflict with each) replaces each of them, in whatever order the
+// conflicts are resolved (Fact.AlsoSupersedes). The other conflicts of a
+// fact the resolution retracted or superseded become moot in the same
+// transaction.
 func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, keep Keep) (Conflict, error) {
+	switch keep {
+	case KeepNew, KeepExisting, KeepBoth:
+	default:
+		return Conflict{}, fmt.Errorf("resolve conflict %d: unknown choice %q (new, existing or both)", id, keep)
+	}
 	var c Conflict
 	err := s.update(ctx, func(tx *kv.Tx) error {
 		var err error
 		if c, err = getLog[Conflict](tx, kv.BucketConflicts, "conflict", user, id); err != nil {
 			return err
 		}
-		if c.ResolvedAt != nil {
-			return fmt.Errorf("conflict %d: %w", id, ErrResolved)
+		switch {
+		case c.ResolvedAt != nil:
+			return fmt.Errorf("conflict %d: %w (keep %s)", id, ErrResolved, c.Resolution)
+		case c.MootAt != nil:
+			return fmt.Errorf("conflict %d: %w: %s", id, ErrMoot, c.Moot)
+		case c.New == c.Existing:
+			return fmt.Errorf("%w: conflict %d names fact %d on both sides", ErrCorrupt, id, c.New)
+		}
+		ms, err := userMergesTx(tx, c.User)
+		if err != nil {
+			return err
+		}
+		if why, err := mootCause(tx, &c, currentAliases(ms)); err != nil {
+			return err
+		} else if why != "" {
+			return fmt.Errorf("conflict %d: %w: %s", id, ErrMoot, why)
 		}
 		now := s.now()
 		cause := fmt.Sprintf("conflict %d resolved: keep %s", id, keep)
 		switch keep {
-		case KeepBoth:
-		case KeepExisting, KeepNew:
-			if keep == KeepNew {
-				if n, err := getUser(tx, c.New, c.User); err != nil || !n.Current() {
-					return fmt.Errorf("conflict %d: keep the new fact %d: %w", id, c.New, ErrNotCurrent)
-				}
-			}
-			gone := c.New
-			if keep == KeepNew {
-				gone = c.Existing
-			}
-			r, err := getUser(tx, gone, c.User)
+		case KeepExisting:
+			n, err := getUser(tx, c.New, c.User)
 			if err != nil {
 				return err
 			}
-			if r.Current() {
-				e := &kv.Event{Kind: kv.Retracted, Cause: cause}
-				if keep == KeepNew {
-					succ, err := linkSuccessor(tx, c.New, r.ID)
-					if err != nil {
-						return err
-					}
-					if err := endsAfterStart(&r, eventStart(&succ)); err != nil {
-						return fmt.Errorf("conflict %d: %w", id, err)
-					}
-					e = &kv.Event{Kind: kv.Superseded, By: c.New, End: eventStart(&succ), Cause: cause}
-				}
-				if err := step(tx, &r, now, e); err != nil {
-					return err
-				}
+			if err := step(tx, &n, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
+				return err
 			}
-		default:
-			return fmt.Errorf("resolve conflict %d: unknown choice %q (new, existing or both)", id, keep)
+		case KeepNew:
+			ex, err := getUser(tx, c.Existing, c.User)
+			if err != nil {
+				return err
+			}
+			if follows, err := succeeds(tx, c.New, c.Existing); err != nil {
+				return err
+			} else if follows {
+				return fmt.Errorf("conflict %d: keep fact %d over fact %d: %w", id, c.New, c.Existing, ErrSupersessionCycle)
+			}
+			succ, err := addPredecessor(tx, c.New, c.Existing)
+			if err != nil {
+				return err
+			}
+			if err := endsAfterStart(&ex, eventStart(&succ)); err != nil {
+				return fmt.Errorf("conflict %d: %w", id, err)
+			}
+			e := &kv.Event{Kind: kv.Superseded, By: c.New, End: eventStart(&succ), Cause: cause}
+			if err := step(tx, &ex, now, e); err != nil {
+				return err
+			}
 		}
 		at := time.Unix(0, now).UTC()
 		c.ResolvedAt, c.Resolution = &at, keep
@@ -373,18 +427,59 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 	return c, err
 }
 
-// linkSuccessor records that fact succ replaces fact pred, when succ names
-// no predecessor yet, and returns succ.
-func linkSuccessor(tx *kv.Tx, succ, pred uint64) (kv.Record, error) {
+// addPredecessor records that fact succ replaces fact pred and returns
+// succ: as the one it replaced when it names none yet, else as one more.
+func addPredecessor(tx *kv.Tx, succ, pred uint64) (kv.Record, error) {
 	r, err := tx.Get(succ)
 	if err != nil {
 		return r, err
 	}
-	if r.Supersedes != 0 {
-		return r, fmt.Errorf("fact %d replaces fact %d: %w", succ, r.Supersedes, ErrAlreadyReplaces)
+	switch {
+	case r.Supersedes == pred || slices.Contains(r.AlsoSupersedes, pred):
+		return r, nil
+	case r.Supersedes == 0:
+		r.Supersedes = pred
+	default:
+		r.AlsoSupersedes = append(slices.Clip(r.AlsoSupersedes), pred)
 	}
-	r.Supersedes = pred
 	return r, tx.Put(&r)
+}
+
+// predecessors are the facts r replaced: the one it was written to
+// replace, then those a person kept it over.
+func predecessors(r *kv.Record) []uint64 {
+	if r.Supersedes == 0 {
+		return r.AlsoSupersedes
+	}
+	return append([]uint64{r.Supersedes}, r.AlsoSupersedes...)
+}
+
+// succeeds reports whether fact to follows fact from in the supersession
+// graph: a chain of steps, each superseding a fact by the next, leads from
+// one to the other. Linking to as replaced by from would then close a
+// cycle.
+func succeeds(tx *kv.Tx, from, to uint64) (bool, error) {
+	seen := map[uint64]bool{from: true}
+	queue := []uint64{from}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		evs, err := tx.Events(cur)
+		if err != nil {
+			return false, err
+		}
+		for _, e := range evs {
+			if e.Kind != kv.Superseded || e.By == 0 || seen[e.By] {
+				continue
+			}
+			if e.By == to {
+				return true, nil
+			}
+			seen[e.By] = true
+			queue = append(queue, e.By)
+		}
+	}
+	return false, nil
 }
 
 // targetLog reads the fact a decision concerned, as its user's, with its

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/palimpsest-mem/memory/kv"
@@ -96,17 +97,20 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 }
 
 // unlink cuts the links between d and the facts that survive its deletion.
-// If d had been replaced by c, its predecessor is linked straight to c, so
-// a chain a→d→c becomes a→c; otherwise a predecessor that d replaced is
-// restored, because the statement that replaced it is gone.
+// If d had been replaced by c, each predecessor d replaced is linked
+// straight to c, so a chain a→d→c becomes a→c; otherwise a predecessor
+// that d replaced is restored, because the statement that replaced it is
+// gone.
 func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 	heir := d.SupersededBy
 	if gone[heir] {
 		heir = 0
 	}
-	p := d.Supersedes
-	relinked := false
-	if p != 0 && !gone[p] {
+	var relinked []uint64
+	for _, p := range predecessors(d) {
+		if gone[p] {
+			continue
+		}
 		pr, err := tx.Get(p)
 		if err != nil {
 			return err
@@ -129,7 +133,8 @@ func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 		}
 		switch {
 		case active && heir != 0:
-			pr.SupersededBy, relinked = heir, true
+			pr.SupersededBy = heir
+			relinked = append(relinked, p)
 			err = tx.Put(&pr)
 		case active:
 			// A hard delete is not refused for a clock set back: the
@@ -155,18 +160,36 @@ func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 		if err != nil {
 			return err
 		}
-		if succ.Supersedes != d.ID {
+		ps := predecessors(&succ)
+		if !slices.Contains(ps, d.ID) {
 			continue
 		}
-		succ.Supersedes = 0
-		if relinked && succ.ID == heir {
-			succ.Supersedes = p
+		ps = slices.DeleteFunc(slices.Clone(ps), func(id uint64) bool { return id == d.ID })
+		if succ.ID == heir {
+			for _, p := range relinked {
+				if !slices.Contains(ps, p) {
+					ps = append(ps, p)
+				}
+			}
 		}
+		setPredecessors(&succ, ps)
 		if err := tx.Put(&succ); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// setPredecessors makes ps the facts r replaced, the first as the one it
+// was written to replace.
+func setPredecessors(r *kv.Record, ps []uint64) {
+	r.Supersedes, r.AlsoSupersedes = 0, nil
+	if len(ps) > 0 {
+		r.Supersedes = ps[0]
+		if len(ps) > 1 {
+			r.AlsoSupersedes = slices.Clone(ps[1:])
+		}
+	}
 }
 
 func lastSuperseded(evs []kv.Event) int {

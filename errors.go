@@ -76,10 +76,10 @@ var (
 	// ErrKindMismatch: a merge of entities whose known kinds differ (a
 	// company into a city); an entity of no known kind merges with any.
 	ErrKindMismatch = errors.New("entities of different kinds")
-	// ErrAlreadyReplaces: ResolveConflict keeping a new fact over an
-	// existing one when the new fact already replaces another (a decision
-	// unsure between two facts raised a conflict with each).
-	ErrAlreadyReplaces = errors.New("fact already replaces another")
+	// ErrSupersessionCycle: ResolveConflict keeping a new fact over an
+	// existing one that already follows it (a successor of it, the older
+	// one restored since): the chain of versions would have no first.
+	ErrSupersessionCycle = errors.New("fact already follows the other")
 	// ErrMergeUndone: UndoMerge of a merge undone before.
 	ErrMergeUndone = errors.New("merge already undone")
 	// ErrBadImport: an import line that is malformed or inconsistent.

@@ -26,10 +26,14 @@ import (
 // replace; an earlier version has none. Version 7 added the "unconfirmed"
 // log step (the undo of a restatement, cancelling its "confirmed" step).
 // Version 8 added "event_until_source", where a fact's end came from; an
-// earlier version has none.
+// earlier version has none. Version 9 added a fact's "also_supersedes"
+// (the further facts a person kept it over), a conflict's "relation" (one
+// the store derived from two claims), "moot_at" and "moot" (a conflict
+// that stopped holding); an earlier version has none, and its conflicts
+// are kept on import as every write keeps them.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 8
+	exportVersion = 9
 )
 
 type exportHeader struct {
@@ -78,6 +82,7 @@ type exportFact struct {
 	ValidUntil       *time.Time    `json:"valid_until"`
 	SupersededBy     uint64        `json:"superseded_by"`
 	Supersedes       uint64        `json:"supersedes"`
+	AlsoSupersedes   []uint64      `json:"also_supersedes,omitempty"`
 	EventFrom        *time.Time    `json:"event_from"`
 	EventUntil       *time.Time    `json:"event_until"`
 	EventSource      string        `json:"event_source,omitempty"`
@@ -167,6 +172,7 @@ func exportOf(r *kv.Record, evs []kv.Event) exportFact {
 		ValidUntil:       timePtr(r.ValidUntil, r.ValidUntil != 0),
 		SupersededBy:     r.SupersededBy,
 		Supersedes:       r.Supersedes,
+		AlsoSupersedes:   r.AlsoSupersedes,
 		EventFrom:        timePtr(r.EventFrom, r.HasFrom),
 		EventUntil:       timePtr(r.EventUntil, r.HasUntil),
 		EventSource:      r.EventSource,

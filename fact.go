@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -79,6 +80,10 @@ type Fact struct {
 	SupersededBy uint64
 	// Supersedes is the fact this one replaced when it was written, 0 if none.
 	Supersedes uint64
+	// AlsoSupersedes are the facts it replaced later, each when a person
+	// kept it over one in a conflict (ResolveConflict), after it had
+	// replaced Supersedes.
+	AlsoSupersedes []uint64
 
 	// Event time: when the fact was true in the world. A zero EventFrom means
 	// "from when it was recorded"; a zero EventUntil means open-ended.
@@ -228,6 +233,7 @@ func factOf(r *kv.Record) Fact {
 		ValidUntil:       toTime(r.ValidUntil, r.ValidUntil != 0),
 		SupersededBy:     r.SupersededBy,
 		Supersedes:       r.Supersedes,
+		AlsoSupersedes:   slices.Clone(r.AlsoSupersedes),
 		EventFrom:        toTime(r.EventFrom, r.HasFrom),
 		EventUntil:       toTime(r.EventUntil, r.HasUntil),
 		EventSource:      r.EventSource,

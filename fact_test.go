@@ -53,6 +53,9 @@ func TestFactFieldsSurvive(t *testing.T) {
 			t.Fatalf("the note leaves Note.%s zero: give it a value so the test can follow it", name)
 		}
 	}
+	// A second city, told before the move: Porto and Coimbra contradict,
+	// and keeping Porto over it makes b replace a further fact.
+	x := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: user, Text: "I live in Coimbra."}))
 	b := must[memory.Fact](t)(s.Supersede(ctx, user, a.ID, note))
 	facts := memory.Fields(b)
 	for name, v := range memory.Fields(note) {
@@ -65,6 +68,16 @@ func TestFactFieldsSurvive(t *testing.T) {
 			t.Errorf("Fact.%s = %v, the note said %v", name, got, v)
 		}
 	}
+	var derived uint64
+	for _, k := range must[[]memory.Conflict](t)(s.Conflicts(ctx, user, nil)) {
+		if k.New == b.ID && k.Existing == x.ID && k.Relation == memory.RelLivesIn {
+			derived = k.ID
+		}
+	}
+	if derived == 0 {
+		t.Fatalf("no conflict of Porto with Coimbra: %+v", must[[]memory.Conflict](t)(s.Conflicts(ctx, user, nil)))
+	}
+	must[memory.Conflict](t)(s.ResolveConflict(ctx, user, derived, memory.KeepNew))
 	c.set("2026-03-10")
 	cNote := memory.Note{User: user, Text: "I moved to Braga.", EventFrom: date("2026-03-01")}
 	must[memory.Fact](t)(s.Supersede(ctx, user, b.ID, cNote))

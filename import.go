@@ -130,7 +130,12 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		if err := tx.SetBlobSeq(kv.BucketMerges, hdr.LastMerge); err != nil {
 			return err
 		}
-		if errs := checkTx(tx); len(errs) > 0 {
+		// The conflicts are kept as every write keeps them: an older
+		// file's stale ones become moot, its contradictions conflicts.
+		if err := s.keepConflicts(tx); err != nil {
+			return err
+		}
+		if errs := append(checkTx(tx), checkConflicts(tx)...); len(errs) > 0 {
 			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(errs, items)...))
 		}
 		return nil
@@ -440,7 +445,10 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 	case hdr.Version < 8 && rec.HasUntil:
 		// Before version 8 only a caller could set an end.
 		rec.EventUntilSource = EventGiven
+	case len(f.AlsoSupersedes) > 0 && hdr.Version < 9:
+		return kv.Record{}, nil, fmt.Errorf("also_supersedes in a version %d export", hdr.Version)
 	}
+	rec.AlsoSupersedes = f.AlsoSupersedes
 	rec.ValidUntil, _ = nanosOf(f.ValidUntil)
 	rec.SupersededBy, rec.Supersedes = f.SupersededBy, f.Supersedes
 	evs := make([]kv.Event, len(f.Log))
@@ -610,6 +618,9 @@ func validLog(l exportLog, hdr exportHeader) error {
 		}
 		id, last, user = l.Decision.ID, hdr.LastDecision, l.Decision.User
 	} else {
+		if c := l.Conflict; hdr.Version < 9 && (c.Relation != "" || c.MootAt != nil || c.Moot != "") {
+			return fmt.Errorf("conflict %d: a derived or moot conflict in a version %d export", c.ID, hdr.Version)
+		}
 		id, last, user = l.Conflict.ID, hdr.LastConflict, l.Conflict.User
 	}
 	if id == 0 || id > last {

@@ -41,6 +41,9 @@ type staleUser struct {
 	tl    timeline
 	graph *userGraph
 	ids   map[uint64]bool
+	// graphIDs are the ids of the facts changed since graph was made the
+	// base, which may be later than tl.
+	graphIDs map[uint64]bool
 }
 
 // maxListEntries bounds each map of the cache; past it, an arbitrary
@@ -146,7 +149,7 @@ func (c *listCache) invalidate(ch changes) {
 				st.tl, st.ids = tl, map[uint64]bool{}
 			}
 			if hasG {
-				st.graph = g
+				st.graph, st.graphIDs = g, map[uint64]bool{}
 			}
 		}
 		delete(c.timelines, user)
@@ -154,6 +157,9 @@ func (c *listCache) invalidate(ch changes) {
 		if st != nil {
 			for _, id := range ids {
 				st.ids[id] = true
+				if st.graphIDs != nil {
+					st.graphIDs[id] = true
+				}
 			}
 		}
 	})
@@ -183,6 +189,26 @@ func (c *listCache) staleGraph(user string) *userGraph {
 		return st.graph
 	}
 	return nil
+}
+
+// maxGraphChanges bounds the facts changed since a base graph that
+// graphSince hands over to be read again.
+const maxGraphChanges = 4096
+
+// graphSince returns user's graph: a fresh one (changed nil), or the base
+// kept from before the commits since with the ids of the facts they
+// changed (a copy), if one is kept and they are not too many.
+func (c *listCache) graphSince(user string) (*userGraph, map[uint64]bool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.graphs[user]; ok {
+		return g, nil, true
+	}
+	st := c.stale[user]
+	if st == nil || st.graph == nil || st.graphIDs == nil || len(st.graphIDs) > maxGraphChanges {
+		return nil, nil, false
+	}
+	return st.graph, maps.Clone(st.graphIDs), true
 }
 
 // putGraph stores a graph built under generation gen, unless a commit

@@ -140,7 +140,8 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 			}
 		}
 	}
-	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync, LogOwner: logOwner})
+	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync, LogOwner: logOwner, LogFacts: conflictFacts,
+		Upgrade: upgradeConflicts(o.Clock)})
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}

@@ -275,14 +275,16 @@ func planRemember(in planInput) (plan, error) {
 	case ActionAdd:
 		// An add the decider flags as contradicting a fact it will not
 		// change: recorded as a conflict for the user to resolve.
-		if conflictOnly {
-			why := "the decider would not change"
-			if !live {
-				why = "had changed meanwhile"
-			}
-			addConflict(why)
+		switch {
+		case conflictOnly && live:
+			addConflict("the decider would not change")
 			alsoConflict()
-		} else {
+		case conflictOnly:
+			// A conflict holds only while both facts are current: with
+			// one that changed meanwhile it would be moot at once.
+			p.action = planAdd
+			dec.Reason += fmt.Sprintf(" (fact %d changed meanwhile: added, with no conflict)", dec.Target)
+		default:
 			p.action = planAdd
 		}
 	case ActionUpdate, ActionInvalidate:
@@ -291,13 +293,14 @@ func planRemember(in planInput) (plan, error) {
 		if !live && in.attempt == 1 {
 			return plan{}, errMoved
 		}
-		if !live || target.Pinned {
-			why := "was pinned"
-			if !live {
-				why = "had changed meanwhile"
-			}
-			addConflict(why)
-			dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which %s: added, conflict %d)", dec.Reason, d.Action, dec.Target, why, dec.Conflict)
+		if !live {
+			// Judged twice, and changed both times: the fact is added; a
+			// conflict with a fact no longer current would be moot at once.
+			p.action, dec.Action = planAdd, ActionAdd
+			dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which had changed meanwhile: added)", dec.Reason, d.Action, dec.Target)
+		} else if target.Pinned {
+			addConflict("was pinned")
+			dec.Reason = fmt.Sprintf("%s (the decider said %s fact %d, which was pinned: added, conflict %d)", dec.Reason, d.Action, dec.Target, dec.Conflict)
 		} else if d.Action == ActionUpdate {
 			p.action, p.target = planSupersede, target
 		} else {

@@ -238,11 +238,14 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 		if err != nil {
 			return ranking{}, err
 		}
+		// Both sides of a conflict carry its note: the assistant reading
+		// either line knows to ask.
 		for _, c := range cs {
 			if notes == nil {
 				notes = map[uint64][]Conflict{}
 			}
 			notes[c.New] = append(notes[c.New], c)
+			notes[c.Existing] = append(notes[c.Existing], c)
 		}
 	}
 	byID := func(id uint64) *timelineEntry {
@@ -298,7 +301,7 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 			}
 		}
 		e.score = relevanceWeight*e.rel + e.fresh
-		if n := noteFor(notes[rec.ID], byID); n != "" {
+		if n := noteFor(rec.ID, notes[rec.ID], byID); n != "" {
 			e.note = n
 			e.line += " " + n
 		}
@@ -332,19 +335,25 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 	return r, nil
 }
 
-// noteFor is the note on the line of a fact that the open conflicts cs
-// say may replace or contradict another fact still current: one part per
-// such fact, naming it and when it was told.
-func noteFor(cs []Conflict, byID func(uint64) *timelineEntry) string {
+// noteFor is the note on the line of fact id that the open conflicts cs
+// (each naming it on one side) say may replace, be replaced by or
+// contradict another fact still current: one part per such fact, naming
+// it and when it was told.
+func noteFor(id uint64, cs []Conflict, byID func(uint64) *timelineEntry) string {
 	// The facts it may replace read as one alternative ("may replace "A",
 	// told …, or "B", told …"): a decision unsure which fact the new one
 	// replaces names each.
 	// Oldest first: a decision records its likeliest candidate first.
 	cs = slices.Clone(cs)
 	slices.SortFunc(cs, func(a, b Conflict) int { return cmp.Compare(a.ID, b.ID) })
-	var pinned, replaces []string
+	var pinned, replaces, replacedBy, contradicts, against []string
+	self := byID(id)
 	for _, c := range cs {
-		ex := byID(c.Existing)
+		other := c.Existing
+		if other == id {
+			other = c.New
+		}
+		ex := byID(other)
 		if ex == nil || !ex.rec.Current() {
 			continue // the other side is gone or settled otherwise: nothing to ask
 		}
@@ -352,15 +361,34 @@ func noteFor(cs []Conflict, byID func(uint64) *timelineEntry) string {
 		if ex.rec.Source.SaidAt != 0 {
 			told = ex.rec.Source.SaidAt
 		}
-		if ex.rec.Pinned {
-			pinned = append(pinned, fmt.Sprintf("contradicts %q, told %s, which is pinned and stands", promptText(ex.rec.Text), day(told)))
-		} else {
-			replaces = append(replaces, fmt.Sprintf("%q, told %s", promptText(ex.rec.Text), day(told)))
+		said := fmt.Sprintf("%q, told %s", promptText(ex.rec.Text), day(told))
+		switch {
+		case self != nil && self.rec.Pinned:
+			against = append(against, said)
+		case ex.rec.Pinned:
+			pinned = append(pinned, fmt.Sprintf("contradicts %s, which is pinned and stands", said))
+		case c.Relation != "":
+			contradicts = append(contradicts, said)
+		case c.New == id:
+			replaces = append(replaces, said)
+		default:
+			replacedBy = append(replacedBy, said)
 		}
+	}
+	if len(against) > 0 {
+		// A pinned fact stands; the assistant still hears what was said
+		// against it.
+		return "(pinned: contradicted by " + strings.Join(against, ", and ") + " — ask)"
 	}
 	parts := pinned
 	if len(replaces) > 0 {
 		parts = append(parts, "may replace "+strings.Join(replaces, ", or "))
+	}
+	if len(replacedBy) > 0 {
+		parts = append(parts, "may be replaced by "+strings.Join(replacedBy, ", or "))
+	}
+	if len(contradicts) > 0 {
+		parts = append(parts, "contradicts "+strings.Join(contradicts, ", and "))
 	}
 	if len(parts) == 0 {
 		return ""

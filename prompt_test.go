@@ -211,15 +211,16 @@ func TestPromptForRanksRelevant(t *testing.T) {
 	}
 }
 
-// An open conflict shows on the new fact's line, naming the other side;
-// resolving it removes the note, and NoNotes hides it.
+// An open conflict shows on both facts' lines, each naming the other side;
+// resolving it removes the notes, and NoNotes hides them.
 func TestPromptConflictNotes(t *testing.T) {
 	c := newClock("2026-01-10")
 	s, existing, out := conflictStore(t, c) // the existing fact is pinned
 	p := must[string](t)(s.Prompt(ctx, "", nil))
 	want := `- I live in Paris now. (unconfirmed: contradicts "I live in Lyon.", told 2026-01-10, which is pinned and stands — ask)`
-	if !slices.Contains(promptLines(p), want) || !slices.Contains(promptLines(p), "- "+existing.Text) {
-		t.Fatalf("prompt:\n%s\nwant the line %q", p, want)
+	wantPinned := `- I live in Lyon. (pinned: contradicted by "I live in Paris now.", told 2026-02-01 — ask)`
+	if !slices.Contains(promptLines(p), want) || !slices.Contains(promptLines(p), wantPinned) {
+		t.Fatalf("prompt:\n%s\nwant the lines %q and %q", p, want, wantPinned)
 	}
 	if p := must[string](t)(s.Prompt(ctx, "", &memory.PromptOptions{NoNotes: true})); strings.Contains(p, "unconfirmed") || !promptHas(p, out.Fact.Text) {
 		t.Fatalf("NoNotes prompt:\n%s", p)

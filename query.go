@@ -118,7 +118,7 @@ func chain(tx *kv.Tx, id uint64) ([]kv.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		next := []uint64{r.Supersedes}
+		next := predecessors(&r)
 		for _, e := range evs {
 			if e.Kind == kv.Superseded {
 				next = append(next, e.By)

@@ -84,24 +84,29 @@ func TestRememberConflictsResolveEach(t *testing.T) {
 	if !slices.Contains(promptLines(p), want) || strings.Contains(p, "cello") {
 		t.Fatalf("after keeping the violin over the cello:\n%s\nwant the line %q", p, want)
 	}
-	// The violin replaces one fact already: it cannot replace the piano too,
-	// and asking so changes nothing.
-	if _, err := s.ResolveConflict(ctx, "", d.AlsoConflicts[0], memory.KeepNew); !errors.Is(err, memory.ErrAlreadyReplaces) {
-		t.Fatalf("keeping the new fact over a second fact it would replace: %v, want ErrAlreadyReplaces", err)
+	// The violin replaces one fact already, and may replace the piano
+	// too: keeping it over the piano supersedes the piano as well.
+	must[memory.Conflict](t)(s.ResolveConflict(ctx, "", d.AlsoConflicts[0], memory.KeepNew))
+	if g := getFact(t, s, "", piano.ID); g.State() != memory.Superseded || g.SupersededBy != out.Fact.ID {
+		t.Fatalf("the piano is %s (by %d) after keeping the violin over it too", g.State(), g.SupersededBy)
 	}
-	if g := getFact(t, s, "", piano.ID); g.State() != memory.Current {
-		t.Fatalf("the piano is %s after a refused resolve", g.State())
+	v := getFact(t, s, "", out.Fact.ID)
+	if v.Supersedes != cello.ID || !slices.Equal(v.AlsoSupersedes, []uint64{piano.ID}) {
+		t.Errorf("the violin supersedes %d and %v, want %d and [%d]", v.Supersedes, v.AlsoSupersedes, cello.ID, piano.ID)
 	}
-	must[memory.Conflict](t)(s.ResolveConflict(ctx, "", d.AlsoConflicts[0], memory.KeepBoth))
 	p = must[string](t)(s.Prompt(ctx, "", nil))
-	if strings.Contains(p, "unconfirmed") || !promptHas(p, "I play the piano at home.") || !promptHas(p, "I play the violin these days.") {
-		t.Fatalf("after keeping both:\n%s", p)
+	if strings.Contains(p, "unconfirmed") || strings.Contains(p, "piano") || !promptHas(p, "I play the violin these days.") {
+		t.Fatalf("after keeping the violin over both:\n%s", p)
 	}
 	if n := len(must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil))); n != 0 {
 		t.Errorf("%d conflicts open", n)
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
+	}
+	// The undo of the decision is stale now, and changes nothing.
+	if _, err := s.Undo(ctx, "", d.ID); !errors.Is(err, memory.ErrUndoStale) {
+		t.Errorf("undo after both resolutions: %v, want ErrUndoStale", err)
 	}
 }
 
@@ -178,7 +183,7 @@ func TestRememberConflictsExport(t *testing.T) {
 		!slices.Equal(ds[i].AlsoConflicts, out.Decision.AlsoConflicts) {
 		t.Errorf("imported decisions %+v", ds)
 	}
-	old := strings.Replace(b.String(), `"version":8`, `"version":5`, 1)
+	old := strings.Replace(b.String(), `"version":9`, `"version":5`, 1)
 	fresh, _ := open(t, newClock("2026-05-01"), &memory.Options{NoSync: true})
 	if _, err := fresh.Import(ctx, strings.NewReader(old), nil); !errors.Is(err, memory.ErrBadImport) || !strings.Contains(err.Error(), "version 5") {
 		t.Errorf("version 5 import with further conflicts: %v, want ErrBadImport naming the version", err)

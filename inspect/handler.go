@@ -221,7 +221,7 @@ func status(err error) int {
 		return http.StatusBadRequest
 	case errors.Is(err, memory.ErrPinned), errors.Is(err, memory.ErrNotCurrent), errors.Is(err, memory.ErrAlreadyCurrent),
 		errors.Is(err, memory.ErrAlreadyUndone), errors.Is(err, memory.ErrUndoStale), errors.Is(err, memory.ErrResolved),
-		errors.Is(err, memory.ErrAlreadyReplaces), errors.Is(err, memory.ErrTimeOrder), errors.Is(err, memory.ErrBudgetExceeded),
+		errors.Is(err, memory.ErrMoot), errors.Is(err, memory.ErrSupersessionCycle), errors.Is(err, memory.ErrTimeOrder), errors.Is(err, memory.ErrBudgetExceeded),
 		errors.Is(err, memory.ErrLinked):
 		return http.StatusConflict
 	}

@@ -323,7 +323,7 @@ func (d *demo) prompt(rex, job, offsite memory.Fact, gone ...memory.Fact) error 
 	if !strings.Contains(p, "which is pinned and stands — ask)") {
 		return fmt.Errorf("demo: the prompt has no note on conflict %d", dec.Conflict)
 	}
-	opts := &memory.PromptOptions{Budget: 140, For: "Where do I work now?"}
+	opts := &memory.PromptOptions{Budget: 160, For: "Where do I work now?"}
 	if p, err = s.Prompt(ctx, "", opts); err != nil {
 		return err
 	}

@@ -524,11 +524,11 @@ func TestPrompt(t *testing.T) {
 	db := tempDB(t)
 	ok(t, "--db", db, "--now", "2026-03-10", "add", "I work at company A.")
 	ok(t, "--db", db, "--now", "2026-08-20", "supersede", "1", "I work at company B.", "--from", "2026-06-01")
-	ok(t, "--db", db, "--now", "2026-08-20", "add", "I start at company C.", "--from", "2026-10-01")
+	ok(t, "--db", db, "--now", "2026-08-20", "add", "I start a pottery course.", "--from", "2026-10-01")
 	want := "Facts about the user, true as of 2026-09-01:\n" +
 		"- I work at company B. (since 2026-06-01)\n" +
 		"Upcoming, not yet true:\n" +
-		"- I start at company C. (from 2026-10-01)\n"
+		"- I start a pottery course. (from 2026-10-01)\n"
 	if out := ok(t, "--db", db, "--now", "2026-09-01", "prompt"); out != want {
 		t.Errorf("prompt:\n%s\nwant\n%s", out, want)
 	}
@@ -550,7 +550,7 @@ func TestDemo(t *testing.T) {
 		"10. Two names, one company?", "merge 1 (memctl graph merge Яндекс Yandex)", "Edges(likes, known 2026-09-25) returns:",
 		"marked undone on 2026-09-27",
 		`(unconfirmed: contradicts "I have a dog named Rex.", told 2026-03-12, which is pinned and stands — ask)`,
-		`Prompt(Budget 140, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone",
+		`Prompt(Budget 160, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone",
 		"11. An interval from the words", "(from 2026-10-13, through 2026-10-15)", "(the trip is no longer in the prompt)",
 		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted"} {
 		if !strings.Contains(out, want) {
