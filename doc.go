@@ -33,6 +33,9 @@
 //	decider.go     Decider and Embedder values: rules, add, Ollama,
 //	               OpenAI-compatible; Describer
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
+//	conflicts.go   the conflict upkeep of every commit: a conflict moot when
+//	               a fact of it changes, one derived from two current values
+//	               of a single-valued relation, and Check's part for them
 //	claim.go       Claim, Relation, EntityKind: what a fact states, and its checks
 //	graph.go       Edges, Neighbours, EntityTimeline, Why: the graph derived
 //	               from the facts' claims on both time axes

@@ -161,3 +161,37 @@ func TestEscaping(t *testing.T) {
 		}
 	}
 }
+
+// A conflict whose existing fact was retracted by another path is moot:
+// the page offers no buttons for it, shows why under ?all=1, and a POST
+// made from a page loaded before is refused with the store unchanged.
+// Before, "Keep existing" retracted the new fact, the only current one.
+func TestMootConflictIsNotOffered(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	f.outcome(t, "I now work at Contoso as a product manager.")
+	cs, _ := f.s.Conflicts(ctx, "", nil)
+	if len(cs) == 0 {
+		t.Fatal("the fixture has no open conflict")
+	}
+	c := cs[0]
+	if w := f.do(t, "GET", "/conflicts", nil); !strings.Contains(w.Body.String(), "/conflicts/"+itoa(c.ID)+"/resolve") {
+		t.Fatal("the open conflict has no buttons")
+	}
+	if _, err := f.s.Invalidate(ctx, "", c.Existing, memory.Change{Reason: "never true"}); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.do(t, "GET", "/conflicts", nil); strings.Contains(w.Body.String(), "/conflicts/"+itoa(c.ID)+"/resolve") {
+		t.Error("a moot conflict is offered")
+	}
+	if w := f.do(t, "GET", "/conflicts?all=1", nil); !strings.Contains(w.Body.String(), "moot") || !strings.Contains(w.Body.String(), "was retracted (never true)") {
+		t.Errorf("the moot conflict does not say why:\n%s", w.Body)
+	}
+	w := f.do(t, "POST", "/conflicts/"+itoa(c.ID)+"/resolve", url.Values{"keep": {"existing"}})
+	if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "moot") {
+		t.Fatalf("resolve of a moot conflict: %d\n%s", w.Code, w.Body)
+	}
+	if g, _ := f.s.Get(ctx, "", c.New); g.State() != memory.Current {
+		t.Errorf("the new fact is %s after a refused resolve", g.State())
+	}
+}
