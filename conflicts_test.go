@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -349,6 +351,46 @@ func TestDerivedConflictNeedsOverlap(t *testing.T) {
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Rome.", EventFrom: date("2019-01-01")}))
 	if open := openIDs(t, s, ""); len(open) != 2 {
 		t.Errorf("open: %v", open)
+	}
+	checkClean(t, s)
+}
+
+// A store of format 4, written by the previous release, held an open
+// conflict with a fact retracted since and two current cities with no
+// conflict. A read-only Open offers only the conflict that still holds;
+// the writable Open that makes the file current settles both, in its
+// upgrade's commit.
+func TestUpgradeSettlesConflicts(t *testing.T) {
+	old, err := os.ReadFile("testdata/store-format4.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "memory.db")
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs := must[[]memory.Conflict](t)(ro.Conflicts(ctx, "", nil)); len(cs) != 1 || cs[0].Existing != 2 {
+		t.Errorf("read-only, open: %+v", cs)
+	}
+	if err := ro.Check(ctx); err != nil {
+		t.Errorf("read-only check: %v", err)
+	}
+	ro.Close()
+	s, err := memory.Open(path, 0, &memory.Options{Clock: newClock("2026-05-01").Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if k := conflictByID(t, s, "", 1); k.MootAt == nil || k.Moot != "fact 1 was retracted (never played it)" {
+		t.Errorf("the stale conflict after the upgrade: %+v", k)
+	}
+	cs := must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil))
+	if len(cs) != 2 || cs[0].Relation != memory.RelLivesIn || cs[0].New != 5 || cs[0].Existing != 4 || cs[1].ID != 2 {
+		t.Errorf("open after the upgrade: %+v", cs)
 	}
 	checkClean(t, s)
 }

@@ -332,12 +332,21 @@ type ConflictOptions struct {
 // question for the user), or all.
 func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOptions) ([]Conflict, error) {
 	all := opts != nil && opts.All
+	// A file of an older format, read as it is, may hold open conflicts
+	// that no longer hold: its upgrade settles them, a read asks.
+	older := !s.db.Current()
 	var out []Conflict
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		return forEachUserLog(tx, kv.BucketConflicts, "conflict", user, true, func(_ uint64, c Conflict) error {
-			if all || c.Open() {
-				out = append(out, c)
+			if !all && !c.Open() {
+				return nil
 			}
+			if !all && older {
+				if why, err := mootCause(tx, &c, nil); err != nil || why != "" {
+					return err
+				}
+			}
+			out = append(out, c)
 			return nil
 		})
 	})
