@@ -332,7 +332,8 @@ type evidence struct {
 	// marker's nor weak; synonyms the shared synonym sets that are not.
 	content, synonyms []term.Term
 	// frame is the shared topic frame ("#pet-cat") the fewest other
-	// candidates share, and share how many candidates share it.
+	// candidates share, and share how many candidates share it; none for
+	// a candidate claiming none of the new fact's relations.
 	frame string
 	share int
 	// weight orders the candidates: words count most, then synonym sets,
@@ -426,6 +427,12 @@ func rank(cs []Candidate, marker string) []evidence {
 		}
 		e := evidence{c: &cs[i]}
 		for _, t := range cs[i].Topics {
+			if cs[i].OtherRelations {
+				// The claims say what each fact is about, and it is not the
+				// same: a frame both touch ("a cat named Luna", "my name is
+				// Maria": #baby-shower) is no sign of one concerning the other.
+				break
+			}
 			if n := share[t]; strings.HasPrefix(t, "#") && (e.frame == "" || n < e.share) {
 				e.frame, e.share = t, n
 			}

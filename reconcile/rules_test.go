@@ -137,6 +137,21 @@ func TestRulesDecide(t *testing.T) {
 				Terms: []term.Term{word("cousin"), word("novosibirsk")}}}},
 		action: Add, reason: "but no fact it concerns: added",
 	}, {
+		name: "a word and a frame shared with a fact of one's own relation: a conflict",
+		in: Input{Text: "I have a cat named Luna.", Candidates: []Candidate{
+			{N: 1, Text: "My cat is called Mia.", Score: 0.5, Terms: []term.Term{word("name")}, Topics: []string{"#pet-name"}}}},
+		action: Add, conflict: 1, reason: "frame #pet-name",
+	}, {
+		name: "a frame shared with a fact that claims none of the new fact's relations is no evidence",
+		in: Input{Text: "I have a cat named Luna.", Candidates: []Candidate{
+			{N: 1, Text: "My name is Maria Keller.", Score: 0.5, OtherRelations: true, Terms: []term.Term{word("name")}, Topics: []string{"#baby-shower"}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
+		name: "nor is it a past event's target",
+		in: Input{Text: "Last week I had my cat Luna microchipped.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My name is Maria Keller.", Score: 0.5, OtherRelations: true, Topics: []string{"#baby-shower"}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
 		name: "a negation the candidate lacks is no restatement",
 		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
