@@ -43,10 +43,11 @@ const paraphraseOverlap = 0.15
 //     change giving other numbers for a whole word it shares with the
 //     best-evidenced candidate acts on it, when the lookup or the most
 //     specific evidence points there too;
-//   - a second value of a single-valued relation (a city, an employer)
-//     may replace the first: a conflict;
 //   - a time it began ("from January", "с сентября"), with no marker,
-//     acts only on other numbers as above, and is otherwise a conflict;
+//     acts only on other numbers as above, or on the one other value of a
+//     single-valued relation, and is otherwise a conflict;
+//   - a second value of a single-valued relation (a city, an employer)
+//     with neither may replace the first: a conflict;
 //   - a fact that clearly concerns one candidate, with the same numbers
 //     and many of its words, no time of its own and no negation the
 //     candidate lacks (or the other way round), restates it: a noop;
@@ -99,6 +100,9 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	if change != "" {
 		return changeOf(d, in, change, Update, "change"), nil
 	}
+	// The time the words give, read once for the rules below.
+	when := eventtime.Parse(in.Text, in.SaidAt, "")
+	start := startTime(when)
 	for _, c := range in.Candidates {
 		switch {
 		case c.Relation == "" || c.Pinned:
@@ -107,7 +111,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			d.Action, d.Target = Noop, c.N
 			d.Reason = fmt.Sprintf("restates candidate %d: the same %s of the same subject, the same numbers, no marker", c.N, c.Relation)
 			return d, nil
-		case c.RelationDiffers:
+		case c.RelationDiffers && start == "":
 			// One value at a time: the new one may replace the old, or be a
 			// second job; without a marker the user says which.
 			d.ConflictWith = c.N
@@ -115,12 +119,11 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			return alsoConflicts(d, rank(in.Candidates, "")), nil
 		}
 	}
-	// The time the words give, read once for the rules below.
-	when := eventtime.Parse(in.Text, in.SaidAt, "")
-	if start := startTime(when); start != "" {
-		// "My rent goes up to £1,020 from January": a fact that says when
-		// it began may end one told before; which, the user says, unless
-		// it gives another number for what it clearly concerns.
+	if start != "" {
+		// "My rent goes up to £1,020 from January", "с сентября я работаю
+		// в Яндексе": a fact that says when it began may end one told
+		// before; which, the user says, unless it gives another number for
+		// what it clearly concerns, or another value of its relation.
 		return changeOf(d, in, start, Update, "start"), nil
 	}
 	ev := rank(in.Candidates, "")
@@ -211,7 +214,8 @@ func negated(text string) bool { return findMarker(tokens(text), negationMarkers
 // time it began: it acts on the candidate the fact clearly concerns, and
 // records a conflict with the one it most likely concerns when that is
 // not clear or the candidate is pinned. A time it began ("start") is the
-// weaker sign: it acts only on other numbers.
+// weaker sign: it acts only on other numbers or another value of a
+// single-valued relation.
 func changeOf(d Decision, in Input, marker string, action Action, what string) Decision {
 	startOnly := what == "start"
 	cs := in.Candidates
@@ -232,9 +236,9 @@ func changeOf(d Decision, in Input, marker string, action Action, what string) D
 		// when the lookup or the most specific evidence points there too.
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives other numbers for %s", what, marker, e.c.N, e.why())
-	case action != Add && !startOnly && e.c.RelationDiffers && onlyValue(cs, e.c):
-		// A marker and a second value of a single-valued relation: the
-		// claims say what the words may not.
+	case action != Add && e.c.RelationDiffers && onlyValue(cs, e.c):
+		// A marker, or a time it began, and a second value of a
+		// single-valued relation: the claims say what the words may not.
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives another %s of the same subject (%s)", what, marker, e.c.N, e.c.Relation, e.why())
 	case action == Add || startOnly || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):

@@ -243,6 +243,17 @@ func TestRulesDecide(t *testing.T) {
 			{N: 2, Text: "Люблю снимать архитектуру на плёнку.", Score: 0.9, Terms: []term.Term{word("снима")}}}},
 		action: Add, conflict: 1, also: []int{2}, reason: `start marker "С прошлой недели"`,
 	}, {
+		name: "a time it began and the one other value of a single-valued relation update it",
+		in: Input{Text: "с сентября я работаю в Яндексе", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "Я работаю в Сбербанке.", Score: 1, Terms: []term.Term{word("работа")}, Relation: "works_at", RelationDiffers: true}}},
+		action: Update, target: 1, reason: `start marker "с сентября"; candidate 1 gives another works_at of the same subject`,
+	}, {
+		name: "a time it began and two other values of the relation: a conflict",
+		in: Input{Text: "From September I work at Yandex.", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I work at Siemens.", Score: 1, Terms: []term.Term{word("work")}, Relation: "works_at", RelationDiffers: true},
+			{N: 2, Text: "I work at a café on Sundays.", Score: 0.9, Terms: []term.Term{word("work")}, Relation: "works_at", RelationDiffers: true}}},
+		action: Add, conflict: 1, also: []int{2}, reason: `start marker "From September": may replace candidate 1`,
+	}, {
 		name: "a time it happened, not began, is no start",
 		in: Input{Text: "My brother joined a rowing club last month.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
 			{N: 1, Text: "My brother lives in Leeds.", Score: 1, Terms: []term.Term{word("brother")}},
