@@ -462,3 +462,22 @@ func TestExtractPartnerIs(t *testing.T) {
 		"Мою невесту зовут Аня.":                  {{u, claims.Partner, "Аня"}},
 	})
 }
+
+// An ending after a match in its clause says that what it states is over:
+// no claim, unless the ending is taken back or belongs to another match.
+func TestExtractEnded(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"My cat Luna died last week.":                        {},
+		"My cat Luna, who was 15, died in May.":              {},
+		"Sadly my dog Rex passed away.":                      {},
+		"My boyfriend Tom and I broke up.":                   {},
+		"My cat Luna almost died last week.":                 {{u, claims.HasPet, "Luna"}},
+		"My cat Luna did not die.":                           {{u, claims.HasPet, "Luna"}},
+		"My cat Luna is fine and my dog Rex died.":           {{u, claims.HasPet, "Luna"}},
+		"My dog Rex died, and now we have a cat named Luna.": {{u, claims.HasPet, "Luna"}},
+		"Моя кошка Луна умерла.":                             {},
+		"Наш пёс Рекс погиб под машиной.":                    {},
+		"Моя кошка Луна чуть не умерла.":                     {{u, claims.HasPet, "Луна"}},
+		"Мой муж Игорь и я развелись.":                       {},
+	})
+}

@@ -64,15 +64,15 @@ const paraphraseOverlap = 0.15
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
-	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr} {
+	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr, hedgeErr} {
 		if err != nil {
 			return Decision{}, fmt.Errorf("rules: %w", err)
 		}
 	}
 	d := Decision{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
-	correction := findMarker(words, correctionMarkers)
-	change := findMarker(words, changeMarkers)
+	correction := findSaid(words, correctionMarkers)
+	change := findSaid(words, changeMarkers)
 	addition := findMarker(words, additionMarkers)
 	marked := correction != "" || change != ""
 	for _, c := range in.Candidates {
@@ -585,6 +585,25 @@ func findMarker(words []string, markers [][]string) string {
 		}
 	}
 	return ""
+}
+
+// findSaid is findMarker for a marker that a negation (negation.txt) or
+// a hedge (hedge.txt) just before it takes back: "I have not moved",
+// "my cat almost died", "чуть не уехала" say no change.
+func findSaid(words []string, markers [][]string) string {
+	for _, m := range markers {
+		for i := 0; i+len(m) <= len(words); i++ {
+			if slices.Equal(words[i:i+len(m)], m) && (i == 0 || !unsaid(words[i-1])) {
+				return strings.Join(m, " ")
+			}
+		}
+	}
+	return ""
+}
+
+// unsaid reports whether w, before a marker, takes it back.
+func unsaid(w string) bool {
+	return slices.Contains(hedgeWords, w) || slices.ContainsFunc(negationMarkers, func(m []string) bool { return len(m) == 1 && m[0] == w })
 }
 
 // tokens lowercases text, folds ё to е and splits it into words.

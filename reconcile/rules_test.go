@@ -254,6 +254,26 @@ func TestRulesDecide(t *testing.T) {
 			{N: 2, Text: "I work at a café on Sundays.", Score: 0.9, Terms: []term.Term{word("work")}, Relation: "works_at", RelationDiffers: true}}},
 		action: Add, conflict: 1, also: []int{2}, reason: `start marker "From September": may replace candidate 1`,
 	}, {
+		name: "the death of what a fact states is a change of it",
+		in: Input{Text: "My cat Luna died last week.", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I have a cat named Luna.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("cat"), word("luna")}, Topics: []string{"#pet-cat"}}, far}},
+		action: Update, target: 1, reason: `change marker "died"; candidate 1 matches on words cat, luna`,
+	}, {
+		name: "and in Russian",
+		in: Input{Text: "Наш пёс Рекс погиб под машиной.", Candidates: []Candidate{
+			{N: 1, Text: "У нас есть пёс Рекс.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("пес"), word("рекс")}}, far}},
+		action: Update, target: 1, reason: `change marker "погиб"`,
+	}, {
+		name: "a hedge takes a change marker back: no change",
+		in: Input{Text: "My cat Luna almost died last week.", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I have a cat named Luna.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("cat"), word("luna")}, Topics: []string{"#pet-cat"}}, far}},
+		action: Add, conflict: 1, also: []int{2}, reason: "no marker, but it concerns the same",
+	}, {
+		name: "so does a negation, in Russian",
+		in: Input{Text: "Кошка Луна чуть не умерла.", Candidates: []Candidate{
+			{N: 1, Text: "У меня есть кошка Луна.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("кошк"), word("лун")}}, far}},
+		action: Add, conflict: 1, also: []int{2}, reason: "no marker, but it concerns the same",
+	}, {
 		name: "a time it happened, not began, is no start",
 		in: Input{Text: "My brother joined a rowing club last month.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
 			{N: 1, Text: "My brother lives in Leeds.", Score: 1, Terms: []term.Term{word("brother")}},
