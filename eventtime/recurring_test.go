@@ -1,6 +1,7 @@
 package eventtime
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,29 @@ func TestRecurringFile(t *testing.T) {
 			t.Errorf("%q: %v, want an error saying %q", c.text, err, c.want)
 		}
 	}
+}
+
+// FuzzParseRecurring checks that the reader of recurring.txt's format
+// never panics, and that what it accepts is well formed: known kinds,
+// words as Parse reads them, one word a plural.
+func FuzzParseRecurring(f *testing.F) {
+	for _, s := range []string{recurringFile, "yearly: birthday\nplural: mondays\n", "yearly: \n", ": \n", "plural: a b\n", "yearly: x\nyearly: x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		lx, err := parseRecurring("f.txt", text)
+		if err != nil {
+			return
+		}
+		for _, ph := range lx.yearly {
+			if len(ph) == 0 || slices.Contains(ph, "") {
+				t.Fatalf("%q: yearly %q", text, ph)
+			}
+		}
+		for w := range lx.plural {
+			if w == "" || strings.ContainsAny(w, " \n") {
+				t.Fatalf("%q: plural %q", text, w)
+			}
+		}
+	})
 }
