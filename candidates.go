@@ -91,6 +91,11 @@ type Candidate struct {
 	// of different subjects: the fact is about someone or something else
 	// (the sister, not the user), so it neither restates nor replaces it.
 	AboutOther bool
+	// OtherRelations says the text claims relations and the fact claims
+	// none of them: "I have a cat named Luna" (has_pet) beside "My name is
+	// Maria Keller". A topic both touch is then no sign that one concerns
+	// the other.
+	OtherRelations bool
 }
 
 // Lookup is the result of Candidates.
@@ -236,6 +241,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	for i := range out.Candidates {
 		c := &out.Candidates[i]
 		c.ClaimsDiffer, c.AboutOther = claimsDiffer(cs, c.Fact.Claims)
+		c.OtherRelations = otherRelations(cs, c.Fact.Claims)
 	}
 	return out, nil
 }
@@ -271,6 +277,17 @@ func claimsDiffer(a, b []Claim) (differ, otherSubject bool) {
 		}
 	}
 	return related, related && !sameSubject
+}
+
+// otherRelations reports whether a claims relations and b claims none of
+// them, of any subject.
+func otherRelations(a, b []Claim) bool {
+	for _, x := range a {
+		if slices.ContainsFunc(b, func(y Claim) bool { return y.Relation == x.Relation }) {
+			return false
+		}
+	}
+	return len(a) > 0
 }
 
 // namesOf is every name cs give other than the user's: subjects and

@@ -98,7 +98,7 @@ func (s *Store) decisionInput(rec *kv.Record, n Note, look Lookup) reconcile.Inp
 			N: i + 1, Text: c.Fact.Text, Pinned: c.Fact.Pinned, RecordedAt: c.Fact.RecordedAt,
 			EventFrom: c.Fact.EventFrom, Terms: c.Terms, Topics: c.Topics, Score: c.Score, Overlap: c.Overlap,
 			Relation: string(c.Relation), RelationDiffers: c.RelationDiffers,
-			ClaimsDiffer: c.ClaimsDiffer, AboutOther: c.AboutOther,
+			ClaimsDiffer: c.ClaimsDiffer, AboutOther: c.AboutOther, OtherRelations: c.OtherRelations,
 		})
 	}
 	return in

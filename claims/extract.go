@@ -136,8 +136,8 @@ func (r *rules) extract(text string) []Claim {
 // ("Anna lives in X" inside "my sister Anna lives in X").
 func (r *rules) kept(toks []token, all []*found) []*found {
 	var out []*found
-	for _, f := range all {
-		if f.start > 0 && r.negation[toks[f.start-1].word] {
+	for i, f := range all {
+		if f.start > 0 && r.negation[toks[f.start-1].word] || r.ended(toks, all[i+1:], f) {
 			continue
 		}
 		if slices.ContainsFunc(near(all, f), func(g *found) bool {
@@ -157,6 +157,40 @@ func near(all []*found, f *found) []*found {
 	i, _ := slices.BinarySearchFunc(all, f.start-maxSpan, func(g *found, start int) int { return g.start - start })
 	j, _ := slices.BinarySearchFunc(all, f.end, func(g *found, start int) int { return g.start - start })
 	return all[i:j]
+}
+
+// endReach is how many tokens after a match an ending may stand: "my cat
+// Luna, who was 15, died".
+const endReach = 8
+
+// ended reports whether an ending of endings.txt follows f in its clause,
+// before the next match (of later, in the order of their start) begins,
+// and is not taken back by the word before it: "my cat Luna died" states
+// no has_pet, "my cat Luna almost died" does. "And I" goes on with the
+// clause ("my boyfriend Tom and I broke up"); another "and" or the end of
+// a sentence ends it.
+func (r *rules) ended(toks []token, later []*found, f *found) bool {
+	stop := min(len(toks), f.end+endReach)
+	if i := slices.IndexFunc(later, func(g *found) bool { return g.start >= f.end }); i >= 0 {
+		stop = min(stop, later[i].start)
+	}
+	for i := f.end; i < stop; i++ {
+		w := toks[i].word
+		if strings.ContainsRune(".!?;", toks[i].mark) && toks[i].mark != 0 {
+			return false
+		}
+		if conjunction(w) && (i+1 >= len(toks) || toks[i+1].word != "i" && toks[i+1].word != "я") {
+			return false
+		}
+		for _, e := range r.endings {
+			if i+len(e) <= len(toks) && slices.EqualFunc(toks[i:i+len(e)], e, func(t token, w string) bool { return t.word == w }) {
+				if prev := toks[i-1].word; !r.negation[prev] && !r.unsaid[prev] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func overrules(g, f *found) bool {

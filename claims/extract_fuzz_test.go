@@ -20,6 +20,8 @@ func FuzzExtract(f *testing.F) {
 		"I LIVE IN KAZAN", "i'm'm allergic to to to", "a\xffb I live in Ё\xc0", "I have a dog named",
 		"my dog's name is Rex", "и и и живу в", "хожу в шахматный клуб", "I love X and Y but hate Z",
 		"У сестры аллергия на мёд", "Брат в этом году переехал в Омск", "у у у", "Езжу на стареньком «",
+		"My cat Luna died", "My boyfriend Tom and I broke up", "Кошка Луна чуть не умерла", "died died",
+		"My wife is Olga", "Моя жена — Ольга", "my husband is German and",
 	} {
 		f.Add(s)
 	}

@@ -442,3 +442,42 @@ func TestExtractNarrowedPlace(t *testing.T) {
 		"Летом купили дачу под Тверью.":  {{u, claims.Owns, "дача"}},
 	})
 }
+
+// A partner named with "is" or a dash, in English and Russian, and no
+// partner in a word of nationality or faith, which English capitalises.
+func TestExtractPartnerIs(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"My partner is Tom.":                      {{u, claims.Partner, "Tom"}},
+		"My wife is Olga.":                        {{u, claims.Partner, "Olga"}},
+		"My fiancée is Priya.":                    {{u, claims.Partner, "Priya"}},
+		"My boyfriend's name is Sam.":             {{u, claims.Partner, "Sam"}},
+		"My husband — Tom — cooks.":               {{u, claims.Partner, "Tom"}},
+		"My husband is German.":                   nil,
+		"My girlfriend is Russian and loves tea.": nil,
+		"My partner is a lawyer.":                 {{"partner", claims.JobTitle, "lawyer"}},
+		"Моя жена — Ольга.":                       {{u, claims.Partner, "Ольга"}},
+		"Мой партнёр — Тимур.":                    {{u, claims.Partner, "Тимур"}},
+		"Мой жених Артём.":                        {{u, claims.Partner, "Артём"}},
+		"Моего партнёра зовут Тимур.":             {{u, claims.Partner, "Тимур"}},
+		"Мою невесту зовут Аня.":                  {{u, claims.Partner, "Аня"}},
+	})
+}
+
+// An ending after a match in its clause says that what it states is over:
+// no claim, unless the ending is taken back or belongs to another match.
+func TestExtractEnded(t *testing.T) {
+	checkExtract(t, map[string][]want{
+		"My cat Luna died last week.":                        {},
+		"My cat Luna, who was 15, died in May.":              {},
+		"Sadly my dog Rex passed away.":                      {},
+		"My boyfriend Tom and I broke up.":                   {},
+		"My cat Luna almost died last week.":                 {{u, claims.HasPet, "Luna"}},
+		"My cat Luna did not die.":                           {{u, claims.HasPet, "Luna"}},
+		"My cat Luna is fine and my dog Rex died.":           {{u, claims.HasPet, "Luna"}},
+		"My dog Rex died, and now we have a cat named Luna.": {{u, claims.HasPet, "Luna"}},
+		"Моя кошка Луна умерла.":                             {},
+		"Наш пёс Рекс погиб под машиной.":                    {},
+		"Моя кошка Луна чуть не умерла.":                     {{u, claims.HasPet, "Луна"}},
+		"Мой муж Игорь и я развелись.":                       {},
+	})
+}

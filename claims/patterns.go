@@ -100,6 +100,11 @@ type rules struct {
 	// nonObjects holds "kind noun" for the nouns that end no object of
 	// that kind: "school класс" ("во втором классе" is a stage of study).
 	nonObjects map[string]bool
+	// endings are the phrases of endings.txt, each a slice of words, and
+	// unsaid the words that take one back: an ending after a match says
+	// that what it states is over ("my cat Luna died").
+	endings [][]string
+	unsaid  map[string]bool
 	// shapes says how the last word of an object of a kind looks
 	// (jobs.txt, medications.txt); a kind with none takes any.
 	shapes map[Kind]*shape
@@ -137,6 +142,9 @@ func loadRules(fsys fs.FS) (*rules, error) {
 		if r.shapes[k], err = readShape(fsys, file); err != nil {
 			return nil, err
 		}
+	}
+	if r.endings, r.unsaid, err = readEndings(fsys, "endings.txt"); err != nil {
+		return nil, err
 	}
 	if err := r.readCases(fsys, "cases.txt"); err != nil {
 		return nil, err
@@ -218,6 +226,47 @@ func badWord(w string) string {
 		w = rest
 	}
 	return wordlist.BadWord(w)
+}
+
+// readEndings reads endings.txt: a phrase, or "!word", a line.
+func readEndings(fsys fs.FS, file string) (phrases [][]string, unsaid map[string]bool, err error) {
+	text, err := readFile(fsys, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	unsaid = map[string]bool{}
+	seen := map[string]bool{}
+	err = wordlist.Parse(file, text, func(_ int, line string) error {
+		if w, ok := strings.CutPrefix(line, "!"); ok {
+			if why := badWord(w); why != "" {
+				return fmt.Errorf("word %q %s", w, why)
+			}
+			if unsaid[w] {
+				return fmt.Errorf("word %q twice", w)
+			}
+			unsaid[w] = true
+			return nil
+		}
+		words := strings.Split(line, " ")
+		for _, w := range words {
+			if why := badWord(w); why != "" {
+				return fmt.Errorf("word %q %s", w, why)
+			}
+		}
+		if seen[line] {
+			return fmt.Errorf("phrase %q twice", line)
+		}
+		seen[line] = true
+		phrases = append(phrases, words)
+		return nil
+	})
+	if err == nil && len(phrases) == 0 {
+		err = fmt.Errorf("%s: the list has no phrases", file)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", errPatterns, err)
+	}
+	return phrases, unsaid, nil
 }
 
 // readShape reads a file of jobs.txt's format: a word, "-ending" or

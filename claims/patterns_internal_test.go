@@ -29,7 +29,7 @@ func validFiles() fstest.MapFS {
 	for name, text := range map[string]string{
 		"stop.txt": "and\n", "lead.txt": "a\n", "subjects.txt": "sister\n", "negation.txt": "not\n",
 		"adverbs.txt": "just\n", "indeclinable.txt": "кофе\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n", "nonobjects.txt": "school year\n", "jobs.txt": "-er\n", "medications.txt": "-in\n", "describers.txt": "old\n",
-		"firstperson.txt": "я\n", "subordinators.txt": "что\n", "possessives.txt": "her\n", "my.txt": "my\n", "interjections.txt": "sorry\n",
+		"firstperson.txt": "я\n", "subordinators.txt": "что\n", "possessives.txt": "her\n", "my.txt": "my\n", "interjections.txt": "sorry\n", "endings.txt": "died\n!almost\n",
 		"en.txt": "# English\nworks_at company: i work at NAME\nlives_in place: S lives in NAME\n",
 		"ru.txt": "lives_in place: живу в NAME.prep\n",
 	} {
@@ -89,6 +89,9 @@ func TestLoadRulesRejects(t *testing.T) {
 		{"designators.txt", "company\n", "designators.txt:1: want \"kind noun ...\""},
 		{"designators.txt", "firm company\n", "designators.txt:1: unknown kind \"firm\""},
 		{"designators.txt", "company team team\n", "designators.txt:1: company \"team\" twice"},
+		{"endings.txt", "died\ndied\n", "endings.txt:2: phrase \"died\" twice"},
+		{"endings.txt", "!almost\n", "endings.txt: the list has no phrases"},
+		{"endings.txt", "passed  away\n", "endings.txt:1: word \"\" is empty"},
 		{"cases.txt", "prep и\n", "cases.txt:1: want \"case from to\""},
 		{"cases.txt", "prep и ь\nprep ни нь\n", "cases.txt:2: suffix \"ни\" ends in the earlier \"и\""},
 	} {

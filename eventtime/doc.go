@@ -19,6 +19,11 @@
 // with a bounded look-around at each, so its time is linear in the input;
 // it never panics and refuses dates outside the years 1900 to 2199 (InRange).
 //
+// The occasions that recur yearly ("birthday", "день рождения") and the
+// words of a recurring day ("Mondays", "по субботам") are data, in the
+// embedded recurring.txt: a date told of them gives no start (Result.Recurring).
+//
 // eventtime is a leaf: it must not import bbolt, bleve, the Ollama client or
-// any other package of this module.
+// any other package of this module but internal/wordlist, the strict line
+// reader of the module's built-in word lists.
 package eventtime

@@ -30,6 +30,15 @@ type Result struct {
 	// text names no end. EndGrain is the grain of the end's expression.
 	End      time.Time
 	EndGrain Grain
+
+	// Recurring says the text names a time that recurs: a frequency
+	// ("every Monday", "on Mondays", "по субботам", "каждый вторник") or
+	// the date of a yearly occasion ("My birthday is on 14 May", "день
+	// рождения 14 мая"; the occasions are those of recurring.txt). Such a
+	// time says when something comes round, not when the fact began, and
+	// gives no Start; another time of the text may still give one
+	// ("Since March I swim on Mondays").
+	Recurring bool
 }
 
 // The range of event times of the whole module — Parse, the deciders'
@@ -61,8 +70,10 @@ const RangeText = "years 1900 to 2199"
 // "from", "as of", "с") wins, else the first, unless a later time stands
 // in a separate statement ("Last week I …; today I …": the latest change
 // dates the fact; the two ends of a range keep the first); expressions of frequency
-// ("every winter", "каждый октябрь"), of an end ("until 2036", "до
-// 2028-го") and negated ones are ignored. A correction ("Correction: ...",
+// ("every winter", "каждый октябрь", "on Mondays") and the date of a
+// yearly occasion ("my birthday is on 14 May") set Recurring instead;
+// those of an end ("until 2036", "до 2028-го") and negated ones are
+// ignored. A correction ("Correction: ...",
 // "Я ошиблась: ...") restates what was always true, so its dates are
 // content, not the time the fact began: Parse reports nothing. Only the
 // first 2,000 runes of text are read.
@@ -123,6 +134,7 @@ func parse(text string, said time.Time, lang string) (res Result) {
 	}
 	p := newParser(toks, date(y, m, d))
 	c, per, ok := p.best()
+	res.Recurring = p.recurring
 	if !ok {
 		res.End, res.EndGrain = p.untilEnd(p.cands, time.Time{})
 		return res

@@ -24,6 +24,8 @@ func FuzzParse(f *testing.F) {
 		"с 10 по 22 августа", "between May and August", "for two weeks from Monday", "until 2199",
 		"through 2199", "до конца месяца", "this summer only", "10-22 августа 2012", "from 2199 to 2199",
 		strings.Repeat("1 - ", 500), strings.Repeat("May to ", 300), strings.Repeat("с 1 по ", 300),
+		"My birthday is on 14 May.", "день рождения — 14 мая", "birthday: — : —", "каждый", "every",
+		"по субботам", "on Mondays since March", strings.Repeat("день рождения — ", 300),
 	} {
 		f.Add(s, int64(1772582400), "")
 	}

@@ -41,7 +41,11 @@ type parser struct {
 	said     time.Time
 	ts       *tenses
 	habitual []bool // per clause
+	yearly   []bool // per clause: a yearly occasion is told of in it
 	cands    []cand // the expressions best found, for the end alone
+	// recurring says a time of the text recurs ("every Monday", "on
+	// Mondays", a birthday's date), which best read as no start.
+	recurring bool
 }
 
 func newParser(t []token, said time.Time) *parser {
@@ -52,7 +56,13 @@ func newParser(t []token, said time.Time) *parser {
 		if t[i].kind == kWord && (enHabitual[t[i].w] || ruHabitual[t[i].w]) {
 			p.habitual[p.ts.clause[i]] = true
 		}
+		if t[i].kind == kWord && (recurring.plural[t[i].w] || every(t[i].w) && i+1 < len(t) && timeNoun(t[i+1].w)) {
+			// "on Mondays", "каждый вторник" (which names no date of its
+			// own: a bare weekday needs a preposition)
+			p.recurring = true
+		}
 	}
+	p.yearly = p.yearlyGroups()
 	return p
 }
 
@@ -91,7 +101,10 @@ func (p *parser) best() (cand, period, bool) {
 	for _, c := range cands {
 		c.mk, c.lead = p.marker(c.a)
 		switch c.mk {
-		case mkUntil, mkEvery, mkNeg:
+		case mkEvery:
+			p.recurring = true
+			continue
+		case mkUntil, mkNeg:
 			continue
 		}
 		if c.bad {
@@ -101,6 +114,12 @@ func (p *parser) best() (cand, period, bool) {
 			continue
 		}
 		if !c.fixed && c.mod == modNone && c.mk == mkNone && p.habitual[p.ts.clause[c.a]] {
+			p.recurring = true
+			continue
+		}
+		if p.yearlyDate(c) {
+			// "My birthday is on 14 May": when it comes round, not since when.
+			p.recurring = true
 			continue
 		}
 		per, ok := p.resolveStart(c)

@@ -61,6 +61,9 @@ type Candidate struct {
 	// subjects (the sister's city, the user's): no evidence that the new
 	// fact concerns this one at all.
 	AboutOther bool
+	// OtherRelations says the new fact claims relations and this one none
+	// of them: a topic frame both share is no evidence between them.
+	OtherRelations bool
 }
 
 // Input is what a decider decides on.

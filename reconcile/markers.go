@@ -37,16 +37,23 @@ var negationMarkers, negationErr = readMarkers(markerFiles, "markers/negation.tx
 // with one is when the fact it is told in began.
 var startMarkers, startErr = readMarkers(markerFiles, "markers/start.txt")
 
+// hedgeWords are the words of markers/hedge.txt, read once and never
+// changed: before a marker, they take it back.
+var hedgeWords, hedgeErr = readWords(markerFiles, "markers/hedge.txt")
+
 // readWeak reads markers/weak.txt: one word a line.
-func readWeak(fsys fs.FS) ([]string, error) {
-	list, err := readMarkers(fsys, "markers/weak.txt")
+func readWeak(fsys fs.FS) ([]string, error) { return readWords(fsys, "markers/weak.txt") }
+
+// readWords reads a marker file of one word a line.
+func readWords(fsys fs.FS, file string) ([]string, error) {
+	list, err := readMarkers(fsys, file)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, len(list))
 	for i, m := range list {
 		if len(m) != 1 {
-			return nil, fmt.Errorf("%w: markers/weak.txt: %q is not one word", errMarkers, strings.Join(m, " "))
+			return nil, fmt.Errorf("%w: %s: %q is not one word", errMarkers, file, strings.Join(m, " "))
 		}
 		out[i] = m[0]
 	}

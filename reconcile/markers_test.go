@@ -3,6 +3,7 @@ package reconcile
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -45,8 +46,11 @@ func TestMarkerFiles(t *testing.T) {
 		}
 	}
 	entries, err := fs.ReadDir(markerFiles, "markers")
-	if err != nil || len(entries) != 6 {
-		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt, negation.txt, start.txt and weak.txt alone", entries, err)
+	if err != nil || len(entries) != 7 {
+		t.Errorf("marker files %v, %v: want correction.txt, change.txt, addition.txt, negation.txt, start.txt, weak.txt and hedge.txt alone", entries, err)
+	}
+	if hedgeErr != nil || len(hedgeWords) < 6 || !slices.Contains(hedgeWords, "almost") || !slices.Contains(hedgeWords, "чуть") {
+		t.Errorf("hedge: %v, %q", hedgeErr, hedgeWords)
 	}
 	if negationErr != nil || len(negationMarkers) < 10 || !negated("I never drink coffee") || !negated("Кофе не пью") || negated("I drink coffee") {
 		t.Errorf("negation: %v, %d phrases", negationErr, len(negationMarkers))

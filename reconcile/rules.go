@@ -43,10 +43,11 @@ const paraphraseOverlap = 0.15
 //     change giving other numbers for a whole word it shares with the
 //     best-evidenced candidate acts on it, when the lookup or the most
 //     specific evidence points there too;
-//   - a second value of a single-valued relation (a city, an employer)
-//     may replace the first: a conflict;
 //   - a time it began ("from January", "с сентября"), with no marker,
-//     acts only on other numbers as above, and is otherwise a conflict;
+//     acts only on other numbers as above, or on the one other value of a
+//     single-valued relation, and is otherwise a conflict;
+//   - a second value of a single-valued relation (a city, an employer)
+//     with neither may replace the first: a conflict;
 //   - a fact that clearly concerns one candidate, with the same numbers
 //     and many of its words, no time of its own and no negation the
 //     candidate lacks (or the other way round), restates it: a noop;
@@ -63,15 +64,15 @@ const paraphraseOverlap = 0.15
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
 func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
-	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr} {
+	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr, hedgeErr} {
 		if err != nil {
 			return Decision{}, fmt.Errorf("rules: %w", err)
 		}
 	}
 	d := Decision{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
-	correction := findMarker(words, correctionMarkers)
-	change := findMarker(words, changeMarkers)
+	correction := findSaid(words, correctionMarkers)
+	change := findSaid(words, changeMarkers)
 	addition := findMarker(words, additionMarkers)
 	marked := correction != "" || change != ""
 	for _, c := range in.Candidates {
@@ -99,6 +100,9 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 	if change != "" {
 		return changeOf(d, in, change, Update, "change"), nil
 	}
+	// The time the words give, read once for the rules below.
+	when := eventtime.Parse(in.Text, in.SaidAt, "")
+	start := startTime(when)
 	for _, c := range in.Candidates {
 		switch {
 		case c.Relation == "" || c.Pinned:
@@ -107,7 +111,7 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			d.Action, d.Target = Noop, c.N
 			d.Reason = fmt.Sprintf("restates candidate %d: the same %s of the same subject, the same numbers, no marker", c.N, c.Relation)
 			return d, nil
-		case c.RelationDiffers:
+		case c.RelationDiffers && start == "":
 			// One value at a time: the new one may replace the old, or be a
 			// second job; without a marker the user says which.
 			d.ConflictWith = c.N
@@ -115,12 +119,11 @@ func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
 			return alsoConflicts(d, rank(in.Candidates, "")), nil
 		}
 	}
-	// The time the words give, read once for the rules below.
-	when := eventtime.Parse(in.Text, in.SaidAt, "")
-	if start := startTime(when); start != "" {
-		// "My rent goes up to £1,020 from January": a fact that says when
-		// it began may end one told before; which, the user says, unless
-		// it gives another number for what it clearly concerns.
+	if start != "" {
+		// "My rent goes up to £1,020 from January", "с сентября я работаю
+		// в Яндексе": a fact that says when it began may end one told
+		// before; which, the user says, unless it gives another number for
+		// what it clearly concerns, or another value of its relation.
 		return changeOf(d, in, start, Update, "start"), nil
 	}
 	ev := rank(in.Candidates, "")
@@ -211,7 +214,8 @@ func negated(text string) bool { return findMarker(tokens(text), negationMarkers
 // time it began: it acts on the candidate the fact clearly concerns, and
 // records a conflict with the one it most likely concerns when that is
 // not clear or the candidate is pinned. A time it began ("start") is the
-// weaker sign: it acts only on other numbers.
+// weaker sign: it acts only on other numbers or another value of a
+// single-valued relation.
 func changeOf(d Decision, in Input, marker string, action Action, what string) Decision {
 	startOnly := what == "start"
 	cs := in.Candidates
@@ -232,9 +236,9 @@ func changeOf(d Decision, in Input, marker string, action Action, what string) D
 		// when the lookup or the most specific evidence points there too.
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives other numbers for %s", what, marker, e.c.N, e.why())
-	case action != Add && !startOnly && e.c.RelationDiffers && onlyValue(cs, e.c):
-		// A marker and a second value of a single-valued relation: the
-		// claims say what the words may not.
+	case action != Add && e.c.RelationDiffers && onlyValue(cs, e.c):
+		// A marker, or a time it began, and a second value of a
+		// single-valued relation: the claims say what the words may not.
 		d.Action, d.Target = action, e.c.N
 		d.Reason = fmt.Sprintf("%s marker %q; candidate %d gives another %s of the same subject (%s)", what, marker, e.c.N, e.c.Relation, e.why())
 	case action == Add || startOnly || !e.enough() || e.c != topScore(cs) || !e.clear(ev, margin):
@@ -332,7 +336,8 @@ type evidence struct {
 	// marker's nor weak; synonyms the shared synonym sets that are not.
 	content, synonyms []term.Term
 	// frame is the shared topic frame ("#pet-cat") the fewest other
-	// candidates share, and share how many candidates share it.
+	// candidates share, and share how many candidates share it; none for
+	// a candidate claiming none of the new fact's relations.
 	frame string
 	share int
 	// weight orders the candidates: words count most, then synonym sets,
@@ -426,6 +431,12 @@ func rank(cs []Candidate, marker string) []evidence {
 		}
 		e := evidence{c: &cs[i]}
 		for _, t := range cs[i].Topics {
+			if cs[i].OtherRelations {
+				// The claims say what each fact is about, and it is not the
+				// same: a frame both touch ("a cat named Luna", "my name is
+				// Maria": #baby-shower) is no sign of one concerning the other.
+				break
+			}
 			if n := share[t]; strings.HasPrefix(t, "#") && (e.frame == "" || n < e.share) {
 				e.frame, e.share = t, n
 			}
@@ -574,6 +585,25 @@ func findMarker(words []string, markers [][]string) string {
 		}
 	}
 	return ""
+}
+
+// findSaid is findMarker for a marker that a negation (negation.txt) or
+// a hedge (hedge.txt) just before it takes back: "I have not moved",
+// "my cat almost died", "чуть не уехала" say no change.
+func findSaid(words []string, markers [][]string) string {
+	for _, m := range markers {
+		for i := 0; i+len(m) <= len(words); i++ {
+			if slices.Equal(words[i:i+len(m)], m) && (i == 0 || !unsaid(words[i-1])) {
+				return strings.Join(m, " ")
+			}
+		}
+	}
+	return ""
+}
+
+// unsaid reports whether w, before a marker, takes it back.
+func unsaid(w string) bool {
+	return slices.Contains(hedgeWords, w) || slices.ContainsFunc(negationMarkers, func(m []string) bool { return len(m) == 1 && m[0] == w })
 }
 
 // tokens lowercases text, folds ё to е and splits it into words.

@@ -137,6 +137,21 @@ func TestRulesDecide(t *testing.T) {
 				Terms: []term.Term{word("cousin"), word("novosibirsk")}}}},
 		action: Add, reason: "but no fact it concerns: added",
 	}, {
+		name: "a word and a frame shared with a fact of one's own relation: a conflict",
+		in: Input{Text: "I have a cat named Luna.", Candidates: []Candidate{
+			{N: 1, Text: "My cat is called Mia.", Score: 0.5, Terms: []term.Term{word("name")}, Topics: []string{"#pet-name"}}}},
+		action: Add, conflict: 1, reason: "frame #pet-name",
+	}, {
+		name: "a frame shared with a fact that claims none of the new fact's relations is no evidence",
+		in: Input{Text: "I have a cat named Luna.", Candidates: []Candidate{
+			{N: 1, Text: "My name is Maria Keller.", Score: 0.5, OtherRelations: true, Terms: []term.Term{word("name")}, Topics: []string{"#baby-shower"}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
+		name: "nor is it a past event's target",
+		in: Input{Text: "Last week I had my cat Luna microchipped.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "My name is Maria Keller.", Score: 0.5, OtherRelations: true, Topics: []string{"#baby-shower"}}}},
+		action: Add, reason: "no restatement, correction or change marker: added",
+	}, {
 		name: "a negation the candidate lacks is no restatement",
 		in: Input{Text: "On trains I never book an aisle seat, coach 3.", Candidates: []Candidate{
 			{N: 1, Text: "I prefer aisle seats on trains, ideally in coach 3.", Score: 3, Overlap: 0.3, Terms: []term.Term{word("aisl"), word("seat"), word("train")}},
@@ -227,6 +242,37 @@ func TestRulesDecide(t *testing.T) {
 			{N: 1, Text: "Мы с мужем снимаем двухкомнатную квартиру.", Score: 1.7, Terms: []term.Term{word("снима")}},
 			{N: 2, Text: "Люблю снимать архитектуру на плёнку.", Score: 0.9, Terms: []term.Term{word("снима")}}}},
 		action: Add, conflict: 1, also: []int{2}, reason: `start marker "С прошлой недели"`,
+	}, {
+		name: "a time it began and the one other value of a single-valued relation update it",
+		in: Input{Text: "с сентября я работаю в Яндексе", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "Я работаю в Сбербанке.", Score: 1, Terms: []term.Term{word("работа")}, Relation: "works_at", RelationDiffers: true}}},
+		action: Update, target: 1, reason: `start marker "с сентября"; candidate 1 gives another works_at of the same subject`,
+	}, {
+		name: "a time it began and two other values of the relation: a conflict",
+		in: Input{Text: "From September I work at Yandex.", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I work at Siemens.", Score: 1, Terms: []term.Term{word("work")}, Relation: "works_at", RelationDiffers: true},
+			{N: 2, Text: "I work at a café on Sundays.", Score: 0.9, Terms: []term.Term{word("work")}, Relation: "works_at", RelationDiffers: true}}},
+		action: Add, conflict: 1, also: []int{2}, reason: `start marker "From September": may replace candidate 1`,
+	}, {
+		name: "the death of what a fact states is a change of it",
+		in: Input{Text: "My cat Luna died last week.", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I have a cat named Luna.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("cat"), word("luna")}, Topics: []string{"#pet-cat"}}, far}},
+		action: Update, target: 1, reason: `change marker "died"; candidate 1 matches on words cat, luna`,
+	}, {
+		name: "and in Russian",
+		in: Input{Text: "Наш пёс Рекс погиб под машиной.", Candidates: []Candidate{
+			{N: 1, Text: "У нас есть пёс Рекс.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("пес"), word("рекс")}}, far}},
+		action: Update, target: 1, reason: `change marker "погиб"`,
+	}, {
+		name: "a hedge takes a change marker back: no change",
+		in: Input{Text: "My cat Luna almost died last week.", SaidAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
+			{N: 1, Text: "I have a cat named Luna.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("cat"), word("luna")}, Topics: []string{"#pet-cat"}}, far}},
+		action: Add, conflict: 1, also: []int{2}, reason: "no marker, but it concerns the same",
+	}, {
+		name: "so does a negation, in Russian",
+		in: Input{Text: "Кошка Луна чуть не умерла.", Candidates: []Candidate{
+			{N: 1, Text: "У меня есть кошка Луна.", Score: 2, Overlap: 0.4, Terms: []term.Term{word("кошк"), word("лун")}}, far}},
+		action: Add, conflict: 1, also: []int{2}, reason: "no marker, but it concerns the same",
 	}, {
 		name: "a time it happened, not began, is no start",
 		in: Input{Text: "My brother joined a rowing club last month.", SaidAt: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Candidates: []Candidate{
