@@ -190,6 +190,11 @@ func checkTx(tx *kv.Tx) []error {
 		if r.ID >= next {
 			bad("id not below the next id %d", next)
 		}
+		// A successor is a later fact: Supersede adds it, a resolve keeps a
+		// conflict's newer fact. So no chain can close into a cycle.
+		if r.Supersedes >= r.ID {
+			bad("replaces fact %d, which is not older", r.Supersedes)
+		}
 		if !utf8.ValidString(r.Text) || r.Text == "" {
 			bad("empty or invalid text")
 		}
@@ -252,8 +257,8 @@ func checkTx(tx *kv.Tx) []error {
 		}
 		return nil
 	})
-	if next < 1 || next > kv.MaxID {
-		errs = append(errs, fmt.Errorf("the next fact id %d is outside 1..%d", next, uint64(kv.MaxID)))
+	if next < 1 || next > kv.MaxID+1 {
+		errs = append(errs, fmt.Errorf("the next fact id %d is outside 1..%d", next, uint64(kv.MaxID+1)))
 	}
 	if err != nil {
 		errs = append(errs, err)

@@ -255,17 +255,17 @@ func readImportHeader(sc *lineReader) (exportHeader, error) {
 	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
 		return hdr, bad("not a %s header", exportFormat)
 	}
-	// A counter at the bound would leave the next write no id: none is
-	// made by writes, and kv refuses to go past it.
-	if hdr.NextID < 1 || hdr.NextID > kv.MaxID {
-		return hdr, bad("next_id %d outside 1..%d", hdr.NextID, uint64(kv.MaxID))
+	// Counters go up to the last id a store gives (kv.MaxID), and no
+	// further: past it kv would wrap, and a later write overwrite.
+	if hdr.NextID < 1 || hdr.NextID > kv.MaxID+1 {
+		return hdr, bad("next_id %d outside 1..%d", hdr.NextID, uint64(kv.MaxID+1))
 	}
 	for _, c := range []struct {
 		name string
 		v    uint64
 	}{{"last_decision", hdr.LastDecision}, {"last_conflict", hdr.LastConflict}, {"last_merge", hdr.LastMerge}} {
-		if c.v >= kv.MaxID {
-			return hdr, bad("%s %d outside 0..%d", c.name, c.v, uint64(kv.MaxID-1))
+		if c.v > kv.MaxID {
+			return hdr, bad("%s %d outside 0..%d", c.name, c.v, uint64(kv.MaxID))
 		}
 	}
 	if hdr.Version < 1 || hdr.Version > exportVersion {

@@ -173,10 +173,14 @@ func TestImportRefusesWhatNoWriteMakes(t *testing.T) {
 			ls[0]["last_conflict"] = json.Number("9007199254740992")
 			return ls
 		}, "line 1: last_conflict"},
-		"last_merge 2^53-1, the bound": {func(ls []jsonLine) []jsonLine {
-			ls[0]["last_merge"] = json.Number("9007199254740991")
+		"last_merge 2^53": {func(ls []jsonLine) []jsonLine {
+			ls[0]["last_merge"] = json.Number("9007199254740992")
 			return ls
 		}, "line 1: last_merge"},
+		"next_id 2^53+1": {func(ls []jsonLine) []jsonLine {
+			ls[0]["next_id"] = json.Number("9007199254740993")
+			return ls
+		}, "line 1: next_id"},
 		"next_id 2^62-1": {func(ls []jsonLine) []jsonLine {
 			ls[0]["next_id"] = json.Number("4611686018427387903")
 			return ls
@@ -252,6 +256,12 @@ func TestImportRefusesWhatNoWriteMakes(t *testing.T) {
 			logLine(ls, "conflict", 2)["resolved_at"] = "2026-05-01T00:00:00Z"
 			return ls
 		}, "conflict 2"},
+		"a decision that added a fact older than its target": {func(ls []jsonLine) []jsonLine {
+			d, c := logLine(ls, "decision", 1), logLine(ls, "conflict", 1)
+			d["added"], d["target"], d["candidates"] = json.Number("1"), json.Number("4"), []any{json.Number("4")}
+			c["new"], c["existing"] = json.Number("1"), json.Number("4")
+			return ls
+		}, "decision 1: added fact 1 is not newer than fact 4"},
 		"a blank line between records": {func(ls []jsonLine) []jsonLine {
 			return slices.Insert(ls, 3, nil)
 		}, "line 4: a blank line"},
@@ -276,6 +286,45 @@ func TestImportRefusesWhatNoWriteMakes(t *testing.T) {
 	s, _ := open(t, newClock("2026-06-01"), nil)
 	must[int](t)(s.Import(ctx, strings.NewReader(encodeLines(t, base)), nil))
 	checkClean(t, s)
+}
+
+// A store whose counters are at their bound, 2^53−1, the largest id it
+// gives, imports and checks clean; a write that needs another id fails
+// with ErrIDsExhausted and changes nothing, where it used to wrap to 0 and
+// overwrite.
+func TestImportOfCountersAtTheirBound(t *testing.T) {
+	ls := decodeLines(t, storyExport(t))
+	for _, k := range []string{"last_decision", "last_conflict", "last_merge"} {
+		ls[0][k] = json.Number("9007199254740991")
+	}
+	ls[0]["next_id"] = json.Number("9007199254740992")
+	c := newClock("2026-06-01")
+	s, _ := open(t, c, &memory.Options{Decider: &funcDecider{name: "custom", fn: alwaysUpdate1}})
+	must[int](t)(s.Import(ctx, strings.NewReader(encodeLines(t, ls)), nil))
+	checkClean(t, s)
+	before := snapshot(t, s)
+	for name, write := range map[string]func() error{
+		"Add":      func() error { return second(s.Add(ctx, memory.Note{Text: "One fact too many."})) },
+		"Remember": func() error { return second(s.Remember(ctx, memory.Note{Text: "I live in Rome now."})) },
+		"Merge":    func() error { return second(s.MergeEntities(ctx, "", "Lyon", "Paris", "")) },
+	} {
+		if err := write(); !errors.Is(err, memory.ErrIDsExhausted) || errors.Is(err, memory.ErrCorrupt) {
+			t.Errorf("%s at the bound: %v, want ErrIDsExhausted", name, err)
+		}
+	}
+	if after := snapshot(t, s); after != before {
+		t.Errorf("a refused write changed the store:\n%s\nwas:\n%s", after, before)
+	}
+	checkClean(t, s)
+}
+
+// A successor is always a later fact than the one it replaces (Supersede
+// adds it, a resolve keeps a conflict's newer fact): so no resolve or
+// restore can ever close a cycle. A chain that runs back is refused.
+func TestImportRefusesASuccessorOlderThanItsPredecessor(t *testing.T) {
+	wantRefused(t, exportOfLines(exportLine{id: 1}.String(),
+		exportLine{id: 2, supersedes: 3}.String(),
+		exportLine{id: 3, supersededBy: 2, superseded: true}.String()), "line 3", "fact 2: replaces fact 3, which is not older")
 }
 
 // A file may end in blank lines (an editor's, a shell's echo): they are no

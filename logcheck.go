@@ -154,6 +154,12 @@ func validDecision(d *Decision) error {
 			return err
 		}
 	}
+	// The fact a decision added got the next id, after every fact it saw.
+	for _, id := range append([]uint64{d.Target}, d.Candidates...) {
+		if d.Added != 0 && id >= d.Added {
+			return fmt.Errorf("added fact %d is not newer than fact %d, which it saw", d.Added, id)
+		}
+	}
 	conflicts := d.conflictIDs()
 	switch {
 	case (d.Action == "" || d.Action == ActionNoop) && d.Added != 0:
@@ -215,6 +221,9 @@ func validConflict(c *Conflict) error {
 		return fmt.Errorf("new fact %d, existing fact %d: a conflict is between two facts", c.New, c.Existing)
 	case c.New == c.Existing:
 		return fmt.Errorf("a conflict of fact %d with itself", c.New)
+	case c.New < c.Existing:
+		// The new fact is the one its decision added, after the other.
+		return fmt.Errorf("its new fact %d is older than its existing fact %d", c.New, c.Existing)
 	case c.Decision == 0:
 		return fmt.Errorf("no decision recorded it")
 	}
@@ -252,11 +261,12 @@ func putConflict(tx *kv.Tx, c *Conflict) error {
 	return putJSON(tx, kv.BucketConflicts, c.ID, c)
 }
 
-// checkCounter reports a log's counter at its bound, where the next entry
-// could not be given an id.
+// checkCounter reports a log's counter past its bound, which kv never
+// sets: it would wrap, and a later entry overwrite an earlier one. (At the
+// bound, writes that need an id fail with ErrIDsExhausted.)
 func checkCounter(tx *kv.Tx, bucket []byte, noun string) error {
-	if seq := tx.BlobSeq(bucket); seq >= kv.MaxID {
-		return fmt.Errorf("the %s counter %d is at its bound %d", noun, seq, uint64(kv.MaxID))
+	if seq := tx.BlobSeq(bucket); seq > kv.MaxID {
+		return fmt.Errorf("the %s counter %d is past its bound %d", noun, seq, uint64(kv.MaxID))
 	}
 	return nil
 }

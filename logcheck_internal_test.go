@@ -33,12 +33,6 @@ func TestCheckFindsWhatNoWriteMakes(t *testing.T) {
 			}
 			return tx.SetBlobSeq(kv.BucketDecisions, 2)
 		}, "decision 3: after the log's last id 2"},
-		"a conflict counter at the bound": {func(tx *kv.Tx) error {
-			return tx.SetBlobSeq(kv.BucketConflicts, kv.MaxID)
-		}, "the conflict counter 9007199254740991 is at its bound"},
-		"the fact counter at the bound": {func(tx *kv.Tx) error {
-			return tx.SetNextID(kv.MaxID + 1)
-		}, "the next fact id 9007199254740992 is outside"},
 		"a decision's conflict that is not there": {func(tx *kv.Tx) error {
 			if err := tx.SetBlobSeq(kv.BucketConflicts, 4); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,9 +23,10 @@ var (
 // exactly, and more ids than a store can use up.
 const MaxID = 1<<53 - 1
 
-// ErrIDsExhausted: an id counter is at MaxID, or would be set past it. No
-// sequence of writes gets there, so it is a kind of corruption.
-var ErrIDsExhausted = fmt.Errorf("%w: ids exhausted", ErrCorrupt)
+// ErrIDsExhausted: a write that needs an id past MaxID, or a counter set
+// past it. The write changes nothing; a full counter is no damage, but no
+// store gets there by writing.
+var ErrIDsExhausted = errors.New("ids exhausted")
 
 // NextBlobID allocates the next id of a blob bucket; ids start at 1 and
 // are never reused: a counter at MaxID, or one behind an id the bucket

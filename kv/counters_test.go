@@ -42,6 +42,10 @@ func TestCountersNeverWrapNorReuse(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("allocation gave id %d, %v; want %v", id, err, c.want)
 			}
+			// A full counter is no damage; one behind a stored id is.
+			if errors.Is(err, ErrCorrupt) != (c.want == ErrCorrupt) {
+				t.Errorf("%v: ErrCorrupt is %v", err, errors.Is(err, ErrCorrupt))
+			}
 		})
 	}
 	// The last id below the bound is still given, once.
