@@ -143,21 +143,6 @@ type nameInfo struct {
 	kindFact uint64     // the fact that gave it
 }
 
-// userNames is every normalized name the claims of user's facts give, in
-// any state, with the kinds they give it (a claim's kind is its object's).
-func userNames(tx *kv.Tx, user string) (map[string]nameInfo, error) {
-	names := map[string]nameInfo{}
-	err := tx.UserIDs(user, false, func(id uint64, _ bool) error {
-		r, err := tx.Get(id)
-		if err != nil {
-			return err
-		}
-		addNames(names, &r)
-		return nil
-	})
-	return names, err
-}
-
 // userFacts is every fact of user, in any state, by record time.
 func userFacts(tx *kv.Tx, user string) (mergeFacts, error) {
 	var out []*kv.Record
@@ -313,18 +298,22 @@ func (s *Store) MergeEntities(ctx context.Context, user, from, into, reason stri
 		if err != nil {
 			return err
 		}
-		names, err := userNames(tx, user)
+		fs, err := userFacts(tx, user)
 		if err != nil {
 			return err
 		}
-		if err := checkMerge(currentAliases(ms), names, names, from, into); err != nil {
+		// Judged as replayMerges judges it: the kinds as of its time.
+		at := nextMergeTime(ms, s.now())
+		names, kinds := fs.names(), map[string]nameInfo{}
+		fs.namesAt(kinds, new(int), at.UnixNano())
+		if err := checkMerge(currentAliases(ms), names, kinds, from, into); err != nil {
 			return fmt.Errorf("merge %q into %q: %w", from, into, err)
 		}
 		id, err := tx.NextBlobID(kv.BucketMerges)
 		if err != nil {
 			return err
 		}
-		m = Merge{ID: id, At: nextMergeTime(ms, s.now()), User: user, From: from, Into: into, Reason: reason}
+		m = Merge{ID: id, At: at, User: user, From: from, Into: into, Reason: reason}
 		return putMerge(tx, &m)
 	})
 	if err != nil {
@@ -436,6 +425,15 @@ func (fs mergeFacts) namesAt(names map[string]nameInfo, next *int, k int64) {
 	}
 }
 
+// names are the names the claims of every fact give, in any state.
+func (fs mergeFacts) names() map[string]nameInfo {
+	ns := map[string]nameInfo{}
+	for _, f := range fs {
+		addNames(ns, f)
+	}
+	return ns
+}
+
 func sortedByRecordTime(fs []*kv.Record) mergeFacts {
 	slices.SortStableFunc(fs, func(a, b *kv.Record) int { return cmp.Compare(a.RecordedAt, b.RecordedAt) })
 	return fs
@@ -487,10 +485,7 @@ func replayMerges(ms []Merge, facts func(user string) mergeFacts) []error {
 			}
 		}
 		fs := facts(user)
-		ns := map[string]nameInfo{}
-		for _, f := range fs {
-			addNames(ns, f)
-		}
+		ns := fs.names()
 		kinds, read := map[string]nameInfo{}, 0
 		applied := map[int]bool{}
 		for _, st := range steps {

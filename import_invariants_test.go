@@ -369,3 +369,24 @@ func TestDeleteErasesAMergeItsKindsNoLongerAllow(t *testing.T) {
 	must[int](t)(dst.Import(ctx, strings.NewReader(snapshot(t, s)), nil))
 	checkClean(t, dst)
 }
+
+// MergeEntities judges kinds as Check replays them: by the claims recorded
+// by the merge's time. A claim recorded later (a clock set back, or an
+// import from a clock ahead) gives no kind yet, so the merge it would
+// have allowed is refused rather than left for Check to call corrupt.
+func TestMergeJudgesKindsAsOfItsTime(t *testing.T) {
+	c := newClock("2026-01-01")
+	s, _ := open(t, c, nil)
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I lived in Jordan.", Claims: []memory.Claim{{Relation: memory.RelLivesIn, Object: "Jordan", Kind: "country"}}}))
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at Acme.", Claims: worksAt("Acme")}))
+	c.set("2030-01-01")
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I work at Jordan.", Claims: worksAt("Jordan")}))
+	c.set("2026-02-01")
+	if _, err := s.MergeEntities(ctx, "", "Jordan", "Acme", ""); !errors.Is(err, memory.ErrKindMismatch) {
+		t.Errorf("merge of what is a country as of its time into a company: %v", err)
+	}
+	checkClean(t, s)
+	c.set("2030-02-01")
+	must[memory.Merge](t)(s.MergeEntities(ctx, "", "Jordan", "Acme", "a company by then"))
+	checkClean(t, s)
+}
