@@ -27,7 +27,8 @@ import (
 // must be refused with ErrBadImport, leaving the store empty; what it
 // accepts must check clean, and stay clean through random operations of
 // every kind, Check after each: an operation may fail, never with
-// ErrCorrupt, and never leave Check failing.
+// ErrCorrupt, and never leave Check failing; the store's export after
+// them imports again.
 //
 // It runs a few seconds by default; -rapid.checks=N runs more.
 func TestImportThenOperationsKeepCheckClean(t *testing.T) {
@@ -91,6 +92,16 @@ func TestImportThenOperationsKeepCheckClean(t *testing.T) {
 			if err := dst.Check(ctx); err != nil {
 				t.Fatalf("Check after operation %d (%s) on the import:\n%v\nimported:\n%s", i, op, err, text)
 			}
+		}
+		// And what they made is what Import reads back.
+		var again strings.Builder
+		if err := dst.Export(ctx, &again); err != nil {
+			t.Fatal(err)
+		}
+		back := openIn("c.db")
+		defer back.Close()
+		if _, err := back.Import(ctx, strings.NewReader(again.String()), nil); err != nil {
+			t.Fatalf("import of the export after the operations: %v\n%s", err, again.String())
 		}
 	})
 	t.Logf("%v", stats)
