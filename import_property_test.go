@@ -311,7 +311,9 @@ func mutate(t *rapid.T, ls []jsonLine) []jsonLine {
 		}
 	}
 	if steps, ok := obj["log"].([]any); ok && len(steps) > 0 && rapid.Bool().Draw(t, "a step") {
-		obj = steps[rapid.IntRange(0, len(steps)-1).Draw(t, "step")].(map[string]any)
+		if step, ok := steps[rapid.IntRange(0, len(steps)-1).Draw(t, "step")].(map[string]any); ok {
+			obj = step // not when an earlier mutation made it a number
+		}
 	}
 	keys := slices.Sorted(func(yield func(string) bool) {
 		for k := range obj {
