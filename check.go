@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -196,6 +195,11 @@ func checkTx(tx *kv.Tx) []error {
 		if r.ID >= next {
 			bad("id not below the next id %d", next)
 		}
+		// A successor is a later fact: Supersede adds it, a resolve keeps a
+		// conflict's newer fact. So no chain can close into a cycle.
+		if r.Supersedes >= r.ID {
+			bad("replaces fact %d, which is not older", r.Supersedes)
+		}
 		if !utf8.ValidString(r.Text) || r.Text == "" {
 			bad("empty or invalid text")
 		}
@@ -264,14 +268,14 @@ func checkTx(tx *kv.Tx) []error {
 		}
 		return nil
 	})
-	if next < 1 || next == math.MaxUint64 {
-		errs = append(errs, fmt.Errorf("next id %d out of range", next))
+	if next < 1 || next > kv.MaxID+1 {
+		errs = append(errs, fmt.Errorf("the next fact id %d is outside 1..%d", next, uint64(kv.MaxID+1)))
 	}
 	if err != nil {
 		errs = append(errs, err)
 	}
 	errs = append(errs, supersessionCycles(links)...)
-	errs = append(errs, checkLogRefs(tx)...)
+	errs = append(errs, checkLogs(tx)...)
 	return append(errs, checkMerges(tx)...)
 }
 
@@ -330,36 +334,6 @@ func supersessionCycles(links map[uint64][]uint64) []error {
 				errs = append(errs, &factProblem{cycle[0], fmt.Errorf("supersession cycle %s", strings.Join(path, " → "))})
 			}
 		}
-	}
-	return errs
-}
-
-// checkLogRefs checks that every decision and conflict names only facts
-// that exist and belong to its user: a hard delete scrubs the logs of the
-// facts it removes, so a dangling id means a copy it could have missed.
-func checkLogRefs(tx *kv.Tx) []error {
-	var errs []error
-	err := tx.ForEachBlob(kv.BucketDecisions, false, func(id uint64, b []byte) error {
-		if d, err := decodeLog[Decision]("decision", id, b); err != nil {
-			errs = append(errs, err)
-		} else if !refsExist(tx, d.User, append([]uint64{d.Added, d.Target}, d.Candidates...)...) {
-			errs = append(errs, fmt.Errorf("decision %d names a fact that is missing or another user's", id))
-		}
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, err)
-	}
-	err = tx.ForEachBlob(kv.BucketConflicts, false, func(id uint64, b []byte) error {
-		if c, err := decodeLog[Conflict]("conflict", id, b); err != nil {
-			errs = append(errs, err)
-		} else if !refsExist(tx, c.User, c.New, c.Existing) {
-			errs = append(errs, fmt.Errorf("conflict %d names a fact that is missing or another user's", id))
-		}
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, err)
 	}
 	return errs
 }

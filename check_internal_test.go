@@ -22,10 +22,10 @@ func TestCheckFindsDanglingLogReferences(t *testing.T) {
 		v      any
 		want   string
 	}{
-		"decision target missing": {kv.BucketDecisions, 7, Decision{ID: 7, Target: 99}, "decision 7 names a fact"},
+		"decision target missing": {kv.BucketDecisions, 7, Decision{ID: 7, Target: 99}, "decision 7: names a fact"},
 		"decision candidate of another user": {kv.BucketDecisions, 7, Decision{ID: 7, User: "bob", Candidates: []uint64{1}},
-			"decision 7 names a fact"},
-		"conflict existing missing": {kv.BucketConflicts, 3, Conflict{ID: 3, New: 1, Existing: 42}, "conflict 3 names a fact"},
+			"decision 7: names a fact"},
+		"conflict existing missing": {kv.BucketConflicts, 3, Conflict{ID: 3, New: 1, Existing: 42}, "conflict 3: names a fact"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, err := Open(filepath.Join(t.TempDir(), "m.db"), 0, &Options{NoSync: true})

@@ -384,8 +384,8 @@ func (u upkeep) moot(tx *kv.Tx, c *Conflict, res *aliases) error {
 		return err
 	}
 	at := time.Unix(0, u.now).UTC()
-	c.MootAt, c.Moot = &at, why
-	return putJSON(tx, kv.BucketConflicts, c.ID, c)
+	c.MootAt, c.Moot = &at, logText(why)
+	return putConflict(tx, c)
 }
 
 // cover makes sure fact id, of claims cs (all of one key), stands in a
@@ -432,9 +432,9 @@ func (u upkeep) derive(tx *kv.Tx, user string, c, d svClaim) (*Conflict, error) 
 		return nil, err
 	}
 	k := Conflict{ID: id, At: time.Unix(0, u.now).UTC(), User: user, New: c.fact, Existing: d.fact, Relation: c.relation,
-		Reason: clipLog(fmt.Sprintf("fact %d and fact %d claim two values of %s for %s, which holds one: %q and %q",
+		Reason: logText(fmt.Sprintf("fact %d and fact %d claim two values of %s for %s, which holds one: %q and %q",
 			c.fact, d.fact, c.relation, subject, c.name, d.name))}
-	return &k, putJSON(tx, kv.BucketConflicts, id, &k)
+	return &k, putConflict(tx, &k)
 }
 
 // peers are the current claims of user under the keys want, newest fact

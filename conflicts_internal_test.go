@@ -10,9 +10,9 @@ import (
 	"github.com/palimpsest-mem/memory/kv"
 )
 
-// putConflict writes c straight into the log, past the upkeep, as a
+// writeConflict writes c straight into the log, past the upkeep, as a
 // damaged or hand-made file would hold it.
-func putConflict(t *testing.T, s *Store, c Conflict) {
+func writeConflict(t *testing.T, s *Store, c Conflict) {
 	t.Helper()
 	err := s.db.Update(func(tx *kv.Tx) error {
 		id, err := tx.NextBlobID(kv.BucketConflicts)
@@ -54,7 +54,7 @@ func TestResolveRefusesWhatMakesACycle(t *testing.T) {
 				t.Fatal(err)
 			}
 			n, e := tc.conflict(a.ID, b.ID)
-			putConflict(t, s, Conflict{New: n, Existing: e, Reason: "hand-made"})
+			writeConflict(t, s, Conflict{New: n, Existing: e, Reason: "hand-made"})
 			before, _ := s.Get(ctx, "", b.ID)
 			_, err = s.ResolveConflict(ctx, "", 1, KeepNew)
 			if !errors.Is(err, tc.want) {
@@ -118,7 +118,7 @@ func TestCheckSeesConflictsTheUpkeepKeeps(t *testing.T) {
 	if err := s.db.Update(func(tx *kv.Tx) error { return tx.DeleteBlob(kv.BucketConflicts, derived) }); err != nil {
 		t.Fatal(err)
 	}
-	putConflict(t, s, Conflict{New: violin.ID, Existing: cello.ID, Reason: "hand-made"})
+	writeConflict(t, s, Conflict{New: violin.ID, Existing: cello.ID, Reason: "hand-made"})
 	err = s.Check(ctx)
 	for _, want := range []string{"conflict 2 is open, but fact 2 was retracted",
 		`fact 4 claims lives_in of "" against fact 1, and stands in no conflict`} {

@@ -316,7 +316,7 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 		}
 		at := time.Unix(0, now).UTC()
 		d.UndoneAt = &at
-		return putJSON(tx, kv.BucketDecisions, d.ID, d)
+		return putDecision(tx, &d)
 	})
 	return d, err
 }
@@ -431,7 +431,7 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 		}
 		at := time.Unix(0, now).UTC()
 		c.ResolvedAt, c.Resolution = &at, keep
-		return putJSON(tx, kv.BucketConflicts, id, c)
+		return putConflict(tx, &c)
 	})
 	return c, err
 }

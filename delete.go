@@ -211,7 +211,7 @@ const deletedText = "[deleted]"
 func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 	type change struct {
 		id uint64
-		v  any
+		d  Decision
 	}
 	var decisions []change
 	err := forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
@@ -254,7 +254,7 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		return err
 	}
 	for _, c := range decisions {
-		if err := putJSON(tx, kv.BucketDecisions, c.id, c.v); err != nil {
+		if err := putDecision(tx, &c.d); err != nil {
 			return err
 		}
 	}

@@ -45,6 +45,8 @@
 //	export.go      Export: JSON Lines of everything
 //	import.go      Import: the strict reader of an export, into an empty store
 //	check.go       Check: bbolt's page check plus the store's invariants
+//	logcheck.go    the invariants of decisions and conflicts, shared by the
+//	               writes, Import and Check (merges': entity.go)
 //	repair.go      Stale, Repair, Repairs: a store whose newest commit was lost
 //	errors.go      the sentinel errors of the store
 //

@@ -3,6 +3,7 @@ package memory
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -142,19 +143,18 @@ type nameInfo struct {
 	kindFact uint64     // the fact that gave it
 }
 
-// userNames is every normalized name the claims of user's facts give, in
-// any state, with the kinds they give it (a claim's kind is its object's).
-func userNames(tx *kv.Tx, user string) (map[string]nameInfo, error) {
-	names := map[string]nameInfo{}
+// userFacts is every fact of user, in any state, by record time.
+func userFacts(tx *kv.Tx, user string) (mergeFacts, error) {
+	var out []*kv.Record
 	err := tx.UserIDs(user, false, func(id uint64, _ bool) error {
 		r, err := tx.Get(id)
 		if err != nil {
 			return err
 		}
-		addNames(names, &r)
+		out = append(out, &r)
 		return nil
 	})
-	return names, err
+	return sortedByRecordTime(out), err
 }
 
 func addNames(names map[string]nameInfo, r *kv.Record) {
@@ -174,10 +174,10 @@ func addNames(names map[string]nameInfo, r *kv.Record) {
 
 // checkMerge says whether from can become an alias of into, for user,
 // under the merges a applies and the names the user's claims give. The
-// kinds are judged only when kinds is set: they are the judgement of the
-// moment of the merge, and later claims may give a kind the names did not
-// have then.
-func checkMerge(a *aliases, names map[string]nameInfo, from, into string, kinds bool) error {
+// kinds are those kinds gives, nil for none: they are the judgement of the
+// moment of the merge (the claims recorded by then), and later claims may
+// give a kind the names did not have then.
+func checkMerge(a *aliases, names, kinds map[string]nameInfo, from, into string) error {
 	for _, n := range []string{from, into} {
 		if n == UserSubject {
 			return fmt.Errorf("%w: the user is not an entity to merge", ErrInvalidMerge)
@@ -204,8 +204,8 @@ func checkMerge(a *aliases, names map[string]nameInfo, from, into string, kinds 
 	case fr != fk:
 		return fmt.Errorf("%w: %q is already an alias of %q; undo that merge first", ErrInvalidMerge, from, fr)
 	}
-	if kinds {
-		fkind, ikind := groupKind(a, names, fr), groupKind(a, names, ir)
+	if kinds != nil {
+		fkind, ikind := groupKind(a, kinds, fr), groupKind(a, kinds, ir)
 		if fkind != "" && ikind != "" && fkind != ikind {
 			return fmt.Errorf("%w: %q is a %s, %q a %s", ErrKindMismatch, from, fkind, into, ikind)
 		}
@@ -298,18 +298,22 @@ func (s *Store) MergeEntities(ctx context.Context, user, from, into, reason stri
 		if err != nil {
 			return err
 		}
-		names, err := userNames(tx, user)
+		fs, err := userFacts(tx, user)
 		if err != nil {
 			return err
 		}
-		if err := checkMerge(currentAliases(ms), names, from, into, true); err != nil {
+		// Judged as replayMerges judges it: the kinds as of its time.
+		at := nextMergeTime(ms, s.now())
+		names, kinds := fs.names(), map[string]nameInfo{}
+		fs.namesAt(kinds, new(int), at.UnixNano())
+		if err := checkMerge(currentAliases(ms), names, kinds, from, into); err != nil {
 			return fmt.Errorf("merge %q into %q: %w", from, into, err)
 		}
 		id, err := tx.NextBlobID(kv.BucketMerges)
 		if err != nil {
 			return err
 		}
-		m = Merge{ID: id, At: nextMergeTime(ms, s.now()), User: user, From: from, Into: into, Reason: reason}
+		m = Merge{ID: id, At: at, User: user, From: from, Into: into, Reason: reason}
 		return putMerge(tx, &m)
 	})
 	if err != nil {
@@ -408,12 +412,40 @@ type mergeProblem struct {
 func (p *mergeProblem) Error() string { return fmt.Sprintf("merge %d: %v", p.id, p.err) }
 func (p *mergeProblem) Unwrap() error { return p.err }
 
+// mergeFacts are the facts of a user as replayMerges reads them, in order
+// of record time.
+type mergeFacts []*kv.Record
+
+// names are the names the claims of the facts give, and the kinds as
+// known at record time k (the facts recorded by then): both grow, a fact
+// at a time, as k moves forward (next is the first fact not yet read).
+func (fs mergeFacts) namesAt(names map[string]nameInfo, next *int, k int64) {
+	for ; *next < len(fs) && fs[*next].RecordedAt <= k; *next++ {
+		addNames(names, fs[*next])
+	}
+}
+
+// names are the names the claims of every fact give, in any state.
+func (fs mergeFacts) names() map[string]nameInfo {
+	ns := map[string]nameInfo{}
+	for _, f := range fs {
+		addNames(ns, f)
+	}
+	return ns
+}
+
+func sortedByRecordTime(fs []*kv.Record) mergeFacts {
+	slices.SortStableFunc(fs, func(a, b *kv.Record) int { return cmp.Compare(a.RecordedAt, b.RecordedAt) })
+	return fs
+}
+
 // replayMerges checks a log of merges as each was judged when made: in
 // order of their steps (which never go back in time), each merge names two
 // entities the claims of its user name, is no cycle and no second alias of
-// its From under the merges applied then; each undo comes after its merge.
-// names gives a user's names. Kinds are not judged again (see checkMerge).
-func replayMerges(ms []Merge, names func(user string) map[string]nameInfo) []error {
+// its From under the merges applied then, and joins no entities whose
+// kinds, as the claims recorded by then give them, differ; each undo comes
+// after its merge. facts gives a user's facts.
+func replayMerges(ms []Merge, facts func(user string) mergeFacts) []error {
 	byUser := map[string][]Merge{}
 	for _, m := range ms {
 		byUser[m.User] = append(byUser[m.User], m)
@@ -452,7 +484,9 @@ func replayMerges(ms []Merge, names func(user string) map[string]nameInfo) []err
 				bad[steps[i].m] = true
 			}
 		}
-		ns := names(user)
+		fs := facts(user)
+		ns := fs.names()
+		kinds, read := map[string]nameInfo{}, 0
 		applied := map[int]bool{}
 		for _, st := range steps {
 			if bad[st.m] {
@@ -467,7 +501,8 @@ func replayMerges(ms []Merge, names func(user string) map[string]nameInfo) []err
 				cur = append(cur, um[i])
 			}
 			m := um[st.m]
-			if err := checkMerge(aliasesOf(cur, func(*Merge) bool { return true }), ns, m.From, m.Into, false); err != nil {
+			fs.namesAt(kinds, &read, st.at)
+			if err := checkMerge(aliasesOf(cur, func(*Merge) bool { return true }), ns, kinds, m.From, m.Into); err != nil {
 				errs = append(errs, &mergeProblem{m.ID, fmt.Errorf("%q into %q: %v", m.From, m.Into, err)})
 				bad[st.m] = true
 				continue
@@ -482,6 +517,9 @@ func replayMerges(ms []Merge, names func(user string) map[string]nameInfo) []err
 // within the log's sequence, and replays (replayMerges).
 func checkMerges(tx *kv.Tx) []error {
 	var errs []error
+	if err := checkCounter(tx, kv.BucketMerges, "merge"); err != nil {
+		errs = append(errs, err)
+	}
 	var ms []Merge
 	seq := tx.BlobSeq(kv.BucketMerges)
 	err := tx.ForEachBlob(kv.BucketMerges, false, func(id uint64, b []byte) error {
@@ -501,42 +539,48 @@ func checkMerges(tx *kv.Tx) []error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	cache := map[string]map[string]nameInfo{}
-	errs = append(errs, replayMerges(ms, func(user string) map[string]nameInfo {
-		if ns, ok := cache[user]; ok {
-			return ns
-		}
-		ns, err := userNames(tx, user)
+	errs = append(errs, replayMerges(ms, func(user string) mergeFacts {
+		fs, err := userFacts(tx, user)
 		if err != nil {
 			errs = append(errs, err)
 		}
-		cache[user] = ns
-		return ns
+		return fs
 	})...)
 	return errs
 }
 
 // eraseMerges removes, after a hard delete of user's facts, every merge
-// of user that names a name no remaining claim of user names: a name is
-// the user's text, and goes with the last fact that gave it.
+// of user that no longer replays (replayMerges) on the facts that remain:
+// one that names a name no remaining claim names (a name is the user's
+// text, and goes with the last fact that gave it), or whose kinds, once
+// the deleted claims that made them agree are gone, differ. Erasing one
+// may change how a later one replays, so it goes on until all replay.
 func eraseMerges(tx *kv.Tx, user string) error {
 	ms, err := userMergesTx(tx, user)
 	if err != nil || len(ms) == 0 {
 		return err
 	}
-	names, err := userNames(tx, user)
+	fs, err := userFacts(tx, user)
 	if err != nil {
 		return err
 	}
-	for _, m := range ms {
-		_, from := names[claims.Normalize(m.From)]
-		_, into := names[claims.Normalize(m.Into)]
-		if !from || !into {
-			tx.TouchUser(m.User)
-			if err := tx.DeleteBlob(kv.BucketMerges, m.ID); err != nil {
+	for len(ms) > 0 {
+		var gone []uint64
+		for _, err := range replayMerges(ms, func(string) mergeFacts { return fs }) {
+			if p, ok := errors.AsType[*mergeProblem](err); ok {
+				gone = append(gone, p.id)
+			}
+		}
+		if len(gone) == 0 {
+			return nil
+		}
+		tx.TouchUser(user)
+		for _, id := range gone {
+			if err := tx.DeleteBlob(kv.BucketMerges, id); err != nil {
 				return err
 			}
 		}
+		ms = slices.DeleteFunc(ms, func(m Merge) bool { return slices.Contains(gone, m.ID) })
 	}
 	return nil
 }

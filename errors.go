@@ -82,6 +82,9 @@ var (
 	ErrSupersessionCycle = errors.New("fact already follows the other")
 	// ErrMergeUndone: UndoMerge of a merge undone before.
 	ErrMergeUndone = errors.New("merge already undone")
+	// ErrIDsExhausted: a write that needs an id past 2^53−1, the largest
+	// a store gives; it changes nothing.
+	ErrIDsExhausted = kv.ErrIDsExhausted
 	// ErrBadImport: an import line that is malformed or inconsistent.
 	ErrBadImport = errors.New("invalid import data")
 	// ErrIndexDir: the candidate index cannot live in its folder beside

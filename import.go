@@ -67,6 +67,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return 0, c.err
 		}
 	}
+	if err := duplicateLogs(logs); err != nil {
+		return 0, err
+	}
 	if err := importMerges(items, logs); err != nil {
 		return 0, err
 	}
@@ -111,9 +114,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			var err error
 			switch {
 			case l.Decision != nil:
-				err = putJSON(tx, kv.BucketDecisions, l.Decision.ID, l.Decision)
+				err = putDecision(tx, l.Decision)
 			case l.Conflict != nil:
-				err = putJSON(tx, kv.BucketConflicts, l.Conflict.ID, l.Conflict)
+				err = putConflict(tx, l.Conflict)
 			default:
 				err = putMerge(tx, l.Merge)
 			}
@@ -136,7 +139,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return err
 		}
 		if errs := append(checkTx(tx), checkConflicts(tx)...); len(errs) > 0 {
-			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(errs, items)...))
+			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(errs, items, logs)...))
 		}
 		return nil
 	})
@@ -149,15 +152,28 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 	return len(items), nil
 }
 
-// onLines names the line of each problem of a fact, first line first.
-func onLines(errs []error, items []importItem) []error {
+// onLines names the line of each problem of a fact, a decision or a
+// conflict, first line first.
+func onLines(errs []error, items []importItem, logs []exportLog) []error {
 	lines := make(map[uint64]int, len(items))
 	for _, it := range items {
 		lines[it.rec.ID] = it.line
 	}
+	logLines := map[string]map[uint64]int{"decision": {}, "conflict": {}}
+	for _, l := range logs {
+		switch {
+		case l.Decision != nil:
+			logLines["decision"][l.Decision.ID] = l.line
+		case l.Conflict != nil:
+			logLines["conflict"][l.Conflict.ID] = l.line
+		}
+	}
 	lineOf := func(err error) int {
 		if p, ok := errors.AsType[*factProblem](err); ok {
 			return lines[p.id]
+		}
+		if p, ok := errors.AsType[*logProblem](err); ok {
+			return logLines[p.noun][p.id]
 		}
 		return 0
 	}
@@ -244,8 +260,18 @@ func readImportHeader(sc *lineReader) (exportHeader, error) {
 	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
 		return hdr, bad("not a %s header", exportFormat)
 	}
-	if hdr.NextID < 1 || hdr.NextID >= 1<<62 {
-		return hdr, bad("next_id %d out of range", hdr.NextID)
+	// Counters go up to the last id a store gives (kv.MaxID), and no
+	// further: past it kv would wrap, and a later write overwrite.
+	if hdr.NextID < 1 || hdr.NextID > kv.MaxID+1 {
+		return hdr, bad("next_id %d outside 1..%d", hdr.NextID, uint64(kv.MaxID+1))
+	}
+	for _, c := range []struct {
+		name string
+		v    uint64
+	}{{"last_decision", hdr.LastDecision}, {"last_conflict", hdr.LastConflict}, {"last_merge", hdr.LastMerge}} {
+		if c.v > kv.MaxID {
+			return hdr, bad("%s %d outside 0..%d", c.name, c.v, uint64(kv.MaxID))
+		}
 	}
 	if hdr.Version < 1 || hdr.Version > exportVersion {
 		return hdr, bad("format version %d, this program reads 1 to %d", hdr.Version, exportVersion)
@@ -302,8 +328,25 @@ func (s *Store) decodeImport(ctx context.Context, sc *lineReader, hdr exportHead
 		}
 	}
 	line, facts := 1, 0
+	// Blank lines are held back: at the end of the file they are no
+	// record (an editor's last newline), before a record they are handed
+	// out with it, and the first is refused (decodeChunk).
+	var blanks int
 	for !failed.Load() && ctx.Err() == nil && sc.Scan() {
 		line++
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			blanks++
+			continue
+		}
+		for ; blanks > 0; blanks-- {
+			if cur == nil {
+				cur = &importChunk{first: line - blanks}
+			}
+			cur.lines = append(cur.lines, nil)
+			if len(cur.lines) == importChunkLines {
+				send()
+			}
+		}
 		if cur == nil {
 			cur = &importChunk{first: line}
 		}
@@ -345,6 +388,10 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 		}
 		if err := ctx.Err(); err != nil {
 			c.err = err
+			return
+		}
+		if len(b) == 0 {
+			bad("a blank line between records")
 			return
 		}
 		if err := validRaw(b); err != nil {
@@ -393,6 +440,10 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Event, error) {
 	n := Note{User: f.User, Text: f.Text, Pinned: f.Pinned,
 		Source: Source{Kind: f.Source.Kind, Ref: f.Source.Ref, Quote: f.Source.Quote}}
+	if err := validEventTimes(namedTime{"event_from", f.EventFrom}, namedTime{"event_until", f.EventUntil},
+		namedTime{"said_at", f.Source.SaidAt}); err != nil {
+		return kv.Record{}, nil, err
+	}
 	if f.EventFrom != nil {
 		n.EventFrom = *f.EventFrom
 	}
@@ -469,6 +520,9 @@ func (s *Store) importFact(f *exportFact, hdr exportHeader) (kv.Record, []kv.Eve
 		}
 		cause, err := s.validText("cause", e.Cause, true)
 		if err != nil {
+			return kv.Record{}, nil, err
+		}
+		if err := validRecordTimes(namedTime{"event_end", e.EventEnd}); err != nil {
 			return kv.Record{}, nil, err
 		}
 		end, _ := nanosOf(e.EventEnd)
@@ -604,29 +658,60 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// validLog checks a decision or conflict line: an id within the header's
-// sequence and a valid user name; a decision's further conflicts only from
-// version 6 on.
+// validLog checks a decision or conflict line by itself, as a write
+// makes one (validDecision, validConflict): an id within the header's
+// sequence; a decision's further conflicts only from version 6 on, its
+// event end from version 8 on.
 func validLog(l exportLog, hdr exportHeader) error {
-	id, last, user := uint64(0), uint64(0), ""
-	if l.Decision != nil {
-		if hdr.Version < 6 && len(l.Decision.AlsoConflicts) > 0 {
-			return fmt.Errorf("decision %d: further conflicts in a version %d export", l.Decision.ID, hdr.Version)
+	if d := l.Decision; d != nil {
+		if hdr.Version < 6 && len(d.AlsoConflicts) > 0 {
+			return fmt.Errorf("decision %d: further conflicts in a version %d export", d.ID, hdr.Version)
 		}
-		if hdr.Version < 8 && l.Decision.EventUntil != nil {
-			return fmt.Errorf("decision %d: an event end in a version %d export", l.Decision.ID, hdr.Version)
+		if hdr.Version < 8 && d.EventUntil != nil {
+			return fmt.Errorf("decision %d: an event end in a version %d export", d.ID, hdr.Version)
 		}
-		id, last, user = l.Decision.ID, hdr.LastDecision, l.Decision.User
-	} else {
-		if c := l.Conflict; hdr.Version < 9 && (c.Relation != "" || c.MootAt != nil || c.Moot != "") {
-			return fmt.Errorf("conflict %d: a derived or moot conflict in a version %d export", c.ID, hdr.Version)
+		if d.ID == 0 || d.ID > hdr.LastDecision {
+			return fmt.Errorf("decision %d: id outside 1..%d", d.ID, hdr.LastDecision)
 		}
-		id, last, user = l.Conflict.ID, hdr.LastConflict, l.Conflict.User
+		if err := validDecision(d); err != nil {
+			return fmt.Errorf("decision %d: %w", d.ID, err)
+		}
+		return nil
 	}
-	if id == 0 || id > last {
-		return fmt.Errorf("id %d outside 1..%d", id, last)
+	if c := l.Conflict; hdr.Version < 9 && (c.Relation != "" || c.MootAt != nil || c.Moot != "") {
+		return fmt.Errorf("conflict %d: a derived or moot conflict in a version %d export", c.ID, hdr.Version)
 	}
-	return validUser(user)
+	c := l.Conflict
+	if c.ID == 0 || c.ID > hdr.LastConflict {
+		return fmt.Errorf("conflict %d: id outside 1..%d", c.ID, hdr.LastConflict)
+	}
+	if err := validConflict(c); err != nil {
+		return fmt.Errorf("conflict %d: %w", c.ID, err)
+	}
+	return nil
+}
+
+// duplicateLogs refuses a second decision or conflict line of one id, at
+// the first such line: a store holds one entry per id, and the last line
+// would silently win.
+func duplicateLogs(logs []exportLog) error {
+	seen := map[string]map[uint64]bool{"decision": {}, "conflict": {}}
+	for _, l := range logs {
+		noun, id := "decision", uint64(0)
+		switch {
+		case l.Decision != nil:
+			id = l.Decision.ID
+		case l.Conflict != nil:
+			noun, id = "conflict", l.Conflict.ID
+		default:
+			continue // importMerges reads the merges
+		}
+		if seen[noun][id] {
+			return fmt.Errorf("%w: line %d: %s id %d is duplicated", ErrBadImport, l.line, noun, id)
+		}
+		seen[noun][id] = true
+	}
+	return nil
 }
 
 func countSet(bs ...bool) int {
@@ -692,15 +777,12 @@ func importMerges(items []importItem, logs []exportLog) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	names := map[string]map[string]nameInfo{}
+	facts := map[string][]*kv.Record{}
 	for i := range items {
 		r := &items[i].rec
-		if names[r.User] == nil {
-			names[r.User] = map[string]nameInfo{}
-		}
-		addNames(names[r.User], r)
+		facts[r.User] = append(facts[r.User], r)
 	}
-	errs := replayMerges(ms, func(user string) map[string]nameInfo { return names[user] })
+	errs := replayMerges(ms, func(user string) mergeFacts { return sortedByRecordTime(facts[user]) })
 	if len(errs) == 0 {
 		return nil
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/palimpsest-mem/memory/eventtime"
-	"github.com/palimpsest-mem/memory/internal/clip"
 	"github.com/palimpsest-mem/memory/kv"
 	"github.com/palimpsest-mem/memory/reconcile"
 )
@@ -172,7 +171,7 @@ func (s *Store) carryOut(tx *kv.Tx, p *plan, vec []float32, now int64) (Outcome,
 			if cid != c.ID {
 				return out, fmt.Errorf("conflict id %d, planned %d", cid, c.ID)
 			}
-			if err := putJSON(tx, kv.BucketConflicts, cid, c); err != nil {
+			if err := putConflict(tx, &c); err != nil {
 				return out, err
 			}
 		}
@@ -202,7 +201,7 @@ func (s *Store) carryOut(tx *kv.Tx, p *plan, vec []float32, now int64) (Outcome,
 		out.Fact = factOf(rec)
 	}
 	out.Decision = p.decision
-	return out, putJSON(tx, kv.BucketDecisions, p.decision.ID, p.decision)
+	return out, putDecision(tx, &p.decision)
 }
 
 // confirm logs that fact r was told again at now, by decision: the
@@ -259,6 +258,7 @@ func lastConfirmed(evs []kv.Event) int64 {
 	return 0
 }
 
-// clipLog bounds a text kept in the decision log, at a rune boundary, so that
-// no decider can make a log line too long to export and import.
-func clipLog(s string) string { return clip.Bytes(s, MaxDecisionText) }
+// clipLog is a text as the decision log keeps it (logText): bounded, at a
+// rune boundary, so that no decider can make a log line too long to
+// export and import, and with no control character but newline and tab.
+func clipLog(s string) string { return logText(s) }

@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -17,14 +18,41 @@ var (
 	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges, bucketLogUsers}
 )
 
+// MaxID is the largest id of a fact, decision, conflict or merge: 2^53−1,
+// the largest integer every JSON reader (JavaScript's numbers) holds
+// exactly, and more ids than a store can use up.
+const MaxID = 1<<53 - 1
+
+// ErrIDsExhausted: a write that needs an id past MaxID, or a counter set
+// past it. The write changes nothing; a full counter is no damage, but no
+// store gets there by writing.
+var ErrIDsExhausted = errors.New("ids exhausted")
+
 // NextBlobID allocates the next id of a blob bucket; ids start at 1 and
-// are never reused.
+// are never reused: a counter at MaxID, or one behind an id the bucket
+// holds (an import or damage set it so), is an error, never a wrap or an
+// overwrite.
 func (t *Tx) NextBlobID(bucket []byte) (uint64, error) {
 	b, err := t.tx.CreateBucketIfNotExists(bucket)
 	if err != nil {
 		return 0, err
 	}
-	return b.NextSequence()
+	id := b.Sequence() + 1
+	if err := freeID(string(bucket), id, b.Get(idKey(id)) != nil); err != nil {
+		return 0, err
+	}
+	return id, b.SetSequence(id)
+}
+
+// freeID refuses to give id when it is past MaxID or taken.
+func freeID(what string, id uint64, taken bool) error {
+	switch {
+	case id > MaxID || id == 0:
+		return fmt.Errorf("%w: the %s counter is at %d", ErrIDsExhausted, what, id-1)
+	case taken:
+		return fmt.Errorf("%w: the %s counter would give id %d again", ErrCorrupt, what, id)
+	}
+	return nil
 }
 
 // PutBlob stores v under id.
@@ -106,8 +134,12 @@ func createOptional(tx *bolt.Tx) error {
 	return nil
 }
 
-// SetBlobSeq sets the sequence NextBlobID counts from (import keeps ids).
+// SetBlobSeq sets the sequence NextBlobID counts from (import keeps ids),
+// at most MaxID.
 func (t *Tx) SetBlobSeq(bucket []byte, seq uint64) error {
+	if seq > MaxID {
+		return fmt.Errorf("%w: %s counter %d is past %d", ErrIDsExhausted, bucket, seq, uint64(MaxID))
+	}
 	b, err := t.tx.CreateBucketIfNotExists(bucket)
 	if err != nil {
 		return err

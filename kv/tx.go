@@ -96,6 +96,9 @@ func eventKey(id uint64, seq uint32) []byte { return be.AppendUint32(idKey(id), 
 // NextID allocates a fact id. Ids only grow: a hard delete never frees one.
 func (t *Tx) NextID() (uint64, error) {
 	id := t.PeekNextID()
+	if err := freeID("fact", id, t.Has(id)); err != nil {
+		return 0, err
+	}
 	return id, t.SetNextID(id + 1)
 }
 
@@ -106,6 +109,9 @@ func (t *Tx) PeekNextID() uint64 { return t.facts.Sequence() + 1 }
 func (t *Tx) SetNextID(id uint64) error {
 	if id == 0 {
 		return fmt.Errorf("next id 0 is reserved")
+	}
+	if id > MaxID+1 {
+		return fmt.Errorf("%w: next fact id %d is past %d", ErrIDsExhausted, id, uint64(MaxID))
 	}
 	return t.facts.SetSequence(id - 1)
 }
