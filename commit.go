@@ -57,12 +57,18 @@ type committer struct {
 // shared a transaction with fails, each is run again on its own), so it
 // must not have effects outside tx beyond setting its own results.
 //
+// A clock outside the record times a store keeps refuses the write
+// before fn runs (checkClock).
+//
 // A writer whose ctx ends while its write is still queued withdraws it
 // (fn never runs) and returns ctx.Err(); once the write is taken into a
 // batch, update waits for that batch's result. A panic in fn is the
 // panic of this call alone: other writes in its batch are unaffected.
 func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.checkClock(); err != nil {
 		return err
 	}
 	req := &writeReq{fn: fn, done: make(chan outcome, 1)}

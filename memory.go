@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -201,11 +202,48 @@ func indexRoot(path string) (string, error) {
 // Path returns the file the store lives in.
 func (s *Store) Path() string { return s.db.Path() }
 
+// ValidTime returns nil for a time a store can keep, else an error
+// wrapping ErrInvalidTime: every time a store keeps, record times (the
+// clock of Options.Clock) and event times alike, lies within the years
+// 1900 to 2199 (UTC), which Unix nanoseconds hold exactly. The zero time
+// is outside them. A program checks a time taken from outside with it,
+// before the call that would refuse it.
+func ValidTime(t time.Time) error {
+	if !eventtime.InRange(t) {
+		return fmt.Errorf("%s: %w", t.UTC().Format(time.RFC3339Nano), ErrInvalidTime)
+	}
+	return nil
+}
+
+// checkClock refuses a write while the clock reads a time the store cannot
+// keep: Unix nanoseconds wrap outside 1678 to 2262 and zero marks "unset",
+// so such a record time would be stored as another one. Every write
+// passes it before anything runs (update, Repair).
+func (s *Store) checkClock() error {
+	if err := ValidTime(s.clock()); err != nil {
+		return fmt.Errorf("the store's clock reads %w", err)
+	}
+	return nil
+}
+
 // now is the record time of a write, taken inside its transaction so that
-// record times follow commit order.
+// record times follow commit order; checkClock has let the write through.
 // Zero marks "unset" in records, so the one instant that encodes as zero
-// (the Unix epoch) is recorded a nanosecond later.
-func (s *Store) now() int64 { return max(s.clock().UTC().UnixNano(), 1) }
+// (the Unix epoch) is recorded a nanosecond later; a clock that left the
+// range since the check is held at its edge rather than wrapped.
+func (s *Store) now() int64 {
+	t := s.clock().UTC()
+	switch y := t.Year(); {
+	case y < eventtime.MinYear:
+		t = time.Date(eventtime.MinYear, 1, 1, 0, 0, 0, 0, time.UTC)
+	case y > eventtime.MaxYear:
+		t = time.Date(eventtime.MaxYear+1, 1, 1, 0, 0, 0, -1, time.UTC)
+	}
+	if n := t.UnixNano(); n != 0 {
+		return n
+	}
+	return 1
+}
 
 // checkTimeOrder refuses a change of fact id at record time now if its log
 // already holds a later step.
