@@ -3,17 +3,25 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/palimpsest-mem/memory"
 )
 
-// parseTime reads every TIME and DATE argument: a bare day means midnight UTC.
+// parseTime reads every TIME and DATE argument: a bare day means midnight
+// UTC. A time no store keeps (memory.ValidTime) is refused here, before any
+// store is opened: a zero time would read as "not given", and a clock out
+// of the range would be refused only at the first write.
 func parseTime(s string) (time.Time, error) {
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339Nano, s); err != nil {
+			return time.Time{}, fmt.Errorf("bad time %q: want YYYY-MM-DD or RFC 3339 (2006-01-02T15:04:05Z)", s)
+		}
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC(), nil
+	if err := memory.ValidTime(t); err != nil {
+		return time.Time{}, fmt.Errorf("bad time %q: %w", s, err)
 	}
-	return time.Time{}, fmt.Errorf("bad time %q: want YYYY-MM-DD or RFC 3339 (2006-01-02T15:04:05Z)", s)
+	return t.UTC(), nil
 }
 
 // timeFlag is a pflag.Value, so a bad date fails while flags are parsed and
