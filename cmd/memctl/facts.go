@@ -289,7 +289,7 @@ with in or out, its score and why.`,
 				if a.json {
 					return a.printJSON(map[string]string{"prompt": p})
 				}
-				_, err = fmt.Fprint(a.stdout, p)
+				_, err = fmt.Fprint(a.stdout, printable(p, true))
 				return err
 			})
 		},
