@@ -446,8 +446,15 @@ func TestRememberTwoConflicts(t *testing.T) {
 	ok(t, "--db", db, "--now", "2026-03-01", "add", "I swim at the city pool on Mondays.")
 	ok(t, "--db", db, "--now", "2026-03-02", "add", "I swim in the lake at weekends.")
 	out := ok(t, "--db", db, "--now", "2026-04-01", "remember", "These days I swim at the lido.")
-	if !strings.Contains(out, "conflicts:  1, 2 (see memctl conflicts)") {
-		t.Fatalf("remember:\n%s", out)
+	for _, want := range []string{
+		"conflict:  1: fact 3 may replace fact 2 (current): I swim in the lake at weekends.\n",
+		"settle:    memctl resolve 1 new (fact 3 replaces fact 2), existing (fact 3 is retracted) or both (both stay)\n",
+		"conflict:  2: fact 3 may replace fact 1 (current): I swim at the city pool on Mondays.\n",
+		"settle:    memctl resolve 2 new (fact 3 replaces fact 1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("remember:\n%s\nwant the line %q", out, want)
+		}
 	}
 	p := ok(t, "--db", db, "--now", "2026-04-01", "prompt")
 	want := `- These days I swim at the lido. (unconfirmed: may replace "I swim in the lake at weekends.", told 2026-03-02, or "I swim at the city pool on Mondays.", told 2026-03-01 — ask)`
