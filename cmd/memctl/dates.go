@@ -18,8 +18,8 @@ func parseTime(s string) (time.Time, error) {
 			return time.Time{}, fmt.Errorf("bad time %q: want YYYY-MM-DD or RFC 3339 (2006-01-02T15:04:05Z)", s)
 		}
 	}
-	if err := memory.ValidTime(t); err != nil {
-		return time.Time{}, fmt.Errorf("bad time %q: %w", s, err)
+	if memory.ValidTime(t) != nil {
+		return time.Time{}, fmt.Errorf("bad time %q: %w", s, memory.ErrInvalidTime)
 	}
 	return t.UTC(), nil
 }

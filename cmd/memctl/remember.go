@@ -29,11 +29,14 @@ func parseNum(what, s string) (uint64, error) {
 
 // rememberFlags are remember's own flags.
 type rememberFlags struct {
-	said     time.Time
-	source   string
-	decider  string
-	model    string
-	fallback string
+	said time.Time
+	// from and until, when given, are the fact's event interval, over
+	// what its words say (Note.EventFrom, Note.EventUntil).
+	from, until time.Time
+	source      string
+	decider     string
+	model       string
+	fallback    string
 }
 
 // rememberOptions resolves the flags and the environment into the store options
@@ -79,6 +82,8 @@ func (a *app) rememberCmd() *cobra.Command {
 facts it may update or contradict: add it beside them, update (supersede) one,
 invalidate (retract) one that was wrong, or nothing (noop) when it restates one.
 It prints the decision, its reason and the fact stored; "memctl undo ID" reverses it.
+When the text says when the fact became true ("since May", "from Monday"), it is
+stored with that time; --from and --until give the times instead of the words.
 
 Deciders (--decider, default $MEMCTL_DECIDER, else rules):
   rules   no model: acts only on explicit markers ("now", "moved", "I was wrong"),
@@ -117,7 +122,7 @@ else the rules'; "claims:" (claims_from and claims_note in --json) says which.`,
 			if said.IsZero() {
 				said = a.now // zero unless --now: the store's clock then
 			}
-			note := memory.Note{User: a.user, Text: args[0],
+			note := memory.Note{User: a.user, Text: args[0], EventFrom: rf.from, EventUntil: rf.until,
 				Source: memory.Source{Kind: sourceKind, Ref: rf.source, SaidAt: said}}
 			return a.withTunedStore(false, tune, func(s *memory.Store) error {
 				out, err := s.Remember(cmd.Context(), note)
@@ -134,6 +139,8 @@ else the rules'; "claims:" (claims_from and claims_note in --json) says which.`,
 	}
 	f := c.Flags()
 	f.Var(timeFlag{&rf.said}, "said", "when the user said it (default: --now, else now)")
+	f.Var(timeFlag{&rf.from}, "from", "when the fact became true in the world, over what its words say")
+	f.Var(timeFlag{&rf.until}, "until", "when the fact stops being true, over what its words say")
 	f.StringVar(&rf.source, "source", "", "reference to where the fact came from, e.g. a message id")
 	f.StringVar(&rf.decider, "decider", "", "rules, ollama, openai or add (default $MEMCTL_DECIDER, else rules)")
 	f.StringVar(&rf.model, "model", "", "chat model of the ollama or openai decider (default $MEMCTL_MODEL)")
