@@ -180,7 +180,8 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 
 // Close releases the file and its lock and removes the candidate index. It
 // cancels an index build in progress and waits for it to end, so that no
-// index outlives the store.
+// index outlives the store. A Check under way ends first; one that Close
+// overtakes returns ErrClosed, as every call after Close does.
 func (s *Store) Close() error {
 	s.live.close()
 	return s.db.Close()
