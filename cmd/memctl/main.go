@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
@@ -22,7 +23,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM (what kill, systemd and a container runtime send) ends a
+	// command as Ctrl-C does: its context ends, and the store is closed,
+	// which removes the candidate index (every word of every fact).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop() // os.Exit skips deferred calls
 	os.Exit(code)
