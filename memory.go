@@ -1,14 +1,15 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/palimpsest-mem/memory/eventtime"
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -203,25 +204,25 @@ func indexRoot(path string) (string, error) {
 // Path returns the file the store lives in.
 func (s *Store) Path() string { return s.db.Path() }
 
-// ValidTime returns nil for a time a store can keep, else an error
-// wrapping ErrInvalidTime: every time a store keeps, record times (the
-// clock of Options.Clock) and event times alike, lies within the years
-// 1900 to 2199 (UTC), which Unix nanoseconds hold exactly. The zero time
-// is outside them. A program checks a time taken from outside with it,
-// before the call that would refuse it.
-func ValidTime(t time.Time) error {
-	if !eventtime.InRange(t) {
-		return fmt.Errorf("%s: %w", t.UTC().Format(time.RFC3339Nano), ErrInvalidTime)
+// ValidRecordTime returns nil for a time a store can record, else an
+// error wrapping ErrInvalidClock. A record time is the clock's reading in
+// Unix nanoseconds, which hold 1677-09-21T00:12:43.145224192Z to
+// 2262-04-11T23:47:16.854775807Z; the zero time is outside (it meant "no
+// clock given" to memctl). Event times keep to the narrower years 1900 to
+// 2199 (ErrInvalidTime). A program checks a clock taken from outside with
+// it, before the write that would refuse it.
+func ValidRecordTime(t time.Time) error {
+	if t.IsZero() || !t.Equal(time.Unix(0, t.UnixNano())) {
+		return fmt.Errorf("%s: %w", t.UTC().Format(time.RFC3339Nano), ErrInvalidClock)
 	}
 	return nil
 }
 
-// checkClock refuses a write while the clock reads a time the store cannot
-// keep: Unix nanoseconds wrap outside 1678 to 2262 and zero marks "unset",
-// so such a record time would be stored as another one. Every write
-// passes it before anything runs (update, Repair).
+// checkClock refuses a write while the clock reads a time no record can
+// hold: outside Unix nanoseconds it wrapped (1600 was stored as 2184, 2263
+// as 1970). Every write passes it before anything runs (update, Repair).
 func (s *Store) checkClock() error {
-	if err := ValidTime(s.clock()); err != nil {
+	if err := ValidRecordTime(s.clock()); err != nil {
 		return fmt.Errorf("the store's clock reads %w", err)
 	}
 	return nil
@@ -233,17 +234,14 @@ func (s *Store) checkClock() error {
 // (the Unix epoch) is recorded a nanosecond later; a clock that left the
 // range since the check is held at its edge rather than wrapped.
 func (s *Store) now() int64 {
-	t := s.clock().UTC()
-	switch y := t.Year(); {
-	case y < eventtime.MinYear:
-		t = time.Date(eventtime.MinYear, 1, 1, 0, 0, 0, 0, time.UTC)
-	case y > eventtime.MaxYear:
-		t = time.Date(eventtime.MaxYear+1, 1, 1, 0, 0, 0, -1, time.UTC)
+	t := s.clock()
+	switch {
+	case ValidRecordTime(t) == nil:
+		return cmp.Or(t.UnixNano(), 1)
+	case t.Before(time.Unix(0, 0)):
+		return math.MinInt64
 	}
-	if n := t.UnixNano(); n != 0 {
-		return n
-	}
-	return 1
+	return math.MaxInt64
 }
 
 // checkTimeOrder refuses a change of fact id at record time now if its log

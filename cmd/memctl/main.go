@@ -154,7 +154,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.db, "db", "", "store file (default $MEMCTL_DB, else the user's data directory)")
 	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
-	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
+	pf.Var(nowFlag{timeFlag{&a.now}}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
 	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else topics)")
 	pf.StringVar(&a.embedderName, "embedder", "", "embeddings of the semantic lookup: ollama or openai (default $MEMCTL_EMBEDDER, else ollama; model $MEMCTL_EMBED_MODEL)")
