@@ -28,6 +28,7 @@ import (
 // ErrIndexDir, when the candidate index cannot live in its folder beside
 // the store, or when a writable store cannot remove from it the indexes
 // that processes now gone left (they may hold words of deleted facts).
+// Once Close has begun it returns ErrClosed.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -39,6 +40,12 @@ func (s *Store) Check(ctx context.Context) error {
 	defer s.deleting.Unlock()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	// A Close begun before the lock was ours is dropping the index: the
+	// comparison would find it short (Close waits for a Check that holds
+	// the lock first).
+	if s.live.closed() {
+		return ErrClosed
+	}
 	stale := s.db.Check()
 	if stale != nil && !errors.Is(stale, kv.ErrStale) {
 		return stale

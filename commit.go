@@ -57,11 +57,24 @@ type committer struct {
 // shared a transaction with fails, each is run again on its own), so it
 // must not have effects outside tx beyond setting its own results.
 //
+// A clock outside the record times a store holds refuses the write
+// before fn runs (checkClock): every write but Import records the time it
+// is made (updateUnclocked).
+//
 // A writer whose ctx ends while its write is still queued withdraws it
 // (fn never runs) and returns ctx.Err(); once the write is taken into a
 // batch, update waits for that batch's result. A panic in fn is the
 // panic of this call alone: other writes in its batch are unaffected.
 func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
+	if err := s.checkClock(); err != nil {
+		return err
+	}
+	return s.updateUnclocked(ctx, fn)
+}
+
+// updateUnclocked is update for a write that reads no clock (Import: its
+// times are the file's), which a clock out of range does not refuse.
+func (s *Store) updateUnclocked(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -29,11 +29,13 @@ type DeleteOptions struct {
 // Compaction rewrites the whole file, so a Delete costs time in proportion
 // to the store's size. A store file with other names (hard links) is
 // refused with ErrLinked before anything changes: the rewrite would leave
-// the text under them.
+// the text under them. So is one whose owner and group the new file could
+// not be given (a process of another user, not root: an error wrapping
+// fs.ErrPermission), which would hand the store to that user.
 func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *DeleteOptions) ([]uint64, error) {
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
-	if err := s.db.SoleName(); err != nil {
+	if err := s.db.Replaceable(); err != nil {
 		return nil, fmt.Errorf("delete refused: %w", err)
 	}
 	var ids []uint64

@@ -47,6 +47,10 @@ var (
 	ErrInvalidUser     = errors.New("invalid user name")
 	ErrInvalidInterval = errors.New("event interval ends before it starts")
 	ErrInvalidTime     = errors.New("time outside the years 1900 to 2199")
+	// ErrInvalidClock: the store's clock (Options.Clock) reads a time no
+	// record time can be (see ValidRecordTime); every write is refused,
+	// writing nothing, while it does.
+	ErrInvalidClock = errors.New("clock outside the record times a store holds (1677-09-21 to 2262-04-11 UTC)")
 	// ErrInvalidClaim: a claim of a Note that is not valid (unknown
 	// relation, empty or over-long name, …).
 	ErrInvalidClaim = claims.ErrInvalidClaim

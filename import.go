@@ -88,7 +88,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 			return 0, err
 		}
 	}
-	err = s.update(ctx, func(tx *kv.Tx) error {
+	err = s.updateUnclocked(ctx, func(tx *kv.Tx) error { // the file's times, not the clock's
 		if !tx.Empty() {
 			return ErrNotEmpty
 		}

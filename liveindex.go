@@ -299,16 +299,22 @@ func (l *liveIndex) drop() {
 
 // close cancels a build in progress and waits for it to end, stops the
 // background work and drops the index, so that no index outlives the
-// store. Lookups after it return ErrClosed.
+// store. Lookups after it return ErrClosed, and so does a Check that it
+// overtakes (closed).
 func (l *liveIndex) close() {
 	l.end()
-	l.q.stop()
 	// A build holds the write lock from start to end: once it is ours,
-	// none runs, and the ended life stops any later one.
+	// none runs, and the ended life stops any later one. A Check holds it
+	// too while it compares the index with the store: the queue stops only
+	// then, for a stopped queue no longer brings the index up to date.
 	l.writes.Lock()
+	l.q.stop()
 	l.drop()
 	l.writes.Unlock()
 }
+
+// closed reports whether close has begun.
+func (l *liveIndex) closed() bool { return l.life.Err() != nil }
 
 // indexer brings the index in line with committed writes in the
 // background, in commit order, so a write does not wait for bleve: each

@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -180,7 +182,8 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 
 // Close releases the file and its lock and removes the candidate index. It
 // cancels an index build in progress and waits for it to end, so that no
-// index outlives the store.
+// index outlives the store. A Check under way ends first; one that Close
+// overtakes returns ErrClosed, as every call after Close does.
 func (s *Store) Close() error {
 	s.live.close()
 	return s.db.Close()
@@ -202,11 +205,45 @@ func indexRoot(path string) (string, error) {
 // Path returns the file the store lives in.
 func (s *Store) Path() string { return s.db.Path() }
 
+// ValidRecordTime returns nil for a time a store can record, else an
+// error wrapping ErrInvalidClock. A record time is the clock's reading in
+// Unix nanoseconds, which hold 1677-09-21T00:12:43.145224192Z to
+// 2262-04-11T23:47:16.854775807Z; the zero time is outside (it meant "no
+// clock given" to memctl). Event times keep to the narrower years 1900 to
+// 2199 (ErrInvalidTime). A program checks a clock taken from outside with
+// it, before the write that would refuse it.
+func ValidRecordTime(t time.Time) error {
+	if t.IsZero() || !t.Equal(time.Unix(0, t.UnixNano())) {
+		return fmt.Errorf("%s: %w", t.UTC().Format(time.RFC3339Nano), ErrInvalidClock)
+	}
+	return nil
+}
+
+// checkClock refuses a write while the clock reads a time no record can
+// hold: outside Unix nanoseconds it wrapped (1600 was stored as 2184, 2263
+// as 1970). Every write passes it before anything runs (update, Repair).
+func (s *Store) checkClock() error {
+	if err := ValidRecordTime(s.clock()); err != nil {
+		return fmt.Errorf("the store's clock reads %w", err)
+	}
+	return nil
+}
+
 // now is the record time of a write, taken inside its transaction so that
-// record times follow commit order.
+// record times follow commit order; checkClock has let the write through.
 // Zero marks "unset" in records, so the one instant that encodes as zero
-// (the Unix epoch) is recorded a nanosecond later.
-func (s *Store) now() int64 { return max(s.clock().UTC().UnixNano(), 1) }
+// (the Unix epoch) is recorded a nanosecond later; a clock that left the
+// range since the check is held at its edge rather than wrapped.
+func (s *Store) now() int64 {
+	t := s.clock()
+	switch {
+	case ValidRecordTime(t) == nil:
+		return cmp.Or(t.UnixNano(), 1)
+	case t.Before(time.Unix(0, 0)):
+		return math.MinInt64
+	}
+	return math.MaxInt64
+}
 
 // checkTimeOrder refuses a change of fact id at record time now if its log
 // already holds a later step.

@@ -46,6 +46,9 @@ func (s *Store) Repair(ctx context.Context) (*Repair, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := s.checkClock(); err != nil {
+		return nil, err
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	rec, err := s.db.Repair(s.now())

@@ -29,6 +29,7 @@ func TestBadFormRefused(t *testing.T) {
 		{"no content type, no body", "/facts/3/pin", "", "", 415},
 		{"multipart", "/facts", "multipart/form-data; boundary=x", "--x--", 415},
 		{"bad media type", "/facts/3/pin", "application/x-www-form-urlencoded; =", "user=", 415},
+		{"a form over the bound", "/facts", form, "user=&text=" + strings.Repeat("x", MaxFormBytes), 413},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, nil)

@@ -19,6 +19,10 @@ var assets embed.FS
 // DefaultPageSize is how many rows a list shows per page.
 const DefaultPageSize = 50
 
+// MaxFormBytes bounds the body of a change's form: the pages send a few
+// kilobytes at most (a fact's text is 600 runes).
+const MaxFormBytes = 64 << 10
+
 // Options configure a Handler; nil means the defaults.
 type Options struct {
 	// Token, when set, must come with the first request as ?token=…; the
@@ -123,7 +127,14 @@ func (h *Handler) readForm(next http.Handler) http.Handler {
 			h.fail(w, r, http.StatusUnsupportedMediaType, "Refused: a change must come as the form the page sends (application/x-www-form-urlencoded).")
 			return
 		}
+		// The pages' forms are a few kilobytes; a body past the bound is
+		// cut where it crosses it, not read to its end.
+		r.Body = http.MaxBytesReader(w, r.Body, MaxFormBytes)
 		if err := r.ParseForm(); err != nil {
+			if tooBig := new(http.MaxBytesError); errors.As(err, &tooBig) {
+				h.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Refused: a form of more than %d bytes.", MaxFormBytes))
+				return
+			}
 			h.fail(w, r, http.StatusBadRequest, "Bad form: "+err.Error())
 			return
 		}

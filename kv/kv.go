@@ -111,6 +111,8 @@ type DB struct {
 	logsIndexed bool
 	// format is the file's format version as opened (or made current).
 	format uint64
+	// chown, when set by a test, stands in for (*os.File).Chown.
+	chown func(f *os.File, uid, gid int) error
 }
 
 type staleState struct{ answered, lost uint64 }
@@ -160,8 +162,10 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	// A stale file keeps its pending compaction for Repair: the rewrite
 	// would drop the pages that show which ids the lost commit handed out.
 	// A file with other names keeps it pending too: the rewrite would
-	// leave the deleted bytes under them, and Check says so.
-	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() && d.SoleName() == nil {
+	// leave the deleted bytes under them, and Check says so; so does one
+	// whose owner this process cannot give a new file: the owner's Open
+	// finishes it.
+	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() && d.Replaceable() == nil {
 		if err := d.Compact(); err != nil {
 			_ = d.Close()
 			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
@@ -393,8 +397,21 @@ func (d *DB) SoleName() error {
 	return nil
 }
 
+// Replaceable returns nil when a compaction may replace the store file,
+// else why not: the file has other names (SoleName: ErrLinked), or this
+// process cannot give a new file the store's owner and group (an error
+// wrapping fs.ErrPermission). A hard delete asks before it changes
+// anything.
+func (d *DB) Replaceable() error {
+	if err := d.SoleName(); err != nil {
+		return err
+	}
+	return d.ownerKept()
+}
+
 // compactLocked is Compact with d.mu held. It refuses a file with other
-// names (see SoleName) before it changes anything.
+// names (see SoleName), or whose owner and group the new file cannot be
+// given (keepOwner), before it changes anything.
 func (d *DB) compactLocked() error {
 	if err := d.SoleName(); err != nil {
 		return fmt.Errorf("compact: %w", err)
@@ -405,13 +422,26 @@ func (d *DB) compactLocked() error {
 	}
 	// The new file takes the old one's permission, not the mode this
 	// process opened with: that mode applies to a new file only, and a
-	// looser one must not expose a file its owner had kept private.
-	mode := d.mode
-	if fi, err := os.Stat(d.path); err == nil {
-		mode = fi.Mode().Perm()
+	// looser one must not expose a file its owner had kept private. It
+	// takes the old one's owner and group too, before a page is written.
+	old, err := os.Stat(d.path)
+	if err != nil {
+		return fmt.Errorf("compact: %w", err)
 	}
+	mode := old.Mode().Perm()
 	opts := d.boltOptions()
 	opts.NoSync = true // synced once below, before the rename
+	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.keepOwner(f, old); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
 	dst, err := bolt.Open(tmp, mode, opts)
 	if err != nil {
 		// bbolt creates the file before it writes its first pages; on a full

@@ -58,7 +58,7 @@ func (a *app) candidatesCmd() *cobra.Command {
 					return a.printJSON(out)
 				}
 				if l.Fallback != "" {
-					fmt.Fprintf(a.stderr, "memctl: note: %s\n", l.Fallback)
+					fmt.Fprintf(a.stderr, "memctl: note: %s\n", oneLineText(l.Fallback))
 				}
 				if len(l.Candidates) == 0 {
 					_, err := fmt.Fprintf(a.stdout, "no candidates (lookup %s)\n", l.Mode)
@@ -67,7 +67,7 @@ func (a *app) candidatesCmd() *cobra.Command {
 				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSCORE\tWHY\tTEXT")
 				for _, c := range l.Candidates {
-					fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", c.Fact.ID, c.Score, why(c), oneLineText(c.Fact.Text))
+					fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", c.Fact.ID, c.Score, oneLineText(why(c)), oneLineText(c.Fact.Text))
 				}
 				return tw.Flush()
 			})

@@ -83,7 +83,7 @@ func (a *app) addCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return a.printFact(f, "added fact %d")
+				return a.printWritten(cmd.Context(), s, f, "added fact %d")
 			})
 		},
 	}
@@ -107,7 +107,7 @@ func (a *app) supersedeCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return a.printFact(f, fmt.Sprintf("superseded fact %d with fact %%d", id))
+				return a.printWritten(cmd.Context(), s, f, fmt.Sprintf("superseded fact %d with fact %%d", id))
 			})
 		},
 	}
@@ -289,7 +289,7 @@ with in or out, its score and why.`,
 				if a.json {
 					return a.printJSON(map[string]string{"prompt": p})
 				}
-				_, err = fmt.Fprint(a.stdout, p)
+				_, err = fmt.Fprint(a.stdout, printable(p, true))
 				return err
 			})
 		},

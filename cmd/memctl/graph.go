@@ -179,9 +179,9 @@ func showSubject(s string) string {
 
 // showClaim is a claim for people: "(user) works_at company A (company)".
 func showClaim(c memory.Claim) string {
-	s := showSubject(c.Subject) + " " + string(c.Relation) + " " + oneLineText(c.Object)
+	s := showSubject(c.Subject) + " " + oneLineText(string(c.Relation)) + " " + oneLineText(c.Object)
 	if c.Kind != "" {
-		s += " (" + string(c.Kind) + ")"
+		s += " (" + oneLineText(string(c.Kind)) + ")"
 	}
 	return s
 }
@@ -211,9 +211,9 @@ func (a *app) printEdges(edges []memory.Edge, aliases map[string][]string) error
 	for _, e := range edges {
 		subject := showSubject(e.Subject)
 		if e.Subject != "" {
-			subject = withAliases(subject, aliases)
+			subject = withAliases(e.Subject, aliases)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", subject, string(e.Relation), withAliases(oneLineText(e.Object), aliases),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", subject, oneLineText(string(e.Relation)), withAliases(e.Object, aliases),
 			e.State, edgeSpan(e), supportList(e.Support))
 		if known {
 			fmt.Fprintf(tw, "\t%s", knownSpan(e))

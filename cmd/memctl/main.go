@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
@@ -22,7 +23,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM (what kill, systemd and a container runtime send) ends a
+	// command as Ctrl-C does: its context ends, and the store is closed,
+	// which removes the candidate index (every word of every fact).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop() // os.Exit skips deferred calls
 	os.Exit(code)
@@ -38,8 +42,12 @@ const (
 // app is one invocation: its streams and global flags. A fresh one per run
 // keeps run re-entrant, so tests drive it in-process.
 type app struct {
-	stdin          io.Reader
+	stdin io.Reader
+	// stdout and stderr pass what memctl prints through printable;
+	// rawStderr is the stream itself, for the progress bar, which draws
+	// with carriage returns and prints nothing it did not make.
 	stdout, stderr io.Writer
+	rawStderr      io.Writer
 	getenv         func(string) string
 
 	db     string
@@ -72,21 +80,25 @@ func usagef(format string, args ...any) error {
 // run executes memctl with args (without the program name) and returns the
 // exit code. Every error ends as exactly one line on stderr.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	out, errOut := &printableWriter{w: stdout}, &printableWriter{w: stderr}
+	defer out.flush()
+	defer errOut.flush()
+	a := &app{stdin: stdin, stdout: out, stderr: errOut, rawStderr: stderr, getenv: os.Getenv}
 	root := a.rootCmd()
 	if args == nil {
 		args = []string{} // cobra would fall back to os.Args
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetOut(out)
+	root.SetErr(errOut)
 	completionCmd(root) // after SetOut: cobra's scripts write where it was then
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "memctl: %s\n", a.explain(err))
+	out.flush() // what stdout held comes before the error
+	fmt.Fprintf(errOut, "memctl: %s\n", a.explain(err))
 	if errors.As(err, new(usageError)) {
 		return exitUsage
 	}
@@ -109,7 +121,7 @@ func (a *app) explain(err error) string {
 // oneLine folds a multi-line error (errors.Join, as Check returns) so that
 // stderr gets one line per failure.
 func oneLine(err error) string {
-	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	return printable(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "), false)
 }
 
 func (a *app) rootCmd() *cobra.Command {
@@ -142,7 +154,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.db, "db", "", "store file (default $MEMCTL_DB, else the user's data directory)")
 	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
-	pf.Var(timeFlag{&a.now}, "now", "record time of this command, instead of the clock")
+	pf.Var(nowFlag{timeFlag{&a.now}}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
 	pf.StringVar(&a.lookup, "lookup", "", "candidate lookup: keywords4, stems, topics or semantic (default $MEMCTL_LOOKUP, else topics)")
 	pf.StringVar(&a.embedderName, "embedder", "", "embeddings of the semantic lookup: ollama or openai (default $MEMCTL_EMBEDDER, else ollama; model $MEMCTL_EMBED_MODEL)")

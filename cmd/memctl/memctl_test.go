@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -630,14 +631,34 @@ func TestParseTime(t *testing.T) {
 		{"2026-06-01T12:30:00+02:00", time.Date(2026, 6, 1, 10, 30, 0, 0, time.UTC)},
 		{"2026-06-01T12:30:00.25Z", time.Date(2026, 6, 1, 12, 30, 0, 250e6, time.UTC)},
 	} {
-		got, err := parseTime(tc.in)
-		if err != nil || !got.Equal(tc.want) || got.Location() != time.UTC {
-			t.Errorf("parseTime(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		for _, record := range []bool{false, true} {
+			got, err := parseTime(tc.in, record)
+			if err != nil || !got.Equal(tc.want) || got.Location() != time.UTC {
+				t.Errorf("parseTime(%q, %v) = %v, %v; want %v", tc.in, record, got, err, tc.want)
+			}
 		}
 	}
-	for _, in := range []string{"", "2026-13-01", "2026-02-30", "1 June", "2026-06-01 12:00", "2026-06-01T12:00"} {
-		if _, err := parseTime(in); err == nil {
-			t.Errorf("parseTime(%q) succeeded", in)
+	for _, in := range []string{"", "2026-13-01", "2026-02-30", "1 June", "2026-06-01 12:00", "2026-06-01T12:00", "0001-01-01", "1600-01-01"} {
+		for _, record := range []bool{false, true} {
+			if _, err := parseTime(in, record); err == nil {
+				t.Errorf("parseTime(%q, %v) succeeded", in, record)
+			}
+		}
+	}
+	// Event times keep to the years 1900 to 2199, record times to what
+	// Unix nanoseconds hold.
+	for _, tc := range []struct {
+		in            string
+		event, record bool
+	}{
+		{"1899-12-31", false, true}, {"1900-01-01", true, true}, {"2199-12-31T23:59:59Z", true, true},
+		{"2200-01-01", false, true}, {"2262-04-12", false, false},
+	} {
+		if _, err := parseTime(tc.in, false); (err == nil) != tc.event || (err != nil && !errors.Is(err, memory.ErrInvalidTime)) {
+			t.Errorf("parseTime(%q) as an event time: %v", tc.in, err)
+		}
+		if _, err := parseTime(tc.in, true); (err == nil) != tc.record || (err != nil && !errors.Is(err, memory.ErrInvalidClock)) {
+			t.Errorf("parseTime(%q) as a record time: %v", tc.in, err)
 		}
 	}
 }

@@ -184,7 +184,7 @@ func aliasNames(ms []memory.Merge, known time.Time) map[string][]string {
 // withAliases is a name for a table, with the names merged into it.
 func withAliases(name string, aliases map[string][]string) string {
 	if as := aliases[memory.NormalizeName(name)]; len(as) > 0 {
-		return name + " (also " + strings.Join(as, ", ") + ")"
+		return oneLineText(name) + " (also " + strings.Join(as, ", ") + ")" // aliases are folded already
 	}
-	return name
+	return oneLineText(name)
 }

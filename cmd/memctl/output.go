@@ -97,6 +97,19 @@ func (a *app) printFact(f memory.Fact, what string) error {
 	return err
 }
 
+// printWritten is printFact for a fact a write just stored, followed, as
+// a table, by the conflicts the store derived for it.
+func (a *app) printWritten(ctx context.Context, s *memory.Store, f memory.Fact, what string) error {
+	if err := a.printFact(f, what); err != nil || a.json {
+		return err
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 1, ' ', 0)
+	if err := a.printDerivedConflicts(ctx, s, tw, f.ID); err != nil {
+		return err
+	}
+	return tw.Flush()
+}
+
 // printFacts prints facts as a JSON array or a table.
 func (a *app) printFacts(ctx context.Context, s *memory.Store, facts []memory.Fact) error {
 	if a.json {
@@ -163,13 +176,13 @@ func (a *app) printFactDetail(ctx context.Context, s *memory.Store, f memory.Fac
 	if f.SupersededBy != 0 {
 		state += fmt.Sprintf(" (by fact %d)", f.SupersededBy)
 	}
-	user := f.User
+	user := oneLineText(f.User)
 	if user == "" {
 		user = "(default)"
 	}
-	src := f.Source.Kind
+	src := oneLineText(f.Source.Kind)
 	if f.Source.Ref != "" {
-		src += " " + f.Source.Ref
+		src += " " + oneLineText(f.Source.Ref)
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "fact\t%d\n", f.ID)
@@ -265,8 +278,10 @@ func yesNo(b bool, yes, no string) string {
 	return no
 }
 
-// oneLineText folds line breaks and tabs, which would break a table row.
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLineText folds line breaks and tabs, which would break a table row,
+// and escapes what a terminal would act on (printable) before a table
+// measures it.
+func oneLineText(s string) string { return printable(strings.Join(strings.Fields(s), " "), false) }
 
 // promptEntryJSON is an entry of prompt --explain --json.
 type promptEntryJSON struct {
@@ -314,7 +329,7 @@ func (a *app) printExplain(es []memory.PromptEntry) error {
 		if !e.In {
 			in = "out"
 		}
-		fmt.Fprintf(tw, "%s\t#%d\t%.2f\t%s\t%s\n", in, e.Fact.ID, e.Score, oneLineText(e.Fact.Text), strings.Join(e.Why, "; "))
+		fmt.Fprintf(tw, "%s\t#%d\t%.2f\t%s\t%s\n", in, e.Fact.ID, e.Score, oneLineText(e.Fact.Text), oneLineText(strings.Join(e.Why, "; ")))
 	}
 	return tw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -28,11 +29,14 @@ func parseNum(what, s string) (uint64, error) {
 
 // rememberFlags are remember's own flags.
 type rememberFlags struct {
-	said     time.Time
-	source   string
-	decider  string
-	model    string
-	fallback string
+	said time.Time
+	// from and until, when given, are the fact's event interval, over
+	// what its words say (Note.EventFrom, Note.EventUntil).
+	from, until time.Time
+	source      string
+	decider     string
+	model       string
+	fallback    string
 }
 
 // rememberOptions resolves the flags and the environment into the store options
@@ -78,6 +82,8 @@ func (a *app) rememberCmd() *cobra.Command {
 facts it may update or contradict: add it beside them, update (supersede) one,
 invalidate (retract) one that was wrong, or nothing (noop) when it restates one.
 It prints the decision, its reason and the fact stored; "memctl undo ID" reverses it.
+When the text says when the fact became true ("since May", "from Monday"), it is
+stored with that time; --from and --until give the times instead of the words.
 
 Deciders (--decider, default $MEMCTL_DECIDER, else rules):
   rules   no model: acts only on explicit markers ("now", "moved", "I was wrong"),
@@ -116,7 +122,7 @@ else the rules'; "claims:" (claims_from and claims_note in --json) says which.`,
 			if said.IsZero() {
 				said = a.now // zero unless --now: the store's clock then
 			}
-			note := memory.Note{User: a.user, Text: args[0],
+			note := memory.Note{User: a.user, Text: args[0], EventFrom: rf.from, EventUntil: rf.until,
 				Source: memory.Source{Kind: sourceKind, Ref: rf.source, SaidAt: said}}
 			return a.withTunedStore(false, tune, func(s *memory.Store) error {
 				out, err := s.Remember(cmd.Context(), note)
@@ -133,6 +139,8 @@ else the rules'; "claims:" (claims_from and claims_note in --json) says which.`,
 	}
 	f := c.Flags()
 	f.Var(timeFlag{&rf.said}, "said", "when the user said it (default: --now, else now)")
+	f.Var(timeFlag{&rf.from}, "from", "when the fact became true in the world, over what its words say")
+	f.Var(timeFlag{&rf.until}, "until", "when the fact stops being true, over what its words say")
 	f.StringVar(&rf.source, "source", "", "reference to where the fact came from, e.g. a message id")
 	f.StringVar(&rf.decider, "decider", "", "rules, ollama, openai or add (default $MEMCTL_DECIDER, else rules)")
 	f.StringVar(&rf.model, "model", "", "chat model of the ollama or openai decider (default $MEMCTL_MODEL)")
@@ -173,7 +181,9 @@ func changedNothing(d memory.Decision) bool {
 }
 
 // printOutcome prints what remember decided and stored; policy is the
-// fallback policy in force, to say what a fallback did.
+// fallback policy in force, to say what a fallback did. The fact stored
+// comes before the conflicts it is in, each with the other fact and the
+// command that settles it.
 func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outcome, policy string) error {
 	d := out.Decision
 	if a.json {
@@ -199,9 +209,9 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		}
 		fmt.Fprintf(tw, "fallback:\t%s; %s\n", oneLineText(d.Fallback), then)
 	}
-	decider := d.Decider
+	decider := oneLineText(d.Decider)
 	if d.Model != "" {
-		decider += " (model " + d.Model + ")"
+		decider += " (model " + oneLineText(d.Model) + ")"
 	}
 	fmt.Fprintf(tw, "decider:\t%s\n", decider)
 	if changedNothing(d) {
@@ -209,19 +219,8 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 	} else {
 		fmt.Fprintf(tw, "decision:\t%d (undo with: memctl undo %d)\n", d.ID, d.ID)
 	}
-	if d.Conflict != 0 {
-		ids := fmt.Sprint(d.Conflict)
-		for _, c := range d.AlsoConflicts {
-			ids += fmt.Sprintf(", %d", c)
-		}
-		label := "conflict"
-		if len(d.AlsoConflicts) > 0 {
-			label = "conflicts"
-		}
-		fmt.Fprintf(tw, "%s:\t%s (see memctl conflicts)\n", label, ids)
-	}
 	if d.ClaimsFrom != "" {
-		claims := "from the " + d.ClaimsFrom
+		claims := "from the " + oneLineText(d.ClaimsFrom)
 		if d.ClaimsNote != "" {
 			claims += "; " + oneLineText(d.ClaimsNote)
 		}
@@ -233,24 +232,95 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 	case d.Added == f.ID:
 		fmt.Fprintf(tw, "fact:\t%d (%s): %s\n", f.ID, f.State(), oneLineText(f.Text))
 		if !f.EventFrom.IsZero() {
-			fmt.Fprintf(tw, "true from:\t%s (%s)\n", showTime(f.EventFrom), f.EventSource)
+			fmt.Fprintf(tw, "true from:\t%s (%s)\n", showTime(f.EventFrom), oneLineText(f.EventSource))
 		}
 		if !f.EventUntil.IsZero() {
-			fmt.Fprintf(tw, "true until:\t%s (%s, not included)\n", showTime(f.EventUntil), f.EventUntilSource)
+			fmt.Fprintf(tw, "true until:\t%s (%s, not included)\n", showTime(f.EventUntil), oneLineText(f.EventUntilSource))
 		}
 	default: // a noop: the fact it restates, unchanged but for its log
 		fmt.Fprintf(tw, "fact:\t%d (%s, unchanged, told again): %s\n", f.ID, f.State(), oneLineText(f.Text))
 	}
+	if err := a.printDecisionConflicts(ctx, s, tw, d); err != nil {
+		return err
+	}
 	return tw.Flush()
 }
 
-// actionText is an action with its target: "update fact 1: I work at A."
+// printDecisionConflicts prints the conflicts a decision recorded, one
+// pair of rows each: the fact the new one may replace, and how to settle it.
+// The conflicts the store derived for the added fact follow.
+func (a *app) printDecisionConflicts(ctx context.Context, s *memory.Store, w io.Writer, d memory.Decision) error {
+	if d.Conflict == 0 {
+		return a.printDerivedConflicts(ctx, s, w, d.Added)
+	}
+	ids := append([]uint64{d.Conflict}, d.AlsoConflicts...)
+	cs, err := s.Conflicts(ctx, a.user, &memory.ConflictOptions{All: true})
+	if err != nil {
+		return err
+	}
+	byID := make(map[uint64]memory.Conflict, len(cs))
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	for _, id := range ids {
+		c, ok := byID[id]
+		if !ok {
+			fmt.Fprintf(w, "conflict:\t%d\n", id)
+			continue
+		}
+		newF, existing, err := a.conflictFacts(ctx, s, c)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "conflict:\t%d: fact %d may replace %s\n", c.ID, c.New, factLine(c.Existing, existing))
+		if settle := a.settleText(c, newF, existing); settle != "" && c.ResolvedAt == nil {
+			fmt.Fprintf(w, "settle:\t%s\n", settle)
+		}
+	}
+	return a.printDerivedConflicts(ctx, s, w, d.Added)
+}
+
+// printDerivedConflicts prints the open conflicts the store derived for
+// fact id (0: none): two current facts that claim two values of a
+// relation that holds one, one pair of rows each.
+func (a *app) printDerivedConflicts(ctx context.Context, s *memory.Store, w io.Writer, id uint64) error {
+	if id == 0 {
+		return nil
+	}
+	cs, err := s.Conflicts(ctx, a.user, nil)
+	if err != nil {
+		return err
+	}
+	for i := len(cs) - 1; i >= 0; i-- { // oldest first
+		c := cs[i]
+		if c.Relation == "" || (c.New != id && c.Existing != id) {
+			continue
+		}
+		newF, existing, err := a.conflictFacts(ctx, s, c)
+		if err != nil {
+			return err
+		}
+		other, otherF := c.Existing, existing
+		if other == id {
+			other, otherF = c.New, newF
+		}
+		fmt.Fprintf(w, "conflict:\t%d: fact %d contradicts %s (two values of %s)\n", c.ID, id, factLine(other, otherF), c.Relation)
+		if settle := a.settleText(c, newF, existing); settle != "" {
+			fmt.Fprintf(w, "settle:\t%s\n", settle)
+		}
+	}
+	return nil
+}
+
+// actionText is an action with the fact it acts on: "update fact 1: I work
+// at A." An add acts on no fact: a fact it is in conflict with is named
+// with the conflict.
 func (a *app) actionText(ctx context.Context, s *memory.Store, action memory.Action, target uint64) string {
 	text := string(action)
 	if action == "" {
 		text = "none (refused)" // the table says why at "fallback:"
 	}
-	if target == 0 {
+	if target == 0 || action == memory.ActionAdd || action == "" {
 		return text
 	}
 	text += fmt.Sprintf(" fact %d", target)
@@ -294,8 +364,8 @@ func (a *app) decisionsCmd() *cobra.Command {
 					if d.UndoneAt != nil {
 						undone = showTime(*d.UndoneAt)
 					}
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), action,
-						idOrDash(d.Target), idOrDash(d.Added), d.Decider, yesNo(d.Fallback != "", "yes", "-"),
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), oneLineText(action),
+						idOrDash(d.Target), idOrDash(d.Added), oneLineText(d.Decider), yesNo(d.Fallback != "", "yes", "-"),
 						undone, oneLineText(d.Text))
 				}
 				return tw.Flush()
@@ -343,84 +413,6 @@ func (a *app) undoCmd() *cobra.Command {
 					what = fmt.Sprintf("fact %d no longer counts as told again then", d.Target)
 				}
 				_, err = fmt.Fprintf(a.stdout, "undid decision %d (%s): %s\n", d.ID, actionName(d.Action), what)
-				return err
-			})
-		},
-	}
-}
-
-func (a *app) conflictsCmd() *cobra.Command {
-	var all bool
-	c := &cobra.Command{
-		Use:   "conflicts",
-		Short: "List open conflicts: new facts remember added beside a fact it would not change (--all: resolved too)",
-		Args:  exactArgs(),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.withStore(true, func(s *memory.Store) error {
-				cs, err := s.Conflicts(cmd.Context(), a.user, &memory.ConflictOptions{All: all})
-				if err != nil {
-					return err
-				}
-				if a.json {
-					if cs == nil {
-						cs = []memory.Conflict{}
-					}
-					return a.printJSON(cs)
-				}
-				if len(cs) == 0 {
-					_, err := fmt.Fprintln(a.stdout, yesNo(all, "no conflicts", "no open conflicts"))
-					return err
-				}
-				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tAT\tNEW\tEXISTING\tDECISION\tSTATUS\tREASON")
-				for _, c := range cs {
-					status := "open"
-					if c.ResolvedAt != nil {
-						status = "kept " + string(c.Resolution)
-					}
-					fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%s\t%s\t%s\n", c.ID, showTime(c.At), c.New, c.Existing,
-						idOrDash(c.Decision), status, oneLineText(c.Reason))
-				}
-				return tw.Flush()
-			})
-		},
-	}
-	c.Flags().BoolVar(&all, "all", false, "include resolved conflicts")
-	return c
-}
-
-func (a *app) resolveCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "resolve CONFLICT_ID new|existing|both",
-		Short: "Settle a conflict: the new fact supersedes the existing one, is retracted, or both stay",
-		Args:  exactArgs("CONFLICT_ID", "new|existing|both"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseNum("conflict", args[0])
-			if err != nil {
-				return err
-			}
-			keep := memory.Keep(args[1])
-			switch keep {
-			case memory.KeepNew, memory.KeepExisting, memory.KeepBoth:
-			default:
-				return usagef("unknown choice %q: want new, existing or both", args[1])
-			}
-			return a.withStore(false, func(s *memory.Store) error {
-				c, err := s.ResolveConflict(cmd.Context(), a.user, id, keep)
-				if err != nil {
-					return err
-				}
-				if a.json {
-					return a.printJSON(c)
-				}
-				what := fmt.Sprintf("facts %d and %d both stay", c.New, c.Existing)
-				switch keep {
-				case memory.KeepNew:
-					what = fmt.Sprintf("fact %d supersedes fact %d", c.New, c.Existing)
-				case memory.KeepExisting:
-					what = fmt.Sprintf("fact %d is retracted, fact %d stays", c.New, c.Existing)
-				}
-				_, err = fmt.Fprintf(a.stdout, "resolved conflict %d: %s\n", c.ID, what)
 				return err
 			})
 		},

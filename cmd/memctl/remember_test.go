@@ -446,12 +446,67 @@ func TestRememberTwoConflicts(t *testing.T) {
 	ok(t, "--db", db, "--now", "2026-03-01", "add", "I swim at the city pool on Mondays.")
 	ok(t, "--db", db, "--now", "2026-03-02", "add", "I swim in the lake at weekends.")
 	out := ok(t, "--db", db, "--now", "2026-04-01", "remember", "These days I swim at the lido.")
-	if !strings.Contains(out, "conflicts:  1, 2 (see memctl conflicts)") {
-		t.Fatalf("remember:\n%s", out)
+	for _, want := range []string{
+		"conflict:  1: fact 3 may replace fact 2 (current): I swim in the lake at weekends.\n",
+		"settle:    memctl resolve 1 new (fact 3 replaces fact 2), existing (fact 3 is retracted) or both (both stay)\n",
+		"conflict:  2: fact 3 may replace fact 1 (current): I swim at the city pool on Mondays.\n",
+		"settle:    memctl resolve 2 new (fact 3 replaces fact 1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("remember:\n%s\nwant the line %q", out, want)
+		}
 	}
 	p := ok(t, "--db", db, "--now", "2026-04-01", "prompt")
 	want := `- These days I swim at the lido. (unconfirmed: may replace "I swim in the lake at weekends.", told 2026-03-02, or "I swim at the city pool on Mondays.", told 2026-03-01 — ask)`
 	if !strings.Contains(p, want+"\n") {
 		t.Fatalf("prompt:\n%s\nwant the line %q", p, want)
+	}
+}
+
+// --from and --until give the fact's event interval over what its words
+// say (Note.EventFrom, EventUntil); a malformed or out-of-range one is a
+// usage error and an interval that ends before it starts is refused, each
+// storing nothing.
+func TestRememberFromUntil(t *testing.T) {
+	t.Parallel()
+	db := tempDB(t)
+	_, words := outcome(t, ok(t, "--db", db, "--now", "2026-03-10", "--json", "remember", "I moved to Berlin last week."))
+	if words["event_source"] != "words" || words["event_from"] == "2026-01-05T00:00:00Z" {
+		t.Fatalf("test is void: the words gave %v (%v)", words["event_from"], words["event_source"])
+	}
+	_, f := outcome(t, ok(t, "--db", db, "--now", "2026-03-10", "--json", "remember", "I moved to Lyon last week.",
+		"--from", "2026-01-05"))
+	if f["event_from"] != "2026-01-05T00:00:00Z" || f["event_source"] != "given" {
+		t.Errorf("--from: event_from %v (%v), want 2026-01-05 (given)", f["event_from"], f["event_source"])
+	}
+	_, f = outcome(t, ok(t, "--db", db, "--now", "2026-03-10", "--json", "remember", "I am in Paris until Friday.",
+		"--until", "2026-04-01T12:00:00Z"))
+	if f["event_until"] != "2026-04-01T12:00:00Z" || f["event_until_source"] != "given" {
+		t.Errorf("--until: event_until %v (%v), want 2026-04-01T12:00:00Z (given)", f["event_until"], f["event_until_source"])
+	}
+	out := ok(t, "--db", db, "--now", "2026-03-10", "remember", "I study French.", "--from", "2026-02-01", "--until", "2026-07-01")
+	if !strings.Contains(out, "true from:   2026-02-01 (given)\n") || !strings.Contains(out, "true until:  2026-07-01 (given, not included)\n") {
+		t.Errorf("remember with both:\n%s", out)
+	}
+
+	facts := len(decode[[]map[string]any](t, ok(t, "--db", db, "--json", "list", "--all")))
+	for _, tc := range []struct {
+		code int
+		args []string
+		msg  string
+	}{
+		{2, []string{"--from", "yesterday"}, "yesterday"},
+		{2, []string{"--from", "1800-01-01"}, "1900 to 2199"},
+		{2, []string{"--until", "2300-01-01"}, "1900 to 2199"},
+		{2, []string{"--from", "0001-01-01"}, "1900 to 2199"},
+		{1, []string{"--from", "2026-05-01", "--until", "2026-04-01"}, "ends before it starts"},
+	} {
+		e := fails(t, tc.code, append([]string{"--db", db, "--now", "2026-03-10", "remember", "I like chess."}, tc.args...)...)
+		if !strings.Contains(e, tc.msg) {
+			t.Errorf("remember %q: stderr %q does not mention %q", tc.args, e, tc.msg)
+		}
+	}
+	if n := len(decode[[]map[string]any](t, ok(t, "--db", db, "--json", "list", "--all"))); n != facts {
+		t.Errorf("refused remembers stored facts: %d, want %d", n, facts)
 	}
 }

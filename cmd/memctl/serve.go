@@ -29,12 +29,15 @@ func (a *app) serveCmd() *cobra.Command {
 		Long: `serve runs the memory inspector for the store at --db and prints its address.
 It shows the current, upcoming and past facts of each user, a fact's versions
 and lifecycle with provenance, the bi-temporal timeline, the decision log with
-Undo and the conflict queue with Resolve; stop it with Ctrl-C.
+Undo and the conflict queue with Resolve; stop it with Ctrl-C (or SIGTERM), which
+closes the store and removes its candidate index.
 
 It listens on a loopback address only (unless --allow-nonloopback), answers
 only requests whose Host is a loopback name (or one of --allow-host), refuses
 changes from other sites, and wants the per-run token in the address it
-prints (unless --no-token) before it shows anything.`,
+prints (unless --no-token) before it shows anything. Each request is bounded: 5 s
+for its headers (64 KiB at most), 10 s to read it whole, a minute to answer, and
+a connection idle for 30 s is closed; a form of more than 64 KiB is refused.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			host, _, err := net.SplitHostPort(addr)
@@ -54,7 +57,7 @@ prints (unless --no-token) before it shows anything.`,
 				opts.Token = hex.EncodeToString(b)
 			}
 			return a.withStore(false, func(s *memory.Store) error {
-				return a.serve(cmd.Context(), s, addr, nonLoopback, opts)
+				return a.serve(cmd.Context(), s, addr, nonLoopback, opts, defaultServeLimits())
 			})
 		},
 	}
@@ -66,8 +69,28 @@ prints (unless --no-token) before it shows anything.`,
 	return cmd
 }
 
-// serve listens, prints the address to open, and serves until ctx ends.
-func (a *app) serve(ctx context.Context, s *memory.Store, addr string, nonLoopback bool, opts *inspect.Options) error {
+// serveLimits bound every phase of a request, so that a client that
+// sends slowly or not at all (a stalled tab, a hostile local program)
+// holds no connection or handler for long. The inspector's pages answer
+// in milliseconds, but the first lookup may build the candidate index
+// (seconds at 100,000 facts), which write has room for.
+type serveLimits struct {
+	readHeader time.Duration // the request line and headers
+	read       time.Duration // the whole request, body included
+	write      time.Duration // from the end of the headers to the end of the answer
+	idle       time.Duration // a kept-alive connection between requests
+	headerSize int           // bytes of request line and headers
+}
+
+func defaultServeLimits() serveLimits {
+	return serveLimits{readHeader: 5 * time.Second, read: 10 * time.Second, write: time.Minute,
+		idle: 30 * time.Second, headerSize: 64 << 10}
+}
+
+// serve listens, prints the address to open, and serves until ctx ends
+// (Ctrl-C, or SIGTERM: see main), then shuts down and returns, so that the
+// store's Close removes the candidate index.
+func (a *app) serve(ctx context.Context, s *memory.Store, addr string, nonLoopback bool, opts *inspect.Options, lim serveLimits) error {
 	h, err := inspect.New(s, opts)
 	if err != nil {
 		return err
@@ -81,7 +104,9 @@ func (a *app) serve(ctx context.Context, s *memory.Store, addr string, nonLoopba
 		url += "?token=" + opts.Token
 	}
 	fmt.Fprintf(a.stdout, "inspector of %s at %s\n", s.Path(), url)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	srv := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: lim.readHeader, ReadTimeout: lim.read, WriteTimeout: lim.write,
+		IdleTimeout: lim.idle, MaxHeaderBytes: lim.headerSize}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -315,7 +315,7 @@ func (a *app) importCmd() *cobra.Command {
 				return err
 			}
 			defer closeIn()
-			p := &importProgress{w: a.stderr, size: size}
+			p := &importProgress{w: a.rawStderr, size: size}
 			var n int
 			err = a.withStore(false, func(s *memory.Store) error {
 				n, err = s.Import(cmd.Context(), in, &memory.ImportOptions{Progress: p.update})
