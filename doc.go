@@ -33,6 +33,8 @@
 //	decider.go     Decider and Embedder values: rules, add, Ollama,
 //	               OpenAI-compatible; Describer
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
+//	decision_delete.go  DeleteDecision: the hard delete of a decision no
+//	               fact holds (a refusal), and its compaction
 //	claim.go       Claim, Relation, EntityKind: what a fact states, and its checks
 //	graph.go       Edges, Neighbours, EntityTimeline, Why: the graph derived
 //	               from the facts' claims on both time axes
