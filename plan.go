@@ -55,6 +55,9 @@ func judge(d reconcile.Decision, derr error, in reconcile.Input, decider string,
 		}
 		v.fallback = fmt.Sprintf("%s decider failed: %s", decider, f.Text())
 		v.err = derr
+		if !slices.Contains(reconcile.Actions, v.proposed) {
+			v.proposed = "" // an action of its own words is no action
+		}
 		d = reconcile.Decision{Action: ActionAdd, Decider: decider, Model: d.Model}
 		if refuse {
 			d.Action = ""

@@ -1,6 +1,8 @@
 package memory_test
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -82,6 +84,35 @@ func TestRefusalKeepsNoModelAnswer(t *testing.T) {
 				if dirContains(t, filepath.Dir(path), "7781") {
 					t.Error("the model's answer is in a file of the store")
 				}
+			}
+		})
+	}
+}
+
+// A Decider of the caller's own is held to the same: its error, and an
+// answer that is no action, are not stored (only that it failed).
+func TestRefusalKeepsNoCustomDeciderText(t *testing.T) {
+	const text = "My door code is 7781."
+	for name, fn := range map[string]func(context.Context, memory.DecideInput) (memory.Verdict, error){
+		"error": func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+			return memory.Verdict{}, errors.New("cannot judge " + in.Text)
+		},
+		"action": func(_ context.Context, in memory.DecideInput) (memory.Verdict, error) {
+			return memory.Verdict{Action: memory.Action(in.Text), Reason: in.Text, Raw: in.Text}, nil
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, path := open(t, nil, &memory.Options{Decider: &funcDecider{name: "custom", fn: fn}, Fallback: memory.FallbackError})
+			out, err := s.Remember(ctx, memory.Note{Text: text})
+			if !errors.Is(err, memory.ErrDecider) || !strings.Contains(err.Error(), "7781") {
+				t.Errorf("the caller's error %v does not say it all", err)
+			}
+			if d := out.Decision; d.Proposed != "" || d.Raw != "" || d.Reason != "" || !strings.HasPrefix(d.Fallback, "custom decider failed: ") {
+				t.Errorf("decision %+v", d)
+			}
+			s.Close()
+			if dirContains(t, filepath.Dir(path), "7781") {
+				t.Error("the text is in a file of the store")
 			}
 		})
 	}
