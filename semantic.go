@@ -47,13 +47,16 @@ func (s *Store) embedQuery(ctx context.Context, text string) ([]float32, string)
 }
 
 // embed asks the embedder for the vectors of texts and refuses those no
-// lookup could use, whatever embedder made them (a Decider's own too): not
+// lookup could use, whatever embedder made them (the caller's own too): not
 // one per text, empty, longer than reconcile.MaxVectorLen, holding NaN or
 // Inf, or of another dimension than the vectors the store holds, which a
 // lookup could not compare with them. A store with none yet takes the
 // dimension of the first vector it keeps (keep); a query's is only
 // compared.
 func (s *Store) embed(ctx context.Context, texts []string, keep bool) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
 	vs, err := s.embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, err
