@@ -201,7 +201,8 @@ func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile
 	}
 	a, err := s.claimer.Claims(ctx, text)
 	if err != nil {
-		rules.note = fmt.Sprintf("claims call failed: %v: the rules' claims", err)
+		// In the store's own words, as a failed decision's cause is.
+		rules.note = fmt.Sprintf("claims call failed: %s: the rules' claims", reconcile.AsFailure(err).Text())
 		return rules
 	}
 	kept, dropped := modelClaims(a.Claims)

@@ -235,23 +235,26 @@ func TestRememberOllamaFallbacks(t *testing.T) {
 		setup    func(srv *ollamatest.Server)
 		requests int // chat requests recorded by the server
 		reason   string
+		says     string // what the caller's error says besides
 	}{
 		{"target out of range", func(srv *ollamatest.Server) {
 			srv.Chat = func(ollamatest.ChatRequest) string { return reply("update", 7, "", "") }
-		}, 2, "target 7"},
+		}, 2, "target out of range", "target 7, want 1..1"},
 		{"malformed JSON", func(srv *ollamatest.Server) {
 			srv.Chat = func(ollamatest.ChatRequest) string { return `{"reasoning":"x","action":"upd` }
-		}, 2, "not one JSON object"},
+		}, 2, "not one JSON object", "not one JSON object"},
 		{"wrong types", func(srv *ollamatest.Server) {
 			srv.Chat = func(ollamatest.ChatRequest) string { return reply("update", "1", "", "") }
-		}, 2, "want an integer"},
+		}, 2, `field "target" is not of the schema's type`, `field "target" is "1", want an integer`},
 		{"unknown action", func(srv *ollamatest.Server) {
 			srv.Chat = func(ollamatest.ChatRequest) string { return reply("merge", 1, "", "") }
-		}, 2, "unknown action"},
-		{"hang", func(srv *ollamatest.Server) { srv.SetFault(ollamatest.Hang) }, 0, "ollama"},
-		{"error 500", func(srv *ollamatest.Server) { srv.SetFault(ollamatest.Error500) }, 0, "ollama"},
-		{"garbage body", func(srv *ollamatest.Server) { srv.SetFault(ollamatest.Garbage) }, 0, "ollama"},
-		{"connection refused", func(srv *ollamatest.Server) { srv.Close() }, 0, "ollama"},
+		}, 2, "unknown action", `unknown action "merge"`},
+		{"hang", func(srv *ollamatest.Server) { srv.SetFault(ollamatest.Hang) }, 0, "timed out after 300ms", "timed out"},
+		{"error 500", func(srv *ollamatest.Server) { srv.SetFault(ollamatest.Error500) }, 0,
+			"HTTP 500 Internal Server Error", "model runner has unexpectedly stopped"},
+		{"garbage body", func(srv *ollamatest.Server) { srv.SetFault(ollamatest.Garbage) }, 0,
+			"HTTP 200 but the reply is not the JSON expected", "<html>not json"},
+		{"connection refused", func(srv *ollamatest.Server) { srv.Close() }, 0, "connection refused", "connection refused"},
 	}
 	for _, tc := range cases {
 		for _, policy := range []string{memory.FallbackAdd, memory.FallbackError} {
@@ -290,8 +293,11 @@ func TestRememberOllamaFallbacks(t *testing.T) {
 					if len(all) != 2 {
 						t.Errorf("%d facts, want 2", len(all))
 					}
+					if out.DeciderError == nil || !strings.Contains(out.DeciderError.Error(), tc.says) {
+						t.Errorf("decider error %v, want it to say %q", out.DeciderError, tc.says)
+					}
 				case memory.FallbackError:
-					if !errors.Is(err, memory.ErrDecider) || !strings.Contains(err.Error(), tc.reason) {
+					if !errors.Is(err, memory.ErrDecider) || !strings.Contains(err.Error(), tc.says) {
 						t.Errorf("error %v, want ErrDecider with the reason", err)
 					}
 					if d.Added != 0 || out.Fact.ID != 0 || len(all) != 1 || logged.Action != "" || logged.Added != 0 {

@@ -36,6 +36,8 @@
 //	conflicts.go   the conflict upkeep of every commit: a conflict moot when
 //	               a fact of it changes, one derived from two current values
 //	               of a single-valued relation, and Check's part for them
+//	decision_delete.go  DeleteDecision: the hard delete of a decision no
+//	               fact holds (a refusal), and its compaction
 //	claim.go       Claim, Relation, EntityKind: what a fact states, and its checks
 //	graph.go       Edges, Neighbours, EntityTimeline, Why: the graph derived
 //	               from the facts' claims on both time axes

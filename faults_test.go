@@ -88,10 +88,10 @@ var faultKinds = []faultKind{faultNone, faultError500, faultGarbage, faultHang, 
 // the fact that there was one.
 var faultReason = map[faultKind]string{
 	faultError500:   "500",
-	faultGarbage:    "not json",
+	faultGarbage:    "not the JSON expected",
 	faultHang:       "timed out after",
 	faultRefused:    "connection refused",
-	faultOutOfRange: "target 99",
+	faultOutOfRange: "target out of range",
 }
 
 // Faults of the model (the fake Ollama server) switched between Remember

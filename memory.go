@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/palimpsest-mem/memory/index"
@@ -100,6 +101,10 @@ type Store struct {
 	// hookBeforeCompact, when set by a test, runs in Delete between its
 	// commit and the compaction.
 	hookBeforeCompact func()
+
+	// vectorDim is the dimension of the store's vectors, 0 until known
+	// (semantic.go, checkDim).
+	vectorDim atomic.Int64
 }
 
 // Open opens the store at path, creating it if it does not exist. mode is the

@@ -139,26 +139,36 @@ func TestRememberOpenAIActions(t *testing.T) {
 }
 
 // Every failure of an OpenAI-compatible server ends in the fallback policy
-// with a reason that names it; the key is in no file of the store's folder,
-// no decision and no error.
+// with a reason that names it: the decision keeps it in the store's own
+// words (stored), and the caller gets the whole of it (says), through the
+// error under FallbackError and Outcome.DeciderError under FallbackAdd;
+// the key is in no file of the store's folder, no decision and no error.
 func TestRememberOpenAIFallbacks(t *testing.T) {
 	const oldText = "I live in Lyon."
 	const newText = "I live in Paris now."
 	cases := []struct {
-		name   string
-		reply  openaitest.Reply
-		reason string
+		name         string
+		reply        openaitest.Reply
+		stored, says string
 	}{
-		{"refusal", openaitest.Reply{Refusal: "I can't help with that."}, "the model refused: I can't help with that."},
-		{"length", openaitest.Reply{Content: `{"reasoning":"and so`, FinishReason: "length"}, `cut at the token limit`},
-		{"400 schema", openaitest.Reply{Status: 400, Body: openaitest.ErrorBody("Invalid schema for response_format 'memory_decision'.", "invalid_request_error", "invalid_json_schema")}, "HTTP 400 Bad Request: Invalid schema for response_format"},
-		{"401", openaitest.Reply{Status: 401, Body: openaitest.ErrorBody("Incorrect API key provided: "+apiKey+".", "invalid_request_error", "invalid_api_key")}, "HTTP 401 Unauthorized: Incorrect API key provided: [API key]."},
-		{"429", openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"7"}}, Body: openaitest.ErrorBody("Rate limit reached.", "requests", "rate_limit_exceeded")}, "HTTP 429 Too Many Requests (rate limited, retry after 7s): Rate limit reached."},
-		{"500", openaitest.Reply{Status: 500, Body: openaitest.ErrorBody("The server had an error.", "server_error", "")}, "HTTP 500 Internal Server Error: The server had an error."},
-		{"502 empty", openaitest.Reply{Status: 502}, "HTTP 502 Bad Gateway with an empty body"},
-		{"timeout", openaitest.Reply{Hang: true}, "timed out after 300ms"},
-		{"not the schema", openaitest.Reply{Content: `{"action":"update"}`}, "second answer also invalid"},
-		{"prose", openaitest.Reply{Content: "Update fact 1."}, "not one JSON object"},
+		{"refusal", openaitest.Reply{Refusal: "I can't help with that."}, "the model refused", "the model refused: I can't help with that."},
+		{"length", openaitest.Reply{Content: `{"reasoning":"and so`, FinishReason: "length"},
+			"second answer also invalid: the answer was cut at the token limit (2048 tokens)", `finish_reason "length"`},
+		{"400 schema", openaitest.Reply{Status: 400, Body: openaitest.ErrorBody("Invalid schema for response_format 'memory_decision'.", "invalid_request_error", "invalid_json_schema")},
+			"HTTP 400 Bad Request (invalid_json_schema)", "HTTP 400 Bad Request: Invalid schema for response_format"},
+		{"401", openaitest.Reply{Status: 401, Body: openaitest.ErrorBody("Incorrect API key provided: "+apiKey+".", "invalid_request_error", "invalid_api_key")},
+			"HTTP 401 Unauthorized (invalid_api_key)", "HTTP 401 Unauthorized: Incorrect API key provided: [API key]."},
+		{"429", openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"7"}}, Body: openaitest.ErrorBody("Rate limit reached.", "requests", "rate_limit_exceeded")},
+			"HTTP 429 Too Many Requests (rate limited, rate_limit_exceeded)", "HTTP 429 Too Many Requests (rate limited, retry after 7s): Rate limit reached."},
+		{"500", openaitest.Reply{Status: 500, Body: openaitest.ErrorBody("The server had an error.", "server_error", "")},
+			"HTTP 500 Internal Server Error (server_error)", "HTTP 500 Internal Server Error: The server had an error."},
+		{"502 empty", openaitest.Reply{Status: 502}, "HTTP 502 Bad Gateway", "HTTP 502 Bad Gateway with an empty body"},
+		{"timeout", openaitest.Reply{Hang: true}, "timed out after 300ms", "timed out after 300ms"},
+		{"not the schema", openaitest.Reply{Content: `{"action":"update"}`},
+			`second answer also invalid: field "reasoning" of the schema is missing`, `field "reasoning" is missing`},
+		{"prose", openaitest.Reply{Content: "Update fact 1."}, "second answer also invalid: the answer is not one JSON object", "not one JSON object"},
+		{"redirect", openaitest.Reply{RedirectTo: "http://127.0.0.1:9/v1/chat/completions"},
+			"HTTP 307 redirect, not followed", "redirect to http://127.0.0.1:9/v1/chat/completions not followed"},
 	}
 	for _, tc := range cases {
 		for _, policy := range []string{memory.FallbackAdd, memory.FallbackError} {
@@ -171,8 +181,8 @@ func TestRememberOpenAIFallbacks(t *testing.T) {
 				srv.Chat = func(openaitest.ChatRequest) openaitest.Reply { return tc.reply }
 				out, err := s.Remember(ctx, memory.Note{Text: newText})
 				d := out.Decision
-				if !strings.Contains(d.Fallback, tc.reason) || !strings.HasPrefix(d.Fallback, "openai decider failed: ") || d.Decider != "openai" {
-					t.Errorf("fallback %q, want it to say %q", d.Fallback, tc.reason)
+				if !strings.HasPrefix(d.Fallback, "openai decider failed: "+tc.stored) || d.Decider != "openai" || d.Raw != "" {
+					t.Errorf("fallback %q raw %q, want the fallback to say %q", d.Fallback, d.Raw, tc.stored)
 				}
 				if g := getFact(t, s, "", old.ID); g.State() != memory.Current {
 					t.Errorf("the old fact changed: %+v", g)
@@ -182,9 +192,15 @@ func TestRememberOpenAIFallbacks(t *testing.T) {
 					if err != nil || d.Action != memory.ActionAdd || out.Fact.Text != newText {
 						t.Errorf("fallback add: %v %+v", err, out)
 					}
+					if out.DeciderError == nil || !strings.Contains(out.DeciderError.Error(), tc.says) {
+						t.Errorf("decider error %v, want it to say %q", out.DeciderError, tc.says)
+					}
 				case memory.FallbackError:
-					if !errors.Is(err, memory.ErrDecider) || !strings.Contains(err.Error(), tc.reason) || d.Added != 0 || len(allFacts(t, s, "")) != 1 {
+					if !errors.Is(err, memory.ErrDecider) || !strings.Contains(err.Error(), tc.says) || d.Added != 0 || len(allFacts(t, s, "")) != 1 {
 						t.Errorf("fallback error: %v %+v", err, out)
+					}
+					if out.DeciderError != nil {
+						t.Errorf("decider error %v beside the error", out.DeciderError)
 					}
 				}
 				logged := lastDecision(t, s, "")
@@ -195,7 +211,7 @@ func TestRememberOpenAIFallbacks(t *testing.T) {
 				if err := s.Close(); err != nil {
 					t.Fatal(err)
 				}
-				for _, text := range []string{fmt.Sprintf("%v %+v %+v", err, d, logged)} {
+				for _, text := range []string{fmt.Sprintf("%v %+v %+v %v", err, d, logged, out.DeciderError)} {
 					if strings.Contains(text, apiKey) {
 						t.Errorf("the key shows: %s", text)
 					}

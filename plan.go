@@ -19,13 +19,22 @@ type verdict struct {
 	fallback string           // why the decider's answer was not used; "" when it was
 	words    eventtime.Result // the time expression of the new fact's text
 	claims   claimChoice      // the claims the new fact is stored with
+
+	// err is the decider's failure as it came, for the caller alone: it
+	// may quote what a provider or a model sent back, which fallback never
+	// does.
+	err error
 }
 
 // judge makes the decider's answer d (or its failure derr) on input in a
 // verdict: an update or retraction of a candidate pinned at the lookup
 // becomes an add in conflict with it, since automation never touches a
 // pinned fact; an answer that failed or is invalid becomes the fallback
-// policy's add, or no action at all when refuse (FallbackError).
+// policy's add, or no action at all when refuse (FallbackError). The
+// fallback a failure leaves in the decision is its reconcile.Failure's
+// text alone, in the project's words: no provider message, no model
+// answer (Raw is dropped), no error of a decider's own, any of which may
+// quote the text; the whole error goes to the caller in v.err.
 func judge(d reconcile.Decision, derr error, in reconcile.Input, decider string, refuse bool) verdict {
 	v := verdict{proposed: d.Action}
 	if derr == nil && (d.Action == ActionUpdate || d.Action == ActionInvalidate) &&
@@ -38,8 +47,18 @@ func judge(d reconcile.Decision, derr error, in reconcile.Input, decider string,
 		derr = reconcile.Validate(d, in)
 	}
 	if derr != nil {
-		v.fallback = fmt.Sprintf("%s decider failed: %v", decider, derr)
-		d = reconcile.Decision{Action: ActionAdd, Decider: decider, Model: d.Model, Raw: d.Raw}
+		f := *reconcile.AsFailure(derr)
+		// A provider's error code is a token, yet it could still spell a
+		// word of the text ("qqpin-4321"): then it is left out.
+		if f.Code != "" && strings.Contains(strings.ToLower(in.Text), f.Code) {
+			f.Code = ""
+		}
+		v.fallback = fmt.Sprintf("%s decider failed: %s", decider, f.Text())
+		v.err = derr
+		if !slices.Contains(reconcile.Actions, v.proposed) {
+			v.proposed = "" // an action of its own words is no action
+		}
+		d = reconcile.Decision{Action: ActionAdd, Decider: decider, Model: d.Model}
 		if refuse {
 			d.Action = ""
 		}
@@ -257,7 +276,7 @@ func planRemember(in planInput) (plan, error) {
 		p.action = planLogOnly
 		dec.Text, dec.Raw = "", ""
 		if len(gone) == 0 { // else already scrubbed above
-			dec.Fallback = clipLog(strings.ReplaceAll(fallback, rec.Text, "…"))
+			dec.Fallback = clipLog(fallback) // in the store's own words (judge)
 		}
 	case ActionNoop:
 		switch {

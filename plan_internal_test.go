@@ -2,6 +2,7 @@ package memory
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -173,13 +174,14 @@ func TestPlanRemember(t *testing.T) {
 					d.Action, d.Target, d.Text = "", 7, ""
 					d.Fallback = "custom decider's update refused: " + endsAfterStart(&startsLater, now.UnixNano()).Error()
 				})}},
+		// The fallback comes in the store's own words (judge): kept as it is.
 		{name: "a refused fact logs no text", in: base(reconcile.Decision{Decider: "custom", Raw: "I live in Porto now. ok"}, kv.Record{}),
 			edit: func(in *planInput) {
-				in.proposed, in.fallback = ActionUpdate, "custom decider failed: cannot parse \"I live in Porto now.\""
+				in.proposed, in.fallback = ActionUpdate, "custom decider failed: the answer is not the JSON expected"
 			},
 			want: plan{action: planLogOnly, fact: note,
 				decision: decision("", "", func(d *Decision) {
-					d.Text, d.Proposed, d.Fallback = "", ActionUpdate, "custom decider failed: cannot parse \"…\""
+					d.Text, d.Proposed, d.Fallback = "", ActionUpdate, "custom decider failed: the answer is not the JSON expected"
 				})}},
 		{name: "the model's event time", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new", EventFrom: may, Grain: "month"}, kv.Record{}),
 			edit: func(in *planInput) {
@@ -318,15 +320,29 @@ func TestJudge(t *testing.T) {
 		{name: "a noop of a pinned candidate stands",
 			d:    reconcile.Decision{Action: ActionNoop, Target: 2, Reason: "same"},
 			want: verdict{d: reconcile.Decision{Action: ActionNoop, Target: 2, Reason: "same"}, proposed: ActionNoop}},
+		// The fallback is in the store's words; the model's answer is dropped.
 		{name: "an invalid answer falls back to add",
 			d: reconcile.Decision{Action: ActionUpdate, Target: 3, Model: "x", Raw: "{3}"},
-			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store", Model: "x", Raw: "{3}"}, proposed: ActionUpdate,
-				fallback: "store decider failed: invalid decision: update names target 3, want 1..2"}},
-		{name: "a failure, refused", derr: boom, refuse: true,
-			want: verdict{d: reconcile.Decision{Decider: "store"}, fallback: "store decider failed: timeout"}},
+			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store", Model: "x"}, proposed: ActionUpdate,
+				fallback: "store decider failed: target out of range for the action"}},
+		{name: "an unknown action is not quoted",
+			d: reconcile.Decision{Action: "I live in Porto now.", Raw: "I live in Porto now."},
+			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store"},
+				fallback: "store decider failed: unknown action"}},
+		{name: "an error of a decider's own is not quoted", derr: boom, refuse: true,
+			want: verdict{d: reconcile.Decision{Decider: "store"}, fallback: "store decider failed: an error of its own, not recorded"}},
+		{name: "a provider's status and code", derr: fmt.Errorf("at x: %w", &reconcile.Failure{Reason: reconcile.ReasonStatus, Status: 400, Code: "content_filter", Err: boom}),
+			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store"}, fallback: "store decider failed: HTTP 400 Bad Request (content_filter)"}},
+		{name: "a code that is a word of the text is left out", derr: &reconcile.Failure{Reason: reconcile.ReasonStatus, Status: 400, Code: "porto"},
+			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store"}, fallback: "store decider failed: HTTP 400 Bad Request"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := judge(c.d, c.derr, in, "store", c.refuse)
+			// The whole error goes to the caller: the decider's, else Validate's.
+			if (got.err != nil) != (c.want.fallback != "") || c.derr != nil && !errors.Is(got.err, c.derr) {
+				t.Errorf("err %v", got.err)
+			}
+			got.err = nil
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("\n got %+v\nwant %+v", got, c.want)
 			}

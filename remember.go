@@ -33,6 +33,13 @@ func fallbackPolicy(p string) (string, error) {
 type Outcome struct {
 	Decision Decision
 	Fact     Fact
+	// DeciderError is the decider's failure, whole, when the fallback
+	// policy added the fact (FallbackAdd): it may quote what the provider
+	// or the model sent back, so it is given here and never stored (the
+	// decision's Fallback says the cause in the store's own words). nil
+	// when the decider did not fail. Under FallbackError the error
+	// Remember returns carries it instead.
+	DeciderError error
 }
 
 // errMoved stops a Remember transaction whose target changed after the
@@ -79,7 +86,14 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 			continue
 		}
 		if err == nil && out.Decision.Fallback != "" && s.fallback == FallbackError {
-			err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, out.Decision.Fallback, out.Decision.ID)
+			if v.err != nil {
+				err = fmt.Errorf("%w: %s decider failed: %w (decision %d)", ErrDecider, s.decider.Name(), v.err, out.Decision.ID)
+			} else {
+				err = fmt.Errorf("%w: %s (decision %d)", ErrDecider, out.Decision.Fallback, out.Decision.ID)
+			}
+		}
+		if err == nil && out.Decision.Fallback != "" {
+			out.DeciderError = v.err
 		}
 		return out, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/reconcile"
 )
 
 // LookupSemantic fuses LookupTopics with the cosine similarity of
@@ -19,14 +20,15 @@ type Embedder interface {
 }
 
 // embedFact embeds the text of a new fact. A failure is not an error of
-// the write: the fact is stored without a vector and embedded again when
-// the index is next built; until then only its words can find it.
+// the write, nor is a vector refused (see embed): the fact is stored
+// without a vector and embedded again when the index is next built; until
+// then only its words can find it.
 func (s *Store) embedFact(ctx context.Context, text string) []float32 {
 	if s.embedder == nil {
 		return nil
 	}
-	vs, err := s.embedder.Embed(ctx, []string{text})
-	if err != nil || len(vs) != 1 {
+	vs, err := s.embed(ctx, []string{text}, true)
+	if err != nil {
 		return nil
 	}
 	return vs[0]
@@ -37,14 +39,67 @@ func (s *Store) embedQuery(ctx context.Context, text string) ([]float32, string)
 	if s.embedder == nil {
 		return nil, "semantic lookup without an embedder: matched on words and topics only"
 	}
-	vs, err := s.embedder.Embed(ctx, []string{text})
+	vs, err := s.embed(ctx, []string{text}, false)
 	if err != nil {
 		return nil, fmt.Sprintf("semantic lookup failed, matched on words and topics only: %v", err)
 	}
-	if len(vs) != 1 {
-		return nil, "semantic lookup got no vector, matched on words and topics only"
-	}
 	return vs[0], ""
+}
+
+// embed asks the embedder for the vectors of texts and refuses those no
+// lookup could use, whatever embedder made them (the caller's own too): not
+// one per text, empty, longer than reconcile.MaxVectorLen, holding NaN or
+// Inf, or of another dimension than the vectors the store holds, which a
+// lookup could not compare with them. A store with none yet takes the
+// dimension of the first vector it keeps (keep); a query's is only
+// compared.
+func (s *Store) embed(ctx context.Context, texts []string, keep bool) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	vs, err := s.embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if err := reconcile.CheckVectors(vs, len(texts)); err != nil {
+		return nil, fmt.Errorf("embedder: %w", err)
+	}
+	if err := s.checkDim(len(vs[0]), keep); err != nil {
+		return nil, err
+	}
+	return vs, nil
+}
+
+// checkDim refuses vectors of n values unless the store's vectors have n
+// (or it has none, and keep makes n its dimension). The dimension is read
+// from the file once and kept; the file lock makes this process the only
+// writer, so no other can change it meanwhile.
+func (s *Store) checkDim(n int, keep bool) error {
+	d := s.vectorDim.Load()
+	if d == 0 {
+		var stored int
+		err := s.db.View(func(tx *kv.Tx) error {
+			var err error
+			stored, err = tx.VectorDim()
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if stored > 0 {
+			s.vectorDim.CompareAndSwap(0, int64(stored))
+		} else if keep {
+			s.vectorDim.CompareAndSwap(0, int64(n))
+		}
+		if d = s.vectorDim.Load(); d == 0 {
+			return nil // a query before any vector: nothing to compare it with
+		}
+	}
+	if int64(n) != d {
+		return &reconcile.Failure{Reason: reconcile.ReasonVectorDim,
+			Err: fmt.Errorf("embedder: vectors of %d values, but the store's have %d: another dimension, which a lookup cannot compare", n, d)}
+	}
+	return nil
 }
 
 // storedVectors fills in the embeddings of docs stored with their facts
@@ -88,9 +143,9 @@ func (s *Store) buildVectors(ctx context.Context, docs []index.Doc) error {
 	for j, i := range missing {
 		texts[j] = docs[i].Text
 	}
-	vs, err := s.embedder.Embed(ctx, texts)
-	if err != nil || len(vs) != len(texts) {
-		return nil // still unreachable: words will have to do
+	vs, err := s.embed(ctx, texts, true)
+	if err != nil {
+		return nil // still unreachable, or its vectors refused: words will have to do
 	}
 	if s.db.ReadOnly() {
 		for j, i := range missing {

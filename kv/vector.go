@@ -45,6 +45,24 @@ func (t *Tx) Vector(id uint64) ([]float32, error) {
 	return v, nil
 }
 
+// VectorDim is the number of values of the first embedding stored, 0 when
+// none is: the store keeps vectors of one dimension.
+func (t *Tx) VectorDim() (int, error) {
+	b := t.tx.Bucket(bucketVectors)
+	if b == nil {
+		return 0, nil
+	}
+	k, raw := b.Cursor().First()
+	if k == nil {
+		return 0, nil
+	}
+	body, err := unseal(raw)
+	if err != nil || len(body)%4 != 0 {
+		return 0, fmt.Errorf("%w: the first vector stored", ErrDecode)
+	}
+	return len(body) / 4, nil
+}
+
 func (t *Tx) deleteVector(id uint64) error {
 	if b := t.tx.Bucket(bucketVectors); b != nil {
 		return b.Delete(idKey(id))

@@ -195,7 +195,7 @@ func TestProviderMessage(t *testing.T) {
 		"<html>\n<body>Bad Gateway</body>\n</html>":                                                                                                                           "<html> <body>Bad Gateway</body> </html>",
 		"": "",
 	} {
-		if got, _ := providerError([]byte(body)); got != want {
+		if got := oneLine(providerError([]byte(body)).message()); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", body, got, want)
 		}
 	}

@@ -227,6 +227,9 @@ func parseClaimsAnswer(content string) (ClaimsAnswer, error) {
 	if err := json.Unmarshal([]byte(content), &fields); err != nil || fields == nil {
 		return ClaimsAnswer{}, fmt.Errorf("%w: the answer is not one JSON object", ErrInvalidDecision)
 	}
+	if err := uniqueKeys(content); err != nil {
+		return ClaimsAnswer{}, err
+	}
 	for k := range fields {
 		if k != "claims" {
 			return ClaimsAnswer{}, fmt.Errorf("%w: unknown field %q", ErrInvalidDecision, clip.Bytes(k, 40))

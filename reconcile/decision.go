@@ -3,12 +3,12 @@ package reconcile
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/eventtime"
+	"github.com/palimpsest-mem/memory/internal/clip"
 	"github.com/palimpsest-mem/memory/internal/term"
 )
 
@@ -121,7 +121,8 @@ var ErrInvalidDecision = errors.New("invalid decision")
 const MaxRaw = 4000
 
 // Validate checks a decision against its input: a known action; update and
-// invalidate name an eligible candidate; add names none.
+// invalidate name an eligible candidate; add names none. Its errors are
+// *Failure and wrap ErrInvalidDecision.
 func Validate(d Decision, in Input) error { return validate(d, in, false) }
 
 // validate is Validate; with pinnedOK an update or invalidate may name a
@@ -130,35 +131,35 @@ func validate(d Decision, in Input, pinnedOK bool) error {
 	switch d.Action {
 	case Add:
 		if d.Target != 0 {
-			return fmt.Errorf("%w: add names target %d", ErrInvalidDecision, d.Target)
+			return invalid(ReasonTarget, "", "add names target %d", d.Target)
 		}
 	case Update, Invalidate, Noop:
 		// A noop must name what it restates: a noop of nothing would drop
 		// the fact.
 		if d.Target < 1 || d.Target > len(in.Candidates) {
-			return fmt.Errorf("%w: %s names target %d, want 1..%d", ErrInvalidDecision, d.Action, d.Target, len(in.Candidates))
+			return invalid(ReasonTarget, "", "%s names target %d, want 1..%d", d.Action, d.Target, len(in.Candidates))
 		}
 		if d.Action != Noop && !pinnedOK && in.Candidates[d.Target-1].Pinned {
-			return fmt.Errorf("%w: target %d is pinned and not eligible", ErrInvalidDecision, d.Target)
+			return invalid(ReasonPinned, "", "target %d is pinned and not eligible", d.Target)
 		}
 	default:
-		return fmt.Errorf("%w: unknown action %q", ErrInvalidDecision, d.Action)
+		return invalid(ReasonUnknownAction, "", "unknown action %q", clip.Bytes(string(d.Action), 80))
 	}
 	if d.ConflictWith != 0 && (d.Action != Add || d.ConflictWith < 1 || d.ConflictWith > len(in.Candidates)) {
-		return fmt.Errorf("%w: conflict with %d on a %s", ErrInvalidDecision, d.ConflictWith, d.Action)
+		return invalid(ReasonConflictWith, "", "conflict with %d on a %s", d.ConflictWith, d.Action)
 	}
 	for i, n := range d.AlsoConflictWith {
 		if d.ConflictWith == 0 || n < 1 || n > len(in.Candidates) || n == d.ConflictWith || slices.Contains(d.AlsoConflictWith[:i], n) {
-			return fmt.Errorf("%w: also conflict with %d beside conflict with %d", ErrInvalidDecision, n, d.ConflictWith)
+			return invalid(ReasonConflictWith, "", "also conflict with %d beside conflict with %d", n, d.ConflictWith)
 		}
 	}
 	if !d.EventFrom.IsZero() && !eventtime.InRange(d.EventFrom) {
-		return fmt.Errorf("%w: event time %s outside the %s", ErrInvalidDecision, d.EventFrom.Format("2006-01-02"), eventtime.RangeText)
+		return invalid(ReasonDateRange, "", "event time %s outside the %s", d.EventFrom.Format("2006-01-02"), eventtime.RangeText)
 	}
 	switch d.Grain {
 	case "", "day", "week", "month", "season", "year":
 	default:
-		return fmt.Errorf("%w: unknown grain %q", ErrInvalidDecision, d.Grain)
+		return invalid(ReasonUnknownGrain, "", "unknown grain %q", clip.Bytes(d.Grain, 40))
 	}
 	return nil
 }

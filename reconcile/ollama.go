@@ -3,7 +3,6 @@ package reconcile
 import (
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -44,7 +43,7 @@ func newOllamaEndpoint(o *OllamaOptions) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &endpoint{client: &http.Client{Timeout: timeout},
+	return &endpoint{client: newHTTPClient(timeout),
 		base: u.Redacted(), redact: func(s string) string { return s }}, nil
 }
 

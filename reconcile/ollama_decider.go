@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -88,24 +89,29 @@ var replyFields = []string{"reasoning", "action", "target", "event_from", "grain
 // wraps ErrInvalidDecision.
 func parseAnswer(content string, in Input) (Decision, error) {
 	if strings.TrimSpace(content) == "" {
-		return Decision{}, fmt.Errorf("%w: the answer is empty, not one JSON object", ErrInvalidDecision)
+		return Decision{}, invalid(ReasonNotObject, "", "the answer is empty, not one JSON object")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(content), &fields); err != nil {
-		return Decision{}, fmt.Errorf("%w: the answer is not one JSON object: %v", ErrInvalidDecision, err)
+		return Decision{}, invalid(ReasonNotObject, "", "the answer is not one JSON object: %v", err)
 	}
 	if fields == nil { // the answer was null
-		return Decision{}, fmt.Errorf("%w: the answer is null, not a JSON object", ErrInvalidDecision)
+		return Decision{}, invalid(ReasonNotObject, "", "the answer is null, not a JSON object")
+	}
+	// Unmarshal lets the last of two equal keys win: a noop that says
+	// invalidate at its end is no answer to act on.
+	if err := uniqueKeys(content); err != nil {
+		return Decision{}, err
 	}
 	for _, f := range replyFields {
 		if _, ok := fields[f]; !ok {
-			return Decision{}, fmt.Errorf("%w: field %q is missing", ErrInvalidDecision, f)
+			return Decision{}, invalid(ReasonMissingField, f, "field %q is missing", f)
 		}
 	}
 	if len(fields) != len(replyFields) {
 		for k := range fields {
 			if !isReplyField(k) && k != "claims" {
-				return Decision{}, fmt.Errorf("%w: unknown field %q", ErrInvalidDecision, k)
+				return Decision{}, invalid(ReasonUnknownField, "", "unknown field %q", clip.Bytes(k, 40))
 			}
 		}
 	}
@@ -130,22 +136,22 @@ func parseAnswer(content string, in Input) (Decision, error) {
 	switch d.Action {
 	case Add, Update, Invalidate, Noop:
 	default:
-		return Decision{}, fmt.Errorf("%w: unknown action %q, want add, update, invalidate or noop", ErrInvalidDecision, r.Action)
+		return Decision{}, invalid(ReasonUnknownAction, "", "unknown action %q, want add, update, invalidate or noop", clip.Bytes(r.Action, 80))
 	}
 	if r.Grain != nil {
 		switch *r.Grain {
 		case "day", "week", "month", "season", "year":
 		default:
-			return Decision{}, fmt.Errorf("%w: unknown grain %q, want day, week, month, season, year or null", ErrInvalidDecision, *r.Grain)
+			return Decision{}, invalid(ReasonUnknownGrain, "", "unknown grain %q, want day, week, month, season, year or null", clip.Bytes(*r.Grain, 40))
 		}
 	}
 	if r.EventFrom != nil {
 		t, err := time.Parse(time.DateOnly, *r.EventFrom)
 		if err != nil {
-			return Decision{}, fmt.Errorf("%w: event_from %q is not a date YYYY-MM-DD", ErrInvalidDecision, *r.EventFrom)
+			return Decision{}, invalid(ReasonBadDate, "", "event_from %q is not a date YYYY-MM-DD", clip.Bytes(*r.EventFrom, 40))
 		}
 		if !eventtime.InRange(t) {
-			return Decision{}, fmt.Errorf("%w: event_from %q is out of range (%s)", ErrInvalidDecision, *r.EventFrom, eventtime.RangeText)
+			return Decision{}, invalid(ReasonDateRange, "", "event_from %q is out of range (%s)", *r.EventFrom, eventtime.RangeText)
 		}
 		d.EventFrom = t.UTC()
 		if r.Grain != nil {
@@ -173,10 +179,10 @@ func isReplyField(k string) bool {
 func strictField(fields map[string]json.RawMessage, name string, v any, want string) error {
 	raw := fields[name]
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return fmt.Errorf("%w: field %q is null, want %s", ErrInvalidDecision, name, want)
+		return invalid(ReasonFieldType, name, "field %q is null, want %s", name, want)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%w: field %q is %s, want %s", ErrInvalidDecision, name, clip.Bytes(string(raw), 40), want)
+		return invalid(ReasonFieldType, name, "field %q is %s, want %s", name, clip.Bytes(string(raw), 40), want)
 	}
 	return nil
 }
@@ -184,7 +190,54 @@ func strictField(fields map[string]json.RawMessage, name string, v any, want str
 // nullableString decodes fields[name] as a string or null.
 func nullableString(fields map[string]json.RawMessage, name string, v **string) error {
 	if err := json.Unmarshal(fields[name], v); err != nil {
-		return fmt.Errorf("%w: field %q is %s, want a string or null", ErrInvalidDecision, name, clip.Bytes(string(fields[name]), 40))
+		return invalid(ReasonFieldType, name, "field %q is %s, want a string or null", name, clip.Bytes(string(fields[name]), 40))
 	}
 	return nil
+}
+
+// uniqueKeys refuses a JSON text in which an object, at any depth, holds
+// a key twice (compared as decoded: "\u0061ction" is "action"). The text
+// is known to be valid JSON.
+func uniqueKeys(content string) error {
+	dec := json.NewDecoder(strings.NewReader(content))
+	dec.UseNumber()
+	// One frame per open object or array: an object's keys so far, and
+	// whether its next string is a key.
+	type frame struct {
+		keys    map[string]bool
+		wantKey bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return invalid(ReasonNotObject, "", "the answer is not one JSON object: %v", err)
+		}
+		if n := len(stack); n > 0 && stack[n-1].keys != nil && stack[n-1].wantKey {
+			if k, ok := tok.(string); ok {
+				if stack[n-1].keys[k] {
+					return invalid(ReasonDuplicateKey, "", "key %q appears twice in one object", clip.Bytes(k, 40))
+				}
+				stack[n-1].keys[k], stack[n-1].wantKey = true, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: in an object, a key comes next.
+		if n := len(stack); n > 0 && stack[n-1].keys != nil {
+			stack[n-1].wantKey = true
+		}
+	}
 }

@@ -461,12 +461,21 @@ func FuzzParseDecision(f *testing.F) {
 	f.Add(`{"reasoning":"r","action":"invalidate","target":2,"event_from":null,"grain":null}`)
 	f.Add(updateWithClaims)
 	f.Add(`{"reasoning":"r","action":"add","target":0,"event_from":null,"grain":null,"claims":[{"subject":"me","relation":"likes","object":"\"jazz\"","kind":"thing"},{},7,null]}`)
+	for _, d := range dupAnswers {
+		f.Add(d.reply)
+	}
 	in := deciderInput()
+	texts := answerTexts()
 	f.Fuzz(func(t *testing.T, reply string) {
 		d, err := parseAnswer(reply, in)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidDecision) {
 				t.Errorf("error %v does not wrap ErrInvalidDecision", err)
+			}
+			// What a decision may keep of it is of the closed set, never a
+			// piece of the answer.
+			if text := AsFailure(err).Text(); !texts[text] {
+				t.Errorf("refused %q with text %q, not of the closed set", reply, text)
 			}
 			return
 		}

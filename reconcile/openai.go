@@ -68,14 +68,15 @@ func newOpenAIEndpoint(o *OpenAIOptions) (*endpoint, error) {
 	if strings.ContainsAny(key, "\r\n") {
 		return nil, fmt.Errorf("the API key holds a line break")
 	}
-	ep := &endpoint{client: &http.Client{Timeout: timeout}, base: base,
+	ep := &endpoint{client: newHTTPClient(timeout), base: base,
 		header: http.Header{}, redact: func(s string) string { return s }}
 	if key != "" {
 		ep.header.Set("Authorization", "Bearer "+key)
 		// A server may echo what it was sent (a proxy's error page, a
-		// message quoting the key): the key is cut from every text the
-		// server sends before it reaches an error, a decision or a log.
-		ep.redact = func(s string) string { return strings.ReplaceAll(s, key, "[API key]") }
+		// message quoting the key, a header): the key, and any prefix of
+		// it a clip may have left, is cut from every text the server
+		// sends before it is clipped or reaches an error.
+		ep.redact = keyRedactor(key)
 	}
 	return ep, nil
 }
@@ -197,10 +198,11 @@ func (c openAIChat) chat(ctx context.Context, msgs []chatMessage, name string, s
 		return chatReply{}, err
 	}
 	if len(resp.Choices) == 0 {
-		if msg, _ := providerError(resp.Error); len(resp.Error) > 0 && msg != "" {
-			return chatReply{}, fmt.Errorf("the reply holds no choices but an error: %s", c.ep.redact(msg))
+		if pe := providerError(resp.Error); len(resp.Error) > 0 && pe.msg != "" {
+			return chatReply{}, &Failure{Reason: ReasonNoChoices, Code: errorCode(pe.code, pe.typ),
+				Err: fmt.Errorf("the reply holds no choices but an error: %s", c.ep.text(pe.message(), 1000))}
 		}
-		return chatReply{}, fmt.Errorf("the reply holds no choices")
+		return chatReply{}, &Failure{Reason: ReasonNoChoices, Err: errors.New("the reply holds no choices")}
 	}
 	ch := resp.Choices[0]
 	var r chatReply
@@ -273,7 +275,7 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 		}
 		out = append(out, vs...)
 	}
-	if err := checkVectors(out, len(texts)); err != nil {
+	if err := CheckVectors(out, len(texts)); err != nil {
 		return nil, fmt.Errorf("openai embed at %s with %s: %w", e.ep.base, e.model, err)
 	}
 	return out, nil
@@ -287,14 +289,14 @@ func (e *OpenAIEmbedder) embed(ctx context.Context, texts []string) ([][]float32
 	// Counted per batch: a long batch beside a short one would sum right
 	// and pair texts with the wrong vectors.
 	if len(resp.Data) != len(texts) {
-		return nil, fmt.Errorf("%d vectors for %d texts", len(resp.Data), len(texts))
+		return nil, &Failure{Reason: ReasonVectorCount, Err: fmt.Errorf("%d vectors for %d texts", len(resp.Data), len(texts))}
 	}
 	data := resp.Data
 	sort.SliceStable(data, func(i, j int) bool { return idx(data[i].Index) < idx(data[j].Index) })
 	vs := make([][]float32, len(data))
 	for i, d := range data {
 		if d.Index == nil || *d.Index != i {
-			return nil, fmt.Errorf("the reply's indexes are not 0 to %d, each once", len(texts)-1)
+			return nil, &Failure{Reason: ReasonVectorCount, Err: fmt.Errorf("the reply's indexes are not 0 to %d, each once", len(texts)-1)}
 		}
 		vs[i] = d.Embedding
 	}

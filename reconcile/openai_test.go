@@ -197,30 +197,47 @@ var openAIFailures = []struct {
 	says     []string
 	is       error
 	requests int64
+	// text is what a decision may keep of it: the Failure's Text.
+	text string
 }{
 	{"refusal", openaitest.Reply{Refusal: "I'm sorry, I cannot help with that."},
-		[]string{"the model refused: I'm sorry, I cannot help with that."}, ErrRefusal, 1},
+		[]string{"the model refused: I'm sorry, I cannot help with that."}, ErrRefusal, 1, "the model refused"},
 	{"length", openaitest.Reply{Content: `{"reasoning":"on and on`, FinishReason: "length"},
-		[]string{"second answer also invalid", "cut at the token limit", `finish_reason "length"`}, ErrTruncated, 2},
+		[]string{"second answer also invalid", "cut at the token limit", `finish_reason "length"`}, ErrTruncated, 2,
+		"second answer also invalid: the answer was cut at the token limit (2048 tokens)"},
 	{"content filter", openaitest.Reply{FinishReason: "content_filter"},
-		[]string{`content filter`, `"content_filter"`}, nil, 1},
+		[]string{`content filter`, `"content_filter"`}, nil, 1, "the provider's content filter stopped the answer"},
 	{"400 unsupported schema", openaitest.Reply{Status: 400, Body: openaitest.ErrorBody("Invalid schema for response_format 'memory_decision': 'maxLength' is not permitted.", "invalid_request_error", "invalid_json_schema")},
-		[]string{"HTTP 400 Bad Request: Invalid schema for response_format 'memory_decision': 'maxLength' is not permitted. (type invalid_request_error, code invalid_json_schema)"}, nil, 1},
+		[]string{"HTTP 400 Bad Request: Invalid schema for response_format 'memory_decision': 'maxLength' is not permitted. (type invalid_request_error, code invalid_json_schema)"}, nil, 1,
+		"HTTP 400 Bad Request (invalid_json_schema)"},
 	{"404 unknown model", openaitest.Reply{Status: 404, Body: openaitest.ErrorBody("The model `fake-judge` does not exist or you do not have access to it.", "invalid_request_error", "model_not_found")},
-		[]string{"HTTP 404 Not Found: The model `fake-judge` does not exist"}, nil, 1},
+		[]string{"HTTP 404 Not Found: The model `fake-judge` does not exist"}, nil, 1, "HTTP 404 Not Found (model_not_found)"},
 	{"404 empty body", openaitest.Reply{Status: 404},
-		[]string{"HTTP 404 Not Found with an empty body"}, nil, 1},
+		[]string{"HTTP 404 Not Found with an empty body"}, nil, 1, "HTTP 404 Not Found"},
 	{"429", openaitest.Reply{Status: 429, Header: http.Header{"Retry-After": {"20"}}, Body: openaitest.ErrorBody("Rate limit reached for fake-judge on requests per min (RPM): Limit 3, Used 3, Requested 1.", "requests", "rate_limit_exceeded")},
-		[]string{"HTTP 429 Too Many Requests (rate limited, retry after 20s): Rate limit reached"}, ErrRateLimited, 1},
+		[]string{"HTTP 429 Too Many Requests (rate limited, retry after 20s): Rate limit reached"}, ErrRateLimited, 1,
+		"HTTP 429 Too Many Requests (rate limited, rate_limit_exceeded)"},
 	{"500", openaitest.Reply{Status: 500, Body: openaitest.ErrorBody("The server had an error while processing your request.", "server_error", "")},
-		[]string{"HTTP 500 Internal Server Error: The server had an error"}, nil, 1},
+		[]string{"HTTP 500 Internal Server Error: The server had an error"}, nil, 1, "HTTP 500 Internal Server Error (server_error)"},
 	{"503 loading", openaitest.Reply{Status: 503, Body: `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`},
-		[]string{"HTTP 503 Service Unavailable: Loading model"}, nil, 1},
-	{"timeout", openaitest.Reply{Hang: true}, []string{"timed out after 200ms"}, ErrModelTimeout, 1},
-	{"garbage", openaitest.Reply{Garbage: true}, []string{"HTTP 200 but the reply is not the JSON expected", "<html>not json"}, nil, 1},
-	{"no choices", openaitest.Reply{NoChoices: true}, []string{"no choices"}, nil, 1},
+		[]string{"HTTP 503 Service Unavailable: Loading model"}, nil, 1, "HTTP 503 Service Unavailable (unavailable_error)"},
+	{"code not a token", openaitest.Reply{Status: 400, Body: openaitest.ErrorBody("flagged", "Flagged: My PIN", "my pin is 4321, keep it")},
+		[]string{"HTTP 400 Bad Request: flagged"}, nil, 1, "HTTP 400 Bad Request"},
+	{"timeout", openaitest.Reply{Hang: true}, []string{"timed out after 200ms"}, ErrModelTimeout, 1, "timed out after 200ms"},
+	{"garbage", openaitest.Reply{Garbage: true}, []string{"HTTP 200 but the reply is not the JSON expected", "<html>not json"}, nil, 1,
+		"HTTP 200 but the reply is not the JSON expected"},
+	{"no choices", openaitest.Reply{NoChoices: true}, []string{"no choices"}, nil, 1, "the reply holds no choices"},
 	{"not the schema", openaitest.Reply{Content: `{"verdict":"update 1"}`},
-		[]string{"second answer also invalid", `field "reasoning" is missing`}, ErrInvalidDecision, 2},
+		[]string{"second answer also invalid", `field "reasoning" is missing`}, ErrInvalidDecision, 2,
+		`second answer also invalid: field "reasoning" of the schema is missing`},
+	{"an action that quotes", openaitest.Reply{Content: `{"reasoning":"r","action":"My door code is 7781","target":0,"event_from":null,"grain":null}`},
+		[]string{`unknown action "My door code is 7781"`}, ErrInvalidDecision, 2, "second answer also invalid: unknown action"},
+	{"duplicate key", openaitest.Reply{Content: `{"reasoning":"r","action":"noop","target":1,"event_from":null,"grain":null,"action":"invalidate"}`},
+		[]string{`key "action" appears twice`}, ErrInvalidDecision, 2, "second answer also invalid: a key appears twice in the answer"},
+	{"target as string", openaitest.Reply{Content: `{"reasoning":"r","action":"update","target":"4321","event_from":null,"grain":null}`},
+		[]string{`field "target" is "4321"`}, ErrInvalidDecision, 2, `second answer also invalid: field "target" is not of the schema's type`},
+	{"target out of range", openaitest.Reply{Content: `{"reasoning":"r","action":"update","target":4321,"event_from":null,"grain":null}`},
+		[]string{"update names target 4321, want 1..4"}, ErrInvalidDecision, 2, "second answer also invalid: target out of range for the action"},
 }
 
 func TestOpenAIFailures(t *testing.T) {
@@ -249,6 +266,13 @@ func TestOpenAIFailures(t *testing.T) {
 			}
 			if got.Action != "" || got.Decider != "openai" || got.Model != "fake-judge" {
 				t.Errorf("decision on error %+v", got)
+			}
+			var fail *Failure
+			if !errors.As(err, &fail) {
+				t.Fatalf("error %v holds no Failure", err)
+			}
+			if got := fail.Text(); got != f.text {
+				t.Errorf("text %q, want %q", got, f.text)
 			}
 			if s := fmt.Sprintf("%v %+v %#v %v", err, got, got, d); strings.Contains(s, testKey) {
 				t.Errorf("the key shows: %s", s)
@@ -419,8 +443,9 @@ func TestOpenAIEmbedFailures(t *testing.T) {
 		{"500", func([]string) openaitest.Reply { return openaitest.Reply{Status: 500} }, nil, "HTTP 500 Internal Server Error with an empty body", nil},
 		{"timeout", func([]string) openaitest.Reply { return openaitest.Reply{Hang: true} }, nil, "timed out after 200ms", ErrModelTimeout},
 		{"garbage", func([]string) openaitest.Reply { return openaitest.Reply{Garbage: true} }, nil, "not the JSON expected", nil},
-		{"unequal vectors", nil, func(s string) []float32 { return make([]float32, len(s)) }, "unequal or zero length", nil},
-		{"empty vector", nil, func(string) []float32 { return []float32{} }, "unequal or zero length", nil},
+		{"unequal vectors", nil, func(s string) []float32 { return make([]float32, len(s)) }, "vectors of unequal length", nil},
+		{"empty vector", nil, func(string) []float32 { return []float32{} }, "vector 1 of 2 is empty", nil},
+		{"too long", nil, func(string) []float32 { return make([]float32, MaxVectorLen+1) }, "more than 16384", nil},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			srv := openaitest.New(t)

@@ -207,7 +207,11 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 		if policy == memory.FallbackError {
 			then = "nothing was stored (--fallback error)"
 		}
-		fmt.Fprintf(tw, "fallback:\t%s; %s\n", oneLineText(d.Fallback), then)
+		fb := d.Fallback
+		if out.DeciderError != nil { // the whole cause, which the store does not keep
+			fb = d.Decider + " decider failed: " + out.DeciderError.Error()
+		}
+		fmt.Fprintf(tw, "fallback:\t%s; %s\n", oneLineText(fb), then)
 	}
 	decider := oneLineText(d.Decider)
 	if d.Model != "" {

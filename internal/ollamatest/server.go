@@ -32,6 +32,9 @@ const (
 	// NotFound answers an HTTP 404 with an empty body, as a proxy or a
 	// server without the endpoint may.
 	NotFound
+	// Redirect answers 307 Temporary Redirect to Server.RedirectTo, as a
+	// proxy or a moved server may.
+	Redirect
 )
 
 // HangFor bounds how long a Hang fault holds a request, so a test whose
@@ -49,6 +52,9 @@ type Server struct {
 	// DoneReason is the done_reason of every chat reply; "" means "stop".
 	// Set it before the request ("length": cut at num_predict).
 	DoneReason string
+	// RedirectTo is where the Redirect fault sends a request (a URL);
+	// set it before the request.
+	RedirectTo string
 
 	mu     sync.Mutex
 	fault  Fault
@@ -107,6 +113,8 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request) bool {
 		fmt.Fprintln(w, `<html>not json`)
 	case NotFound:
 		w.WriteHeader(http.StatusNotFound)
+	case Redirect:
+		http.Redirect(w, r, s.RedirectTo, http.StatusTemporaryRedirect)
 	case Hang:
 		select {
 		case <-r.Context().Done():

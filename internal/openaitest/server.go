@@ -54,6 +54,32 @@ type Reply struct {
 	NoChoices bool
 	// Garbage answers 200 with a body that is not JSON.
 	Garbage bool
+	// RedirectTo, when set, answers 307 Temporary Redirect to this URL,
+	// as a proxy or a moved server may: a client that follows it sends
+	// the request, and its key, there.
+	RedirectTo string
+}
+
+// KeyPlaceholder stands, in a reply's Content, Refusal, Body and Header
+// values, for the bearer token the request carried: the server echoes the
+// key it was given, as a proxy's error page or a careless provider may.
+const KeyPlaceholder = "{{key}}"
+
+// echoKey puts the request's bearer token where rep holds KeyPlaceholder.
+func echoKey(rep Reply, r *http.Request) Reply {
+	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	sub := func(s string) string { return strings.ReplaceAll(s, KeyPlaceholder, key) }
+	rep.Content, rep.Refusal, rep.Body = sub(rep.Content), sub(rep.Refusal), sub(rep.Body)
+	if rep.Header != nil {
+		h := http.Header{}
+		for k, vs := range rep.Header {
+			for _, v := range vs {
+				h.Add(k, sub(v))
+			}
+		}
+		rep.Header = h
+	}
+	return rep
 }
 
 // ErrorBody is OpenAI's error object, on one line.
@@ -223,6 +249,8 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 // it answered.
 func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, rep Reply) bool {
 	switch {
+	case rep.RedirectTo != "":
+		http.Redirect(w, r, rep.RedirectTo, http.StatusTemporaryRedirect)
 	case rep.Hang:
 		select {
 		case <-r.Context().Done():
@@ -268,6 +296,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if s.Chat != nil {
 		rep = s.Chat(req)
 	}
+	rep = echoKey(rep, r)
 	if s.misbehave(w, r, rep) {
 		return
 	}
@@ -332,7 +361,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 		}
 		inputs = []string{one}
 	}
-	if s.EmbedReply != nil && s.misbehave(w, r, s.EmbedReply(inputs)) {
+	if s.EmbedReply != nil && s.misbehave(w, r, echoKey(s.EmbedReply(inputs), r)) {
 		return
 	}
 	type item struct {

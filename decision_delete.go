@@ -1,0 +1,69 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// ErrDecisionHasFact: DeleteDecision of a decision that added a fact, or
+// superseded, retracted or confirmed one, that still exists (or that a
+// conflict names): it goes with Delete of that fact, which scrubs it.
+var ErrDecisionHasFact = errors.New("decision added or changed a fact that still exists")
+
+// DeleteDecision erases decision id of user for good: its record, then,
+// by compacting the file as Delete does, every byte of it left in bbolt's
+// free pages. It is for the decisions no fact holds, which no Delete of a
+// fact reaches: a refusal (FallbackError), or a decision whose facts were
+// deleted since. A decision whose added fact, or the target it superseded,
+// retracted or confirmed, still exists is refused with ErrDecisionHasFact,
+// as is one a conflict names, and nothing changes. Ids are never reused.
+func (s *Store) DeleteDecision(ctx context.Context, user string, id uint64) error {
+	s.deleting.RLock()
+	defer s.deleting.RUnlock()
+	if err := s.db.SoleName(); err != nil {
+		return fmt.Errorf("delete of decision %d refused: %w", id, err)
+	}
+	err := s.update(ctx, func(tx *kv.Tx) error {
+		d, err := getDecision(tx, user, id)
+		if err != nil {
+			return err
+		}
+		if d.Added != 0 && tx.Has(d.Added) {
+			return fmt.Errorf("decision %d added fact %d: %w", id, d.Added, ErrDecisionHasFact)
+		}
+		// Its step in the target's log names it (a refused update names
+		// its target but changed nothing).
+		switch d.Action {
+		case ActionUpdate, ActionInvalidate, ActionNoop:
+			if d.Target != 0 && tx.Has(d.Target) {
+				return fmt.Errorf("decision %d changed fact %d (%s): %w", id, d.Target, d.Action, ErrDecisionHasFact)
+			}
+		}
+		err = forEachUserLog(tx, kv.BucketConflicts, "conflict", user, false, func(cid uint64, c Conflict) error {
+			if c.Decision == id {
+				return fmt.Errorf("decision %d recorded conflict %d: %w", id, cid, ErrDecisionHasFact)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := tx.MarkCompactionPending(); err != nil {
+			return err
+		}
+		return tx.DeleteBlob(kv.BucketDecisions, id)
+	})
+	if err != nil {
+		return err
+	}
+	if s.hookBeforeCompact != nil {
+		s.hookBeforeCompact()
+	}
+	if err := s.db.Compact(); err != nil {
+		return fmt.Errorf("decision %d deleted, but compacting the file failed, so its bytes may remain in it: %w", id, err)
+	}
+	return nil
+}
