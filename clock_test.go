@@ -156,3 +156,22 @@ func TestValidRecordTime(t *testing.T) {
 		}
 	}
 }
+
+// Remember refuses a clock it cannot hold before it asks its decider: a
+// model is not called for a write that cannot happen.
+func TestRememberChecksTheClockFirst(t *testing.T) {
+	clk := newClock("2026-03-10")
+	asked := 0
+	dec := &funcDecider{name: "custom", fn: func(ctx context.Context, in memory.DecideInput) (memory.Verdict, error) {
+		asked++
+		return memory.Verdict{Action: memory.ActionAdd, Reason: "new", Decider: "custom"}, nil
+	}}
+	s, _ := open(t, clk, &memory.Options{Decider: dec})
+	clk.setTime(time.Date(2263, 1, 1, 0, 0, 0, 0, time.UTC))
+	if _, err := s.Remember(context.Background(), memory.Note{Text: "I live in Oslo."}); !errors.Is(err, memory.ErrInvalidClock) {
+		t.Fatalf("Remember: %v, want ErrInvalidClock", err)
+	}
+	if asked != 0 {
+		t.Errorf("the decider was asked %d times", asked)
+	}
+}

@@ -56,6 +56,11 @@ var errMoved = errors.New("target changed since the decision")
 // answers an update that would end its target before the target's explicit
 // EventFrom, the fallback policy applies and the decision says so.
 func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
+	// A clock the store cannot hold refuses the write: before a model is
+	// asked, not after.
+	if err := s.checkClock(); err != nil {
+		return Outcome{}, err
+	}
 	rec, err := s.record(n)
 	if err != nil {
 		return Outcome{}, err
