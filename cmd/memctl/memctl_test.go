@@ -553,7 +553,9 @@ func TestDemo(t *testing.T) {
 		`(unconfirmed: contradicts "I have a dog named Rex.", told 2026-03-12, which is pinned and stands — ask)`,
 		`Prompt(Budget 160, For "Where do I work now?")`, "left out of this prompt only, still current:", "and the note is gone",
 		"11. An interval from the words", "(from 2026-10-13, through 2026-10-15)", "(the trip is no longer in the prompt)",
-		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted"} {
+		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted",
+		"13. Two things at once", "(unconfirmed: contradicts \"Я живу в Мюнхене.\"", "their names are one entity",
+		"conflict 3 is moot in the same commit: fact 14 was retracted", "refused, nothing changed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
