@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -161,6 +162,17 @@ func (s *Store) checkCaches(ctx context.Context) []error {
 		}
 		if !sameTimeline(g.tl, fresh) || !g.sameEdges(buildGraph(fresh, currentAliases(ms))) {
 			errs = append(errs, fmt.Errorf("the cached graph of user %q differs from one built from its facts", user))
+		}
+	}
+	cached := s.lists.cachedConflicts()
+	for _, user := range slices.Sorted(maps.Keys(cached)) {
+		cs := cached[user]
+		fresh, err := s.readConflicts(ctx, user, false)
+		if err != nil {
+			return append(errs, err)
+		}
+		if !reflect.DeepEqual(cs, fresh) && (len(cs) > 0 || len(fresh) > 0) {
+			errs = append(errs, fmt.Errorf("the cached open conflicts of user %q differ from the log", user))
 		}
 	}
 	if len(errs) > 0 {

@@ -202,13 +202,15 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 	var (
 		touched func(func(uint64, *kv.Record))
 		users   changes
+		graphs  map[string]*userGraph
 	)
 	err := s.db.Update(func(tx *kv.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
 		}
 		// Every write keeps the conflicts true, in its own transaction.
-		if err := s.keepConflicts(tx); err != nil {
+		var err error
+		if graphs, err = s.keepConflicts(tx); err != nil {
 			return err
 		}
 		touched, users = tx.Touched, tx.TouchedUsers
@@ -219,6 +221,12 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 	}
 	committed = true
 	s.lists.invalidate(users)
+	// A graph the upkeep read from the transaction is the committed
+	// state now: the next write of its user starts from it.
+	gen := s.lists.current()
+	for user, g := range graphs {
+		s.lists.putGraph(user, gen, g)
+	}
 	s.live.sync(touched)
 	return outcome{}, true
 }

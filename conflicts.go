@@ -202,14 +202,18 @@ func stateChange(tx *kv.Tx, r *kv.Record) (string, error) {
 type upkeep struct {
 	now   int64
 	graph func(user string) (g *userGraph, changed map[uint64]bool, ok bool)
+	// built holds the graphs read from the transaction where none was
+	// cached (nil: none are kept).
+	built map[string]*userGraph
 }
 
 // keepConflicts is the upkeep of every user tx changed. It is
 // idempotent: run twice on one transaction, the second run finds nothing
-// to do.
-func (s *Store) keepConflicts(tx *kv.Tx) error {
-	u := upkeep{now: s.now(), graph: s.lists.graphSince}
-	return u.run(tx)
+// to do. It returns the graphs it read from tx, each the graph of its
+// user's facts once tx commits.
+func (s *Store) keepConflicts(tx *kv.Tx) (map[string]*userGraph, error) {
+	u := upkeep{now: s.now(), graph: s.lists.graphSince, built: map[string]*userGraph{}}
+	return u.built, u.run(tx)
 }
 
 // upgradeConflicts is the upkeep of every user of a file of an earlier
@@ -448,7 +452,20 @@ func (u upkeep) peers(tx *kv.Tx, user string, res *aliases, want map[svKey]bool)
 	if u.graph != nil {
 		g, changed, ok = u.graph(user)
 	}
-	if !ok || !g.res.same(res) {
+	if ok && !g.res.same(res) {
+		ok = false
+	}
+	if !ok && u.built != nil {
+		// None cached: read the user's graph from tx, which the commit
+		// hands to the cache, so that the next write starts from it.
+		tl, err := timelineTx(tx, user)
+		if err != nil {
+			return nil, err
+		}
+		g, changed, ok = buildGraph(tl, res), nil, true
+		u.built[user] = g
+	}
+	if !ok {
 		groups, err := allSVGroups(tx, user, res)
 		for k := range groups {
 			if !want[k] {

@@ -331,7 +331,30 @@ type ConflictOptions struct {
 // Conflicts returns user's conflicts, newest first: the open ones (a
 // question for the user), or all.
 func (s *Store) Conflicts(ctx context.Context, user string, opts *ConflictOptions) ([]Conflict, error) {
-	all := opts != nil && opts.All
+	if opts == nil || !opts.All {
+		cs, err := s.openConflicts(ctx, user)
+		return slices.Clone(cs), err
+	}
+	return s.readConflicts(ctx, user, true)
+}
+
+// openConflicts are user's open conflicts, newest first, from the cache
+// when it is fresh; the slice is shared, to be read only.
+func (s *Store) openConflicts(ctx context.Context, user string) ([]Conflict, error) {
+	if cs, ok := s.lists.getConflicts(user); ok {
+		return cs, nil
+	}
+	gen := s.lists.current()
+	cs, err := s.readConflicts(ctx, user, false)
+	if err == nil {
+		s.lists.putConflicts(user, gen, cs)
+	}
+	return cs, err
+}
+
+// readConflicts reads user's conflicts, newest first: all, or the open
+// ones.
+func (s *Store) readConflicts(ctx context.Context, user string, all bool) ([]Conflict, error) {
 	// A file of an older format, read as it is, may hold open conflicts
 	// that no longer hold: its upgrade settles them, a read asks.
 	older := !s.db.Current()

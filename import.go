@@ -135,7 +135,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		}
 		// The conflicts are kept as every write keeps them: an older
 		// file's stale ones become moot, its contradictions conflicts.
-		if err := s.keepConflicts(tx); err != nil {
+		if _, err := s.keepConflicts(tx); err != nil {
 			return err
 		}
 		if errs := append(checkTx(tx), checkConflicts(tx)...); len(errs) > 0 {

@@ -28,6 +28,8 @@ type listCache struct {
 	timelines map[string]timeline
 	graphs    map[string]*userGraph
 	stale     map[string]*staleUser
+	// conflicts holds users' open conflicts, newest first.
+	conflicts map[string][]Conflict
 }
 
 type listKey struct {
@@ -122,6 +124,7 @@ func (c *listCache) invalidate(ch changes) {
 		clear(c.timelines)
 		clear(c.graphs)
 		clear(c.stale)
+		clear(c.conflicts)
 		return
 	}
 	if len(c.changed) >= maxChanged {
@@ -135,6 +138,7 @@ func (c *listCache) invalidate(ch changes) {
 		c.changed[user] = c.gen
 		delete(c.entries, listKey{user, false})
 		delete(c.entries, listKey{user, true})
+		delete(c.conflicts, user)
 		st := c.stale[user]
 		tl, hasTL := c.timelines[user]
 		g, hasG := c.graphs[user]
@@ -263,6 +267,32 @@ func (c *listCache) putTimeline(user string, gen uint64, tl timeline) {
 			c.tidy(user)
 		}
 	}
+}
+
+// getConflicts returns user's open conflicts, shared: readers only read
+// them.
+func (c *listCache) getConflicts(user string) ([]Conflict, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cs, ok := c.conflicts[user]
+	return cs, ok
+}
+
+// putConflicts stores user's open conflicts read under generation gen,
+// unless a commit touching the user came since.
+func (c *listCache) putConflicts(user string, gen uint64, cs []Conflict) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fresh(user, gen) {
+		keep(&c.conflicts, user, cs)
+	}
+}
+
+// cachedConflicts returns the fresh open conflicts, for Check to compare.
+func (c *listCache) cachedConflicts() map[string][]Conflict {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.conflicts)
 }
 
 // cached returns the fresh timelines and graphs, for Check to compare.

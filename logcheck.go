@@ -265,11 +265,13 @@ func putDecision(tx *kv.Tx, d *Decision) error {
 	return putJSON(tx, kv.BucketDecisions, d.ID, d)
 }
 
-// putConflict writes a conflict that validConflict accepts.
+// putConflict writes a conflict that validConflict accepts. Its user's
+// cached reads follow the commit (a prompt's notes are read from them).
 func putConflict(tx *kv.Tx, c *Conflict) error {
 	if err := validConflict(c); err != nil {
 		return &logProblem{"conflict", c.ID, err}
 	}
+	tx.TouchLog(c.User)
 	return putJSON(tx, kv.BucketConflicts, c.ID, c)
 }
 

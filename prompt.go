@@ -234,7 +234,7 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 	}
 	var notes map[uint64][]Conflict
 	if !o.NoNotes {
-		cs, err := s.Conflicts(ctx, user, nil)
+		cs, err := s.openConflicts(ctx, user)
 		if err != nil {
 			return ranking{}, err
 		}

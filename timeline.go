@@ -111,19 +111,27 @@ func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error)
 // readTimeline reads every fact of user with its log.
 func (s *Store) readTimeline(ctx context.Context, user string) (timeline, error) {
 	var tl timeline
-	err := s.view(ctx, func(tx *kv.Tx) error {
-		return tx.UserIDs(user, false, func(id uint64, _ bool) error {
-			r, err := tx.Get(id)
-			if err != nil {
-				return err
-			}
-			evs, err := tx.Events(id)
-			if err != nil {
-				return err
-			}
-			tl = append(tl, timelineEntry{r, evs})
-			return nil
-		})
+	err := s.view(ctx, func(tx *kv.Tx) (err error) {
+		tl, err = timelineTx(tx, user)
+		return err
+	})
+	return tl, err
+}
+
+// timelineTx reads every fact of user with its log, as tx has them.
+func timelineTx(tx *kv.Tx, user string) (timeline, error) {
+	var tl timeline
+	err := tx.UserIDs(user, false, func(id uint64, _ bool) error {
+		r, err := tx.Get(id)
+		if err != nil {
+			return err
+		}
+		evs, err := tx.Events(id)
+		if err != nil {
+			return err
+		}
+		tl = append(tl, timelineEntry{r, evs})
+		return nil
 	})
 	return tl, err
 }

@@ -216,6 +216,18 @@ func (t *Tx) TouchUser(user string) {
 	t.data[user] = true
 }
 
+// TouchLog notes a change to a log entry of user (a conflict), so that
+// the caches of what is read from the log follow the commit; unlike
+// TouchUser it says nothing of the user's other data.
+func (t *Tx) TouchLog(user string) {
+	if t.touched == nil {
+		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
+	}
+	if _, ok := t.byUser[user]; !ok {
+		t.byUser[user] = nil
+	}
+}
+
 // DataTouched reports whether TouchUser was called for user in this
 // transaction.
 func (t *Tx) DataTouched(user string) bool { return t.data[user] }
