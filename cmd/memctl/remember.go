@@ -15,7 +15,7 @@ import (
 
 // reconcileCommands are remember and the commands around its decisions.
 func (a *app) reconcileCommands() []*cobra.Command {
-	return []*cobra.Command{a.rememberCmd(), a.decisionsCmd(), a.undoCmd(), a.conflictsCmd(), a.resolveCmd()}
+	return []*cobra.Command{a.rememberCmd(), a.decisionsCmd(), a.undoCmd(), a.conflictsCmd(), a.resolveCmd(), a.deleteDecisionCmd()}
 }
 
 // parseNum reads a positive id of a decision or conflict.
@@ -417,6 +417,35 @@ func (a *app) undoCmd() *cobra.Command {
 					what = fmt.Sprintf("fact %d no longer counts as told again then", d.Target)
 				}
 				_, err = fmt.Fprintf(a.stdout, "undid decision %d (%s): %s\n", d.ID, actionName(d.Action), what)
+				return err
+			})
+		},
+	}
+}
+
+// deleteDecisionCmd erases a decision no fact holds (a refusal) for good.
+func (a *app) deleteDecisionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete-decision DECISION_ID",
+		Short: "Erase for good a decision no fact holds (a refused remember), compacting the file",
+		Long: `delete-decision erases the record of a decision that added or changed no fact
+still in the store, such as a remember refused under --fallback error, and
+compacts the file so that no byte of it is left. A decision that holds a fact
+goes with that fact (memctl delete).`,
+		Args: exactArgs("DECISION_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseNum("decision", args[0])
+			if err != nil {
+				return err
+			}
+			return a.withStore(false, func(s *memory.Store) error {
+				if err := s.DeleteDecision(cmd.Context(), a.user, id); err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(map[string]uint64{"deleted_decision": id})
+				}
+				_, err := fmt.Fprintf(a.stdout, "deleted decision %d\n", id)
 				return err
 			})
 		},

@@ -268,6 +268,18 @@ func TestRememberOllamaUnreachable(t *testing.T) {
 	if table := ok(t, "--db", db, "decisions", "--limit", "1"); !strings.Contains(table, "refused") || !strings.Contains(table, "yes") {
 		t.Errorf("decisions table:\n%s", table)
 	}
+	// A refused decision holds no fact: it can be erased for good; one that
+	// added a fact goes with the fact.
+	refused := num(ds[0]["id"])
+	if out := ok(t, "--db", db, "delete-decision", fmt.Sprint(refused)); out != fmt.Sprintf("deleted decision %d\n", refused) {
+		t.Errorf("delete-decision: %q", out)
+	}
+	if ds := decode[[]map[string]any](t, ok(t, "--db", db, "--json", "decisions")); len(ds) != 4 {
+		t.Errorf("decisions after delete-decision: %v", ds)
+	}
+	if e := fails(t, 1, "--db", db, "delete-decision", fmt.Sprint(num(ds[4]["id"]))); !strings.Contains(e, "holds") && !strings.Contains(e, "fact") {
+		t.Errorf("delete-decision of a decision with a fact: %q", e)
+	}
 
 	// No model at all is a usage mistake, found before the store is touched.
 	t.Setenv("MEMCTL_MODEL", "")
