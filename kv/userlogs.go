@@ -126,8 +126,21 @@ func (t *Tx) ForEachFactBlob(bucket []byte, fact uint64, fn func(id uint64, v []
 			ids = append(ids, be.Uint64(k[len(prefix):]))
 		}
 	}
+	return indexedBlobs(b, bucket, ids, fn)
+}
+
+// indexedBlobs calls fn with the value of each of ids in b, which the log
+// index named: one missing is corruption.
+func indexedBlobs(b *bolt.Bucket, bucket []byte, ids []uint64, fn func(id uint64, v []byte) error) error {
+	// One cursor for every id: a Get makes a cursor of its own each time.
+	var key [8]byte
+	bc := b.Cursor()
 	for _, id := range ids {
-		raw := b.Get(idKey(id))
+		be.PutUint64(key[:], id)
+		k, raw := bc.Seek(key[:])
+		if !bytes.Equal(k, key[:]) {
+			raw = nil
+		}
 		if raw == nil {
 			return fmt.Errorf("%w: %s index names %d, which is missing", ErrCorrupt, bucket, id)
 		}
@@ -170,27 +183,7 @@ func (t *Tx) ForEachUserBlob(bucket []byte, user string, reverse bool, fn func(i
 	if reverse {
 		slices.Reverse(ids)
 	}
-	// One cursor for every id: a Get makes a cursor of its own each time.
-	var key [8]byte
-	bc := b.Cursor()
-	for _, id := range ids {
-		be.PutUint64(key[:], id)
-		k, raw := bc.Seek(key[:])
-		if !bytes.Equal(k, key[:]) {
-			raw = nil
-		}
-		if raw == nil {
-			return fmt.Errorf("%w: %s index names %d, which is missing", ErrCorrupt, bucket, id)
-		}
-		body, err := unseal(raw)
-		if err != nil {
-			return fmt.Errorf("%w: %s %d: %v", ErrDecode, bucket, id, err)
-		}
-		if err := fn(id, body); err != nil {
-			return err
-		}
-	}
-	return nil
+	return indexedBlobs(b, bucket, ids, fn)
 }
 
 // buildLogIndex makes the index anew from the blob buckets.
