@@ -254,10 +254,14 @@ func (u upkeep) run(tx *kv.Tx) error {
 	return nil
 }
 
-// fullScanShare is the share of a user's facts that a transaction must
-// change for the upkeep to read them all rather than look each one's
-// conflicts and peers up (an import, a large batch).
-const fullScanShare = 4
+// A transaction that changes more than fullScanMin of a user's facts, and
+// more than a fullScanShare-th of them, has the upkeep read them all
+// rather than look each one's conflicts and peers up (an import, a large
+// batch). Below fullScanMin the user's facts are not even counted.
+const (
+	fullScanMin   = 64
+	fullScanShare = 4
+)
 
 // user keeps user's conflicts after a change of the facts ids; all of
 // them when all, or when the change may have settled or unsettled any
@@ -286,7 +290,7 @@ func (u upkeep) user(tx *kv.Tx, user string, ids []uint64, all bool) error {
 		return err
 	}
 	res := currentAliases(ms)
-	if all || len(ids) > tx.CountCurrent(user, false)/fullScanShare {
+	if all || len(ids) > fullScanMin && len(ids) > tx.CountCurrent(user, false)/fullScanShare {
 		return u.whole(tx, user, res)
 	}
 	// A fact that ended makes its open conflicts moot; their other sides
