@@ -225,6 +225,7 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 	// state now: the next write of its user starts from it.
 	gen := s.lists.current()
 	for user, g := range graphs {
+		s.lists.putTimeline(user, gen, g.tl)
 		s.lists.putGraph(user, gen, g)
 	}
 	s.live.sync(touched)
