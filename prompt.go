@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -344,6 +345,9 @@ func noteFor(id uint64, cs []Conflict, byID func(uint64) *timelineEntry) string 
 	// told …, or "B", told …"): a decision unsure which fact the new one
 	// replaces names each.
 	// Oldest first: a decision records its likeliest candidate first.
+	if len(cs) == 0 {
+		return ""
+	}
 	cs = slices.Clone(cs)
 	slices.SortFunc(cs, func(a, b Conflict) int { return cmp.Compare(a.ID, b.ID) })
 	var pinned, replaces, replacedBy, contradicts, against []string
@@ -361,7 +365,7 @@ func noteFor(id uint64, cs []Conflict, byID func(uint64) *timelineEntry) string 
 		if ex.rec.Source.SaidAt != 0 {
 			told = ex.rec.Source.SaidAt
 		}
-		said := fmt.Sprintf("%q, told %s", promptText(ex.rec.Text), day(told))
+		said := strconv.Quote(promptText(ex.rec.Text)) + ", told " + day(told)
 		switch {
 		case self != nil && self.rec.Pinned:
 			against = append(against, said)
