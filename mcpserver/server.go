@@ -17,12 +17,14 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/eventtime"
@@ -131,20 +133,87 @@ func writes(title string, destructive, idempotent bool) *mcp.ToolAnnotations {
 // library's refusal, becomes a tool error with its message. A refusal
 // that still has a result to show (remember's decision under the error
 // fallback) keeps it as the structured content of the tool error.
+//
+// It does what mcp.AddTool does — schemas inferred from In and Out, the
+// arguments checked against the input schema before the handler runs —
+// but for checking each answer against the output schema and encoding it
+// twice: Out is this package's own type, whose JSON is its schema's by
+// construction (the tests check every tool's answers against it, and
+// the TypeScript SDK's client does), and that check and second encoding
+// were most of what a call cost beyond the library's.
 func tool[In, Out any](server *mcp.Server, names *[]string, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
 	*names = append(*names, t.Name)
-	mcp.AddTool(server, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		out, err := h(ctx, in)
+	in, ok := t.InputSchema.(*jsonschema.Schema)
+	if !ok {
+		in = schemaFor[In](nil)
+		t.InputSchema = in
+	}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: input schema of %s: %v", t.Name, err)) // the types are this package's own
+	}
+	if t.OutputSchema, err = jsonschema.For[Out](nil); err != nil {
+		panic(fmt.Sprintf("mcpserver: output schema of %s: %v", t.Name, err))
+	}
+	server.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args In
+		if err := decodeArgs(req.Params.Arguments, resolved, &args); err != nil {
+			return errorResult(err), nil
+		}
+		out, err := h(ctx, args)
 		var r refusal
-		if errors.As(err, &r) {
+		switch {
+		case errors.As(err, &r):
 			text := err.Error()
 			if r.fallback != "" {
 				text += "\nfallback: " + r.fallback
 			}
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+			res, merr := result(out)
+			if merr != nil {
+				return nil, merr
+			}
+			res.IsError, res.Content = true, []mcp.Content{&mcp.TextContent{Text: text}}
+			return res, nil
+		case err != nil:
+			return errorResult(err), nil
 		}
-		return nil, out, err
+		return result(out)
 	})
+}
+
+// decodeArgs checks the arguments against the input schema (types,
+// required fields, no others) and decodes them into v.
+func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, v any) error {
+	m := map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return fmt.Errorf("arguments: want a JSON object: %v", err)
+		}
+	}
+	if err := schema.Validate(m); err != nil {
+		return fmt.Errorf("arguments: %v", err)
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// result is a tool's answer: out as its structured content, and the same
+// JSON as its text, as the protocol asks of a tool that has an output
+// schema, for clients that read only the text.
+func result(out any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: encoding the answer: %w", err)
+	}
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+}
+
+func errorResult(err error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{}
+	res.SetError(err)
+	return res
 }
 
 // parseTime reads a time argument as memctl reads one: YYYY-MM-DD (midnight
