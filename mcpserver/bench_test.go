@@ -12,7 +12,8 @@ import (
 )
 
 // BenchmarkRecall is a recall tool call over the in-memory transports
-// beside the Candidates call it makes: what the server adds.
+// beside the Candidates call it makes (what the server and the SDK add),
+// a get (a small answer) and a ping (a round trip alone).
 func BenchmarkRecall(b *testing.B) {
 	ctx := context.Background()
 	s, err := memory.Open(filepath.Join(b.TempDir(), "m.db"), 0o600, &memory.Options{NoSync: true})
