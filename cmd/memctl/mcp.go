@@ -175,8 +175,10 @@ func mcpHandler(server *mcp.Server, o mcpOptions) (http.Handler, error) {
 	if o.Token == "" && !o.NoToken {
 		return nil, errors.New("mcp over HTTP needs a token, or NoToken")
 	}
+	// The SDK's own guard against DNS rebinding refuses every Host but
+	// localhost's; the check below is the same with --allow-host's names.
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+		&mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute, DisableLocalhostProtection: true})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

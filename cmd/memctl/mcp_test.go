@@ -304,15 +304,21 @@ func TestMCPHTTP(t *testing.T) {
 		t.Errorf("after the server: %q", out)
 	}
 
-	// --no-token asks for none.
+	// --no-token asks for none; --allow-host answers that name too.
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
-	url, token, done = startHTTP(t, ctx2, "--db", db, "mcp", "--http", "127.0.0.1:0", "--no-token")
+	url, token, done = startHTTP(t, ctx2, "--db", db, "mcp", "--http", "127.0.0.1:0", "--no-token", "--allow-host", "memory.test")
 	if token != "" {
 		t.Errorf("--no-token printed a token %q", token)
 	}
 	if got := post("", ""); got != http.StatusOK {
 		t.Errorf("--no-token: %d", got)
+	}
+	if got := post("memory.test:7712", ""); got != http.StatusOK {
+		t.Errorf("--allow-host memory.test: %d", got)
+	}
+	if got := post("other.test", ""); got != http.StatusMisdirectedRequest {
+		t.Errorf("a Host not allowed: %d", got)
 	}
 	cancel2()
 	<-done
