@@ -534,6 +534,17 @@ func TestRefusals(t *testing.T) {
 		{"undo", args{"decision": 999}, memory.ErrNotFound.Error()},
 		{"resolve", args{"conflict": 999, "keep": "new"}, memory.ErrNotFound.Error()},
 		{"unmerge", args{"merge": 999}, memory.ErrNotFound.Error()},
+		{"pin", args{"id": bob.ID}, memory.ErrNotFound.Error()},
+		{"unpin", args{"id": 999}, memory.ErrNotFound.Error()},
+		{"restore", args{"id": bob.ID}, memory.ErrNotFound.Error()},
+		{"get", args{"id": 1.5}, "id"},
+		{"remember", args{"text": "x", "said_at": "2026-13-01"}, "said_at"},
+		{"edges", args{"known": "never"}, "known"},
+		{"edges", args{"event": "3000-01-01"}, memory.ErrInvalidTime.Error()},
+		{"merge", args{"from": "", "into": "Yandex"}, "merge"},
+		{"context", args{"budget": "big"}, "budget"},
+		{"recall", args{}, "query"},
+		{"resolve", args{"conflict": 1}, "keep"},
 	} {
 		e.refused(c.tool, c.args, c.want)
 	}
@@ -563,5 +574,46 @@ func TestInvalidUser(t *testing.T) {
 	}
 	if _, err := mcpserver.New(nil, nil); err == nil {
 		t.Error("New of no store: no error")
+	}
+}
+
+// TestUndoRefusals: an undo twice, and an undo after the facts changed
+// again, are refused with the store unchanged.
+func TestUndoRefusals(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	var r remembered
+	e.call("remember", args{"text": "I work at Contoso."}, &r)
+	e.clock.set("2026-04-01")
+	e.call("remember", args{"text": "I now work at Fabrikam; I moved from Contoso."}, &r)
+	update := r.Decision.ID
+	e.clock.set("2026-04-02")
+	e.call("retract", args{"id": r.Fact.ID}, nil)
+	e.refused("undo", args{"decision": update}, "changed")
+	e.call("restore", args{"id": r.Fact.ID}, nil)
+	e.call("undo", args{"decision": update}, nil)
+	e.refused("undo", args{"decision": update}, "already undone")
+	e.refused("retract", args{"id": r.Fact.ID}, memory.ErrNotCurrent.Error())
+}
+
+// TestPromptArguments: the prompt's budget is a whole number; a bad one is
+// refused, as the library refuses a negative one.
+func TestPromptArguments(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	e.call("remember", args{"text": "I live in Lyon."}, nil)
+	e.call("remember", args{"text": "I have a dog named Rex."}, nil)
+	get := func(a map[string]string) (*mcp.GetPromptResult, error) {
+		return e.cs.GetPrompt(e.ctx, &mcp.GetPromptParams{Name: mcpserver.PromptName, Arguments: a})
+	}
+	res, err := get(map[string]string{"message": "Where do I live?", "budget": "20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := res.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(txt, "Lyon") || strings.Contains(txt, "Rex") {
+		t.Errorf("prompt within 20 characters for Lyon: %q", txt)
+	}
+	for _, b := range []string{"lots", "-1"} {
+		if _, err := get(map[string]string{"budget": b}); err == nil {
+			t.Errorf("budget %q: no error", b)
+		}
 	}
 }
