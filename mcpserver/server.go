@@ -113,21 +113,17 @@ func unknownTool(names []string) mcp.Middleware {
 	}
 }
 
-var no, yes = new(bool), func() *bool { b := true; return &b }()
-
 // reads annotates a tool that changes nothing.
 func reads(title string) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no}
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 }
 
 // writes annotates a tool that changes the store; destructive: it erases.
 func writes(title string, destructive, idempotent bool) *mcp.ToolAnnotations {
-	d := no
-	if destructive {
-		d = yes
-	}
-	return &mcp.ToolAnnotations{Title: title, DestructiveHint: d, IdempotentHint: idempotent, OpenWorldHint: no}
+	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(destructive), IdempotentHint: idempotent, OpenWorldHint: ptr(false)}
 }
+
+func ptr(b bool) *bool { return &b }
 
 // tool adds a typed tool whose handler answers (out, err): err, the
 // library's refusal, becomes a tool error with its message. A refusal
