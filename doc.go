@@ -77,6 +77,9 @@
 // internal/ollamatest and internal/openaitest (fake Ollama and
 // OpenAI-compatible servers for tests),
 // inspect (the web inspector, an http.Handler on the public API alone),
-// bench (go run ./bench: speed, recall, decisions, dates, crashes) and
-// cmd/memctl (the command line, on the public API alone).
+// mcpserver (the store over the Model Context Protocol, on the public API
+// and the official Go SDK: tools, their JSON shapes, a prompt, a stdio
+// transport that survives malformed lines), bench (go run ./bench: speed,
+// recall, decisions, dates, crashes, MCP calls) and cmd/memctl (the
+// command line, on the public API alone; memctl mcp serves mcpserver).
 package memory

@@ -48,6 +48,7 @@ type app struct {
 	// with carriage returns and prints nothing it did not make.
 	stdout, stderr io.Writer
 	rawStderr      io.Writer
+	rawStdout      io.Writer // the stream itself, for mcp's protocol on stdio
 	getenv         func(string) string
 
 	db     string
@@ -83,7 +84,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out, errOut := &printableWriter{w: stdout}, &printableWriter{w: stderr}
 	defer out.flush()
 	defer errOut.flush()
-	a := &app{stdin: stdin, stdout: out, stderr: errOut, rawStderr: stderr, getenv: os.Getenv}
+	a := &app{stdin: stdin, stdout: out, stderr: errOut, rawStderr: stderr, rawStdout: stdout, getenv: os.Getenv}
 	root := a.rootCmd()
 	if args == nil {
 		args = []string{} // cobra would fall back to os.Args
@@ -160,7 +161,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.StringVar(&a.embedderName, "embedder", "", "embeddings of the semantic lookup: ollama or openai (default $MEMCTL_EMBEDDER, else ollama; model $MEMCTL_EMBED_MODEL)")
 	pf.Var(durationFlag{&a.timeout}, "timeout", fmt.Sprintf("how long one model call may take, e.g. 90s (default $MEMCTL_TIMEOUT, else %s)", memory.DefaultModelTimeout))
 	root.AddCommand(a.factCommands()...)
-	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.graphCmd(), a.demoCmd(), a.serveCmd())
+	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.graphCmd(), a.demoCmd(), a.serveCmd(), a.mcpCmd())
 	root.AddCommand(a.reconcileCommands()...)
 	return root
 }

@@ -555,7 +555,8 @@ func TestDemo(t *testing.T) {
 		"11. An interval from the words", "(from 2026-10-13, through 2026-10-15)", "(the trip is no longer in the prompt)",
 		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted",
 		"13. Two things at once", "(unconfirmed: contradicts \"Я живу в Мюнхене.\"", "their names are one entity",
-		"conflict 3 is moot in the same commit: fact 14 was retracted", "refused, nothing changed"} {
+		"conflict 3 is moot in the same commit: fact 14 was retracted", "refused, nothing changed",
+		"14. An assistant uses the memory over MCP", "← #15 I play the cello. (evidence: play", "      - I play the cello."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
