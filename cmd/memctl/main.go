@@ -66,6 +66,22 @@ type app struct {
 	// staleWarned: the stale-store warning went to stderr already.
 	staleWarned bool
 	quietStale  bool // check and repair report the stale state themselves
+
+	argv []string // the command line, for an owner to run it
+	// owner is the process's store owner (serve, mcp): for a command
+	// running inside it, whose store it is; for the owner, itself.
+	owner *owner
+	// cwd is the client's folder, for a command running inside an owner,
+	// whose relative names (--db) are the client's; "" is this process's.
+	cwd string
+	// streamFile: export's or import's FILE is the client's, streamed as
+	// this command's stdout or stdin.
+	streamFile bool
+	// deciderSpec names remember's decider, as rememberOptions made it:
+	// what an owner and a command running inside it compare.
+	deciderSpec string
+	// ownSettings are what an owner opened its store with.
+	ownSettings settings
 }
 
 // usageError marks a mistake in the command line, which exits 2 rather than 1.
@@ -81,14 +97,23 @@ func usagef(format string, args ...any) error {
 // run executes memctl with args (without the program name) and returns the
 // exit code. Every error ends as exactly one line on stderr.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runApp(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// runApp is run with the invocation adjusted by setup (nil: none), as an
+// owner runs its clients' commands.
+func runApp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, setup func(*app)) int {
 	out, errOut := &printableWriter{w: stdout}, &printableWriter{w: stderr}
 	defer out.flush()
 	defer errOut.flush()
-	a := &app{stdin: stdin, stdout: out, stderr: errOut, rawStderr: stderr, rawStdout: stdout, getenv: os.Getenv}
-	root := a.rootCmd()
 	if args == nil {
 		args = []string{} // cobra would fall back to os.Args
 	}
+	a := &app{stdin: stdin, stdout: out, stderr: errOut, rawStderr: stderr, rawStdout: stdout, getenv: os.Getenv, argv: args}
+	if setup != nil {
+		setup(a)
+	}
+	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(out)
@@ -97,6 +122,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if e := (exited{}); errors.As(err, &e) {
+		return e.code // it ran inside the store's owner, which said why
 	}
 	out.flush() // what stdout held comes before the error
 	fmt.Fprintf(errOut, "memctl: %s\n", a.explain(err))
@@ -141,6 +169,9 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// A command finds the store's owner, if one runs, before anything
+		// else: it then runs there.
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error { return a.viaOwner(cmd, args) },
 		// cobra's own "completion bash|zsh|fish|powershell" command stays on.
 		Version: version(debug.ReadBuildInfo()),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -254,10 +285,23 @@ func maxArgs(names ...string) cobra.PositionalArgs {
 
 // dbPath is --db, else the default location.
 func (a *app) dbPath() (string, error) {
-	if a.db != "" {
-		return a.db, nil
+	p := a.db
+	if p == "" {
+		var err error
+		if p, err = defaultDBPath(a.getenv); err != nil {
+			return "", err
+		}
 	}
-	return defaultDBPath(a.getenv)
+	return a.local(p), nil
+}
+
+// local is name as the invocation's folder means it: the client's, for a
+// command running inside an owner.
+func (a *app) local(name string) string {
+	if a.cwd == "" || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(a.cwd, name)
 }
 
 // defaultDBPath follows the XDG base directory spec, which is all a store
@@ -326,6 +370,10 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (s *memory.Stor
 	}
 	if s, err = memory.Open(path, 0o600, opts); err != nil {
 		undo()
+		if h, ok := a.whoHolds(path); errors.Is(err, memory.ErrLocked) && ok {
+			// It began to own the store after this command looked.
+			err = fmt.Errorf("%w: held by %s; run the command again", err, h)
+		}
 		return nil, nil, err
 	}
 	// Every answer of a stale store is a commit old: say so before it.
@@ -387,6 +435,13 @@ func (a *app) withStore(readOnly bool, fn func(*memory.Store) error) error {
 
 // withTunedStore is withStore with options adjusted by tune (nil: none).
 func (a *app) withTunedStore(readOnly bool, tune func(*memory.Options), fn func(*memory.Store) error) (err error) {
+	if a.owner != nil {
+		s, err := a.sharedStore(tune != nil)
+		if err != nil {
+			return err
+		}
+		return fn(s) // the owner closes it
+	}
 	var tunes []func(*memory.Options)
 	if tune != nil {
 		tunes = append(tunes, tune)

@@ -127,6 +127,8 @@ func (a *app) serveMCP(ctx context.Context, s *memory.Store, o mcpOptions) error
 	if err != nil {
 		return usageError{err}
 	}
+	owner, stop := a.own(ctx, s, "memctl mcp")
+	defer stop()
 	if o.HTTP == "" {
 		a.logf("MCP server of %s over stdio (user %s); it ends when stdin closes", s.Path(), userName(a.user))
 		return mcpserver.ServeStdio(ctx, server, a.stdin, a.rawStdout)
@@ -140,6 +142,7 @@ func (a *app) serveMCP(ctx context.Context, s *memory.Store, o mcpOptions) error
 		return err
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
+	owner.serving("", url)
 	if o.Token != "" {
 		a.logf("MCP server of %s at %s (user %s); send the header Authorization: Bearer %s", s.Path(), url, userName(a.user), o.Token)
 	} else {

@@ -55,8 +55,10 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 	switch name {
 	case "", "rules":
 		decider = memory.RulesDecider()
+		a.deciderSpec = "rules"
 	case "add":
 		decider = memory.AddDecider()
+		a.deciderSpec = "add"
 	case "ollama", "openai":
 		model := rf.model
 		if model == "" {
@@ -67,9 +69,11 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 			return nil, err
 		}
 		decider = d
+		a.deciderSpec = name + " " + a.modelPlace(name, model)
 	default:
 		return nil, usagef("unknown decider %q (rules, ollama, openai or add)", name)
 	}
+	a.deciderSpec += ", fallback " + rf.fallback
 	return func(o *memory.Options) { o.Decider, o.Fallback = decider, rf.fallback }, nil
 }
 

@@ -100,6 +100,9 @@ func (a *app) serve(ctx context.Context, s *memory.Store, addr string, nonLoopba
 		return err
 	}
 	url := "http://" + ln.Addr().String() + "/"
+	owner, stop := a.own(ctx, s, "memctl serve")
+	defer stop()
+	owner.serving(url, "")
 	if opts.Token != "" {
 		url += "?token=" + opts.Token
 	}

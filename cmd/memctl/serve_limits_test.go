@@ -31,7 +31,7 @@ func serveWith(t *testing.T, lim serveLimits) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &lineWriter{line: make(chan string, 1)}
-	a := &app{stdout: out, stderr: io.Discard}
+	a := &app{stdout: out, stderr: io.Discard, getenv: os.Getenv}
 	done := make(chan error, 1)
 	go func() { done <- a.serve(ctx, s, "127.0.0.1:0", false, &inspect.Options{}, lim) }()
 	t.Cleanup(func() {

@@ -39,7 +39,7 @@ to nothing is refused, and so is the store's own file.`,
 			}
 			return a.withStore(true, func(s *memory.Store) error {
 				ctx := cmd.Context()
-				if len(args) == 0 || args[0] == "-" {
+				if len(args) == 0 || args[0] == "-" || a.streamFile {
 					return s.Export(ctx, a.stdout)
 				}
 				// Stat after the open, which refused a missing store.
@@ -339,7 +339,7 @@ func (a *app) importCmd() *cobra.Command {
 // /dev/stdin and /dev/fd/N read the descriptor from where it is, and a
 // FIFO's wait for its writer ends with ctx.
 func (a *app) openInput(ctx context.Context, name string) (io.Reader, int64, func(), error) {
-	if name == "-" {
+	if name == "-" || a.streamFile {
 		return a.stdin, sizeLeft(a.stdin), func() {}, nil
 	}
 	t, err := resolve(name)
