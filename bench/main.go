@@ -32,7 +32,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), promptCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd(), mcpCmd())
+	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), promptCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd(), mcpCmd(), ownerCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()

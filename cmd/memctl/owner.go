@@ -272,29 +272,80 @@ func (o *owner) serveConn(c net.Conn) {
 }
 
 // frameWriter writes frames from the command's goroutines, one at a time.
+// Output is gathered for up to outputDelay (or outputBatch bytes) into one
+// frame: a listing written a line at a time crosses the socket in a few
+// frames, not a thousand, and a server's answer still leaves at once.
 type frameWriter struct {
-	mu  sync.Mutex
-	enc *json.Encoder
-	err error
+	mu      sync.Mutex
+	enc     *json.Encoder
+	err     error
+	pending []byte
+	pendErr bool // pending is stderr's
+	timer   *time.Timer
+	armed   bool
 }
+
+const (
+	outputDelay = 500 * time.Microsecond
+	outputBatch = 32 << 10
+)
 
 func (w *frameWriter) send(f frame) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.flushLocked()
 	if w.err == nil {
 		w.err = w.enc.Encode(f)
 	}
 	return w.err
 }
 
+func (w *frameWriter) flushLocked() {
+	if len(w.pending) == 0 {
+		return
+	}
+	f := frame{Out: w.pending}
+	if w.pendErr {
+		f = frame{Err: w.pending}
+	}
+	if w.err == nil {
+		w.err = w.enc.Encode(f)
+	}
+	w.pending = w.pending[:0]
+}
+
+func (w *frameWriter) write(stderr bool, p []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) > 0 && w.pendErr != stderr {
+		w.flushLocked() // stdout and stderr keep their order
+	}
+	w.pending, w.pendErr = append(w.pending, p...), stderr
+	switch {
+	case len(w.pending) >= outputBatch:
+		w.flushLocked()
+	case !w.armed:
+		w.armed = true
+		if w.timer == nil {
+			w.timer = time.AfterFunc(outputDelay, w.tick)
+		} else {
+			w.timer.Reset(outputDelay)
+		}
+	}
+	return w.err
+}
+
+func (w *frameWriter) tick() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.armed = false
+	w.flushLocked()
+}
+
 // stream is the command's stdout, or its stderr, as frames.
 func (w *frameWriter) stream(stderr bool) io.Writer {
 	return writerFunc(func(p []byte) (int, error) {
-		f := frame{Out: p}
-		if stderr {
-			f = frame{Err: p}
-		}
-		if err := w.send(f); err != nil {
+		if err := w.write(stderr, p); err != nil {
 			return 0, err
 		}
 		return len(p), nil
