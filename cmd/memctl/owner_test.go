@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -357,5 +359,58 @@ func TestForwardedEnvIsWhatMemctlReads(t *testing.T) {
 		if !slices.Contains(forwardedEnv, k) {
 			t.Errorf("memctl reads $%s, which a command inside an owner does not get", k)
 		}
+	}
+}
+
+// TestPeerOfAnotherUser: a process of another user that reaches an
+// owner's socket (here, one in an open folder) is refused by the kernel's
+// word on who it is. It needs root, to start that process, and node.
+func TestPeerOfAnotherUser(t *testing.T) {
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("needs root on Linux, to connect as another user")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("needs node, to connect as another user")
+	}
+	dir, err := os.MkdirTemp("", "peer") // t.TempDir's parent is 0700
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o777)
+	path := filepath.Join(dir, "s.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	os.Chmod(path, 0o777)
+	peers := make(chan error, 2)
+	go func() {
+		for range 2 {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			peers <- peerIsUs(c)
+			c.Close()
+		}
+	}()
+	connect := func(uid uint32) {
+		t.Helper()
+		cmd := exec.Command(node, "-e", `require("net").connect(process.argv[1]).on("connect", function () { this.end() })`, path)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("node as uid %d: %v %s", uid, err, out)
+		}
+	}
+	connect(0)
+	if err := <-peers; err != nil {
+		t.Errorf("this user refused: %v", err)
+	}
+	connect(65534)
+	if err := <-peers; err == nil || !strings.Contains(err.Error(), "peer uid 65534") {
+		t.Errorf("another user: %v, want refused", err)
 	}
 }
