@@ -556,7 +556,9 @@ func TestDemo(t *testing.T) {
 		"12. The inspector", "POST /decisions/3/undo → 303; #11 is now retracted",
 		"13. Two things at once", "(unconfirmed: contradicts \"Я живу в Мюнхене.\"", "their names are one entity",
 		"conflict 3 is moot in the same commit: fact 14 was retracted", "refused, nothing changed",
-		"14. An assistant uses the memory over MCP", "← #15 I play the cello. (evidence: play", "      - I play the cello."} {
+		"14. An assistant uses the memory over MCP", "← #15 I play the cello. (evidence: play", "      - I play the cello.",
+		"15. One process owns the store", "    $ memctl list\n      ID  STATE", "15  current  -    2026-11-02  2026-11-02 → open  I play the cello.",
+		"memctl: the store is held by memctl demo (pid "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
