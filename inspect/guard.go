@@ -37,7 +37,7 @@ func cookieName(r *http.Request) string {
 // with a token set, a request that carries neither it nor its cookie.
 func (h *Handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !h.hostAllowed(r.Host) {
+		if !HostAllowed(r.Host, h.o.Hosts) {
 			h.fail(w, r, http.StatusMisdirectedRequest, "Refused: this inspector answers only to a loopback host name (localhost, 127.0.0.1, [::1]).")
 			return
 		}
@@ -75,9 +75,11 @@ func sameToken(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// hostAllowed says whether the Host header names this machine's loopback
-// interface or one of the names Options.Hosts allows.
-func (h *Handler) hostAllowed(hostport string) bool {
+// HostAllowed says whether hostport, a request's Host (with or without a
+// port), names this machine's loopback interface or one of hosts: the
+// check the Handler makes against DNS rebinding (with Options.Hosts), for
+// a server beside it to make the same.
+func HostAllowed(hostport string, hosts []string) bool {
 	host := hostport
 	if hh, _, err := net.SplitHostPort(hostport); err == nil {
 		host = hh
@@ -89,7 +91,7 @@ func (h *Handler) hostAllowed(hostport string) bool {
 	if IsLoopbackName(host) {
 		return true
 	}
-	for _, a := range h.o.Hosts {
+	for _, a := range hosts {
 		if strings.EqualFold(strings.Trim(a, "[]"), host) {
 			return true
 		}

@@ -182,7 +182,7 @@ func mcpHandler(server *mcp.Server, o mcpOptions) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !hostAllowed(r.Host, o.Hosts) {
+		if !inspect.HostAllowed(r.Host, o.Hosts) {
 			http.Error(w, "refused: this server answers only to a loopback host name (localhost, 127.0.0.1, [::1])", http.StatusMisdirectedRequest)
 			return
 		}
@@ -196,28 +196,6 @@ func mcpHandler(server *mcp.Server, o mcpOptions) (http.Handler, error) {
 		}
 		mux.ServeHTTP(w, r)
 	}), nil
-}
-
-// hostAllowed says whether the Host header names the loopback interface
-// or one of hosts, as the inspector's check does.
-func hostAllowed(hostport string, hosts []string) bool {
-	host := hostport
-	if hh, _, err := net.SplitHostPort(hostport); err == nil {
-		host = hh
-	}
-	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
-	if host == "" {
-		return false
-	}
-	if inspect.IsLoopbackName(host) {
-		return true
-	}
-	for _, a := range hosts {
-		if strings.EqualFold(strings.Trim(a, "[]"), host) {
-			return true
-		}
-	}
-	return false
 }
 
 // serveHTTP serves h on ln with the bounds lim until ctx ends, then shuts
