@@ -47,7 +47,7 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		}
 		if q := r.URL.Query(); q.Has("token") {
 			if !sameToken(q.Get("token"), h.o.Token) {
-				h.fail(w, r, http.StatusForbidden, "Refused: wrong token. Open the address memctl serve printed.")
+				h.fail(w, r, http.StatusForbidden, "Refused: wrong token. Open the address memctl printed.")
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: h.o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
@@ -67,7 +67,7 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		h.fail(w, r, http.StatusForbidden, "Refused: no token. Open the address memctl serve printed (it ends in ?token=…).")
+		h.fail(w, r, http.StatusForbidden, "Refused: no token. Open the address memctl printed (it ends in ?token=…).")
 	})
 }
 

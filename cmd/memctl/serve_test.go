@@ -131,19 +131,19 @@ func TestBoundLoopback(t *testing.T) {
 // listen refuses, and closes, a socket bound on an interface other
 // machines reach, as a name resolved by DNS could give.
 func TestListenRefusesNonLoopback(t *testing.T) {
-	ln, err := listen("127.0.0.1:0", false)
+	ln, err := (&endpoint{flag: "--addr", addr: "127.0.0.1:0"}).listen()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.Close()
 	ip := nonLoopbackIP(t)
-	ln, err = listen(net.JoinHostPort(ip, "0"), true)
+	ln, err = (&endpoint{flag: "--addr", addr: net.JoinHostPort(ip, "0"), nonLoopback: true}).listen()
 	if err != nil {
 		t.Fatalf("with --allow-nonloopback: %v", err)
 	}
 	at := ln.Addr().String()
 	ln.Close()
-	if ln, err := listen(at, false); err == nil {
+	if ln, err := (&endpoint{flag: "--addr", addr: at}).listen(); err == nil {
 		ln.Close()
 		t.Fatalf("listen on %s went through", at)
 	} else if !strings.Contains(err.Error(), "not a loopback address") {
