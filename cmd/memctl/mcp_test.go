@@ -346,10 +346,7 @@ func TestMCPInspect(t *testing.T) {
 	if code := m.close(); code != 0 {
 		t.Fatalf("memctl mcp --inspect ended with %d, stderr %q", code, m.stderr.String())
 	}
-	refused(t, insp.url)
-	if got := ok(t, "--db", db, "list"); !strings.Contains(got, "I live in Lyon.") {
-		t.Errorf("after mcp: %q", got)
-	}
+	gone(t, db, "I live in Lyon.", insp.url)
 }
 
 // TestMCPHTTPInspect: mcp --http --inspect serves both over HTTP from one
@@ -391,16 +388,8 @@ func TestMCPHTTPInspect(t *testing.T) {
 				t.Errorf("MCP without a token: %d, want %d", c, want)
 			}
 			cancel()
-			select {
-			case c := <-code:
-				if c != 0 {
-					t.Fatalf("exit %d after Ctrl-C: %s", c, errOut)
-				}
-			case <-time.After(20 * time.Second):
-				t.Fatal("memctl mcp --http --inspect did not end on Ctrl-C")
-			}
-			refused(t, insp.url)
-			refused(t, at.url)
+			exitsZero(t, code, errOut)
+			gone(t, db, "I live in Lyon.", insp.url, at.url)
 		})
 	}
 }

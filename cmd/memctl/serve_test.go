@@ -125,6 +125,32 @@ func status(t *testing.T, u, host, auth string) int {
 	return resp.StatusCode
 }
 
+// exitsZero waits for memctl's exit code on code, and fails the test
+// unless it comes within 20 s and is 0.
+func exitsZero(t *testing.T, code chan int, errOut fmt.Stringer) {
+	t.Helper()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("memctl ended with %d: %s", c, errOut)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("memctl did not end")
+	}
+}
+
+// gone fails the test unless, memctl ended, each server of urls refuses
+// connections and the store, closed, opens again and lists want.
+func gone(t *testing.T, db, want string, urls ...string) {
+	t.Helper()
+	for _, u := range urls {
+		refused(t, u)
+	}
+	if got := ok(t, "--db", db, "list"); !strings.Contains(got, want) {
+		t.Errorf("after memctl: %q, want %q", got, want)
+	}
+}
+
 // refused fails the test unless the server of u is gone: a connection to
 // its port is refused.
 func refused(t *testing.T, u string) {
@@ -195,14 +221,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("foreign Host: %d", resp.StatusCode)
 	}
 	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d after cancel: %s", c, errOut.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	exitsZero(t, code, &errOut)
 }
 
 // TestServeMCP: serve --mcp serves MCP over streamable HTTP beside the
@@ -256,19 +275,8 @@ func TestServeMCP(t *testing.T) {
 		}
 	}
 	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d after cancel: %s", c, errOut)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve --mcp did not stop")
-	}
-	refused(t, insp.url)
-	refused(t, at.url)
-	if got := ok(t, "--db", db, "list"); !strings.Contains(got, "I live in Lyon.") {
-		t.Errorf("after serve: %q", got)
-	}
+	exitsZero(t, code, errOut)
+	gone(t, db, "I live in Lyon.", insp.url, at.url)
 }
 
 // TestServeReady: the ready callback gets, once every listener is bound
