@@ -38,12 +38,14 @@ prints (unless --no-token) before it shows anything. Each request is bounded: 5 
 for its headers (64 KiB at most), 10 s to read it whole, a minute to answer, and
 a connection idle for 30 s is closed; a form of more than 64 KiB is refused.
 
---mcp HOST:PORT serves, from the same process and the same open store, the MCP
-server of memctl mcp --http for --user: streamable HTTP at HOST:PORT/mcp, with
-the same protections and its own per-run token, printed on stdout beside the
-inspector's address as "Authorization: Bearer TOKEN". Its remember decides with
---decider, --model and --fallback (and --lookup, --embedder, --timeout), as
-memctl mcp's does. Ctrl-C or SIGTERM stops both servers, then closes the store.`,
+--mcp HOST:PORT serves too, from the same process and the same open store, what
+memctl mcp --http serves, for --user: streamable HTTP at HOST:PORT/mcp with the
+same protections and bounds (but for the answer: a minute, or two model timeouts
+and 30 s when that is longer) and a per-run token of its own, printed on stdout
+after the inspector's address, for an "Authorization: Bearer TOKEN" header. Its
+remember decides with --decider, --model and --fallback, which need --mcp (and
+--lookup, --embedder, --timeout), as memctl mcp's does. Ctrl-C or SIGTERM stops
+both servers, then closes the store.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sv := serving{tell: a.printf, lim: defaultServeLimits()}
