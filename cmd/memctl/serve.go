@@ -116,11 +116,14 @@ func (a *app) serve(ctx context.Context, s *memory.Store, sv serving, ready func
 			return usageError{err}
 		}
 	}
+	var at servingAt
 	type site struct {
-		e   *endpoint
-		h   http.Handler
-		lim serveLimits
-		ln  net.Listener
+		e    *endpoint
+		h    http.Handler
+		lim  serveLimits
+		path string  // what to open: "/", or "/mcp"
+		url  *string // its URL in at
+		ln   net.Listener
 	}
 	var sites []*site
 	if sv.inspector != nil {
@@ -128,10 +131,10 @@ func (a *app) serve(ctx context.Context, s *memory.Store, sv serving, ready func
 		if err != nil {
 			return err
 		}
-		sites = append(sites, &site{e: sv.inspector, h: h, lim: sv.lim})
+		sites = append(sites, &site{e: sv.inspector, h: h, lim: sv.lim, path: "/", url: &at.Inspector})
 	}
 	if sv.mcp != nil {
-		sites = append(sites, &site{e: sv.mcp, h: mcpHandler(server, sv.mcp), lim: a.mcpLimits()})
+		sites = append(sites, &site{e: sv.mcp, h: mcpHandler(server, sv.mcp), lim: a.mcpLimits(), path: "/mcp", url: &at.MCP})
 	}
 	for i, st := range sites {
 		ln, err := st.e.listen()
@@ -143,14 +146,9 @@ func (a *app) serve(ctx context.Context, s *memory.Store, sv serving, ready func
 		}
 		st.ln = ln
 	}
-	var at servingAt
 	runs := make([]func(context.Context) error, 0, len(sites)+1)
 	for _, st := range sites {
-		if base := "http://" + st.ln.Addr().String(); st.e == sv.mcp {
-			at.MCP = base + "/mcp"
-		} else {
-			at.Inspector = base + "/"
-		}
+		*st.url = "http://" + st.ln.Addr().String() + st.path
 		runs = append(runs, func(ctx context.Context) error { return serveHTTP(ctx, st.ln, st.h, st.lim) })
 	}
 	if at.Inspector != "" {
