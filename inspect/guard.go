@@ -37,7 +37,7 @@ func cookieName(r *http.Request) string {
 // with a token set, a request that carries neither it nor its cookie.
 func (h *Handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !h.hostAllowed(r.Host) {
+		if !HostAllowed(r.Host, h.o.Hosts) {
 			h.fail(w, r, http.StatusMisdirectedRequest, "Refused: this inspector answers only to a loopback host name (localhost, 127.0.0.1, [::1]).")
 			return
 		}
@@ -47,7 +47,7 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		}
 		if q := r.URL.Query(); q.Has("token") {
 			if !sameToken(q.Get("token"), h.o.Token) {
-				h.fail(w, r, http.StatusForbidden, "Refused: wrong token. Open the address memctl serve printed.")
+				h.fail(w, r, http.StatusForbidden, "Refused: wrong token. Open the address memctl printed.")
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: h.o.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
@@ -67,7 +67,7 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		h.fail(w, r, http.StatusForbidden, "Refused: no token. Open the address memctl serve printed (it ends in ?token=…).")
+		h.fail(w, r, http.StatusForbidden, "Refused: no token. Open the address memctl printed (it ends in ?token=…).")
 	})
 }
 
@@ -75,9 +75,11 @@ func sameToken(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// hostAllowed says whether the Host header names this machine's loopback
-// interface or one of the names Options.Hosts allows.
-func (h *Handler) hostAllowed(hostport string) bool {
+// HostAllowed says whether hostport, a request's Host (with or without a
+// port), names this machine's loopback interface or one of hosts: the
+// check the Handler makes against DNS rebinding (with Options.Hosts), for
+// a server beside it to make the same.
+func HostAllowed(hostport string, hosts []string) bool {
 	host := hostport
 	if hh, _, err := net.SplitHostPort(hostport); err == nil {
 		host = hh
@@ -89,7 +91,7 @@ func (h *Handler) hostAllowed(hostport string) bool {
 	if IsLoopbackName(host) {
 		return true
 	}
-	for _, a := range h.o.Hosts {
+	for _, a := range hosts {
 		if strings.EqualFold(strings.Trim(a, "[]"), host) {
 			return true
 		}

@@ -10,6 +10,32 @@ import (
 	"testing"
 )
 
+// HostAllowed, which memctl's MCP server shares, is the Handler's check:
+// a loopback name, or one of hosts whatever its case, brackets or port.
+func TestHostAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		hostport string
+		hosts    []string
+		want     bool
+	}{
+		{"127.0.0.1:7712", nil, true},
+		{"localhost", nil, true},
+		{"[::1]:7712", nil, true},
+		{"memory.test:7712", nil, false},
+		{"memory.test:7712", []string{"Memory.Test"}, true},
+		{"MEMORY.TEST.", []string{"memory.test"}, true},
+		{"[fd00::1]:7712", []string{"[fd00::1]"}, true},
+		{"fd00::1", []string{"fd00::1"}, true},
+		{"other.test", []string{"memory.test"}, false},
+		{"", []string{""}, false},
+		{":7712", nil, false},
+	} {
+		if got := HostAllowed(tc.hostport, tc.hosts); got != tc.want {
+			t.Errorf("HostAllowed(%q, %q) = %v, want %v", tc.hostport, tc.hosts, got, tc.want)
+		}
+	}
+}
+
 func TestHostRefused(t *testing.T) {
 	f := newFixture(t, &Options{Hosts: []string{"inspector.lan"}})
 	for host, code := range map[string]int{

@@ -207,6 +207,9 @@ func TestMCPUsage(t *testing.T) {
 	fails(t, exitUsage, "--db", db, "mcp", "--decider", "oracle")
 	fails(t, exitUsage, "--db", db, "mcp", "extra")
 	fails(t, exitUsage, "--db", db, "--user", "a\x01b", "mcp")
+	fails(t, exitUsage, "--db", db, "mcp", "--inspect", "10.1.2.3:7711")
+	fails(t, exitUsage, "--db", db, "mcp", "--inspect", "nonsense")
+	fails(t, exitUsage, "--db", db, "mcp", "--http", "127.0.0.1:0", "--inspect", "0.0.0.0:7711")
 }
 
 var mcpURL = regexp.MustCompile(`at (http://\S+/mcp) .*?(?:Bearer ([0-9a-f]+))?$`)
@@ -238,6 +241,19 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// connectHTTP connects the Go SDK's client to the MCP server at a, with
+// its token as the bearer.
+func connectHTTP(t *testing.T, ctx context.Context, a address) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "memctl-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: a.url,
+		HTTPClient: &http.Client{Transport: bearer{a.token}}}, nil)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", a.url, err)
+	}
+	return cs
+}
+
 // TestMCPHTTP: streamable HTTP with the per-run token, refused without it,
 // with another token or from another Host, and shut down by the context.
 func TestMCPHTTP(t *testing.T) {
@@ -248,24 +264,7 @@ func TestMCPHTTP(t *testing.T) {
 	if len(token) != 32 {
 		t.Fatalf("token %q", token)
 	}
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
-	post := func(host, auth string) int {
-		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(init))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if host != "" {
-			req.Host = host
-		}
-		if auth != "" {
-			req.Header.Set("Authorization", auth)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
-	}
+	post := func(host, auth string) int { return status(t, url, host, auth) }
 	for _, c := range []struct {
 		host, auth string
 		want       int
@@ -280,12 +279,7 @@ func TestMCPHTTP(t *testing.T) {
 			t.Errorf("Host %q, Authorization %q: %d, want %d", c.host, c.auth, got, c.want)
 		}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "memctl-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := connectHTTP(t, ctx, address{url, token})
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{"text": "I live in Lyon."}})
 	if err != nil || res.IsError {
 		t.Fatalf("remember over HTTP: %v %+v", err, res)
@@ -322,4 +316,80 @@ func TestMCPHTTP(t *testing.T) {
 	}
 	cancel2()
 	<-done
+}
+
+// TestMCPInspect: mcp --inspect serves the inspector from the MCP server's
+// process, on its open store. On stdio its address, with its token, goes to
+// stderr; the inspector shows what the session remembered; and when stdin
+// closes the process ends with exit 0, the inspector stopped with it and
+// the store closed.
+func TestMCPInspect(t *testing.T) {
+	db := tempDB(t)
+	m := startMCP(t, context.Background(), "--db", db, "mcp", "--inspect", "127.0.0.1:0")
+	// The address is told before the server answers initialize.
+	insp, _ := told(strings.Split(strings.TrimSpace(m.stderr.String()), "\n")...)
+	if insp.url == "" || len(insp.token) != 32 {
+		t.Fatalf("stderr %q", m.stderr.String())
+	}
+	if b, res := m.call("remember", map[string]any{"text": "I live in Lyon."}); res.IsError {
+		t.Fatalf("remember: %s", b)
+	}
+	if c, body := inspectorPage(t, insp); c != http.StatusOK || !strings.Contains(body, "I live in Lyon.") {
+		t.Errorf("the inspector, with its token: %d, without the fact remembered over MCP", c)
+	}
+	if c := status(t, insp.url, "", ""); c != http.StatusForbidden {
+		t.Errorf("the inspector without its token: %d", c)
+	}
+	if c := status(t, insp.url+"?token="+insp.token, "evil.example", ""); c != http.StatusMisdirectedRequest {
+		t.Errorf("the inspector from a foreign Host: %d", c)
+	}
+	if code := m.close(); code != 0 {
+		t.Fatalf("memctl mcp --inspect ended with %d, stderr %q", code, m.stderr.String())
+	}
+	gone(t, db, "I live in Lyon.", insp.url)
+}
+
+// TestMCPHTTPInspect: mcp --http --inspect serves both over HTTP from one
+// process, each with its own token or, with --no-token, none; Ctrl-C stops
+// both, exit 0.
+func TestMCPHTTPInspect(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		noToken bool
+	}{{"tokens", false}, {"--no-token", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := tempDB(t)
+			args := []string{"--db", db, "mcp", "--http", "127.0.0.1:0", "--inspect", "127.0.0.1:0"}
+			if tc.noToken {
+				args = append(args, "--no-token")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			errOut := &lineWriter{line: make(chan string, 2)}
+			code := make(chan int, 1)
+			go func() { code <- run(ctx, args, strings.NewReader(""), io.Discard, errOut) }()
+			insp, at := told(nextLine(t, errOut, code, errOut), nextLine(t, errOut, code, errOut))
+			if insp.url == "" || at.url == "" || (insp.token == "") != tc.noToken || (at.token == "") != tc.noToken {
+				t.Fatalf("stderr %q", errOut)
+			}
+			cs := connectHTTP(t, ctx, at)
+			if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{"text": "I live in Lyon."}}); err != nil || res.IsError {
+				t.Fatalf("remember over HTTP: %v %+v", err, res)
+			}
+			cs.Close()
+			if c, body := inspectorPage(t, insp); c != http.StatusOK || !strings.Contains(body, "I live in Lyon.") {
+				t.Errorf("the inspector: %d, without the fact remembered over MCP", c)
+			}
+			want := http.StatusUnauthorized
+			if tc.noToken {
+				want = http.StatusOK
+			}
+			if c := status(t, at.url, "", ""); c != want {
+				t.Errorf("MCP without a token: %d, want %d", c, want)
+			}
+			cancel()
+			exitsZero(t, code, errOut)
+			gone(t, db, "I live in Lyon.", insp.url, at.url)
+		})
+	}
 }

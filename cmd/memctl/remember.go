@@ -11,6 +11,7 @@ import (
 
 	"github.com/palimpsest-mem/memory"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // reconcileCommands are remember and the commands around its decisions.
@@ -146,10 +147,17 @@ else the rules'; "claims:" (claims_from and claims_note in --json) says which.`,
 	f.Var(timeFlag{&rf.from}, "from", "when the fact became true in the world, over what its words say")
 	f.Var(timeFlag{&rf.until}, "until", "when the fact stops being true, over what its words say")
 	f.StringVar(&rf.source, "source", "", "reference to where the fact came from, e.g. a message id")
+	rf.registerDecider(f)
+	return c
+}
+
+// registerDecider adds the flags that choose how remember decides
+// (--decider, --model, --fallback) to f: remember's, and those of the
+// commands that serve remember over MCP.
+func (rf *rememberFlags) registerDecider(f *pflag.FlagSet) {
 	f.StringVar(&rf.decider, "decider", "", "rules, ollama, openai or add (default $MEMCTL_DECIDER, else rules)")
 	f.StringVar(&rf.model, "model", "", "chat model of the ollama or openai decider (default $MEMCTL_MODEL)")
-	f.StringVar(&rf.fallback, "fallback", rf.fallback, "when the decider fails: add the fact anyway, or error")
-	return c
+	f.StringVar(&rf.fallback, "fallback", memory.FallbackAdd, "when the decider fails: add the fact anyway, or error")
 }
 
 // outcomeJSON is remember's --json output.

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/inspect"
 )
 
 // serveWith runs the inspector on a store of one fact with lim, and
@@ -33,7 +32,8 @@ func serveWith(t *testing.T, lim serveLimits) string {
 	out := &lineWriter{line: make(chan string, 1)}
 	a := &app{stdout: out, stderr: io.Discard, getenv: os.Getenv}
 	done := make(chan error, 1)
-	go func() { done <- a.serve(ctx, s, "127.0.0.1:0", false, &inspect.Options{}, lim) }()
+	sv := serving{inspector: &endpoint{flag: "--addr", addr: "127.0.0.1:0"}, lim: lim, tell: a.printf}
+	go func() { done <- a.serve(ctx, s, sv, nil) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
