@@ -6,9 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
+	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,11 +20,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/palimpsest-mem/memory"
 )
 
@@ -413,4 +418,118 @@ func TestPeerOfAnotherUser(t *testing.T) {
 	if err := <-peers; err == nil || !strings.Contains(err.Error(), "peer uid 65534") {
 		t.Errorf("another user: %v, want refused", err)
 	}
+}
+
+// TestOneOwnerConcurrently: an assistant's MCP session, commands of other
+// terminals and a person's inspector use one store at once, through the
+// one process that holds it: nothing is lost, and Check is clean.
+func TestOneOwnerConcurrently(t *testing.T) {
+	ownerRuntime(t)
+	db := tempDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, errOut := &lineWriter{line: make(chan string, 2)}, &syncBuffer{}
+	code := make(chan int, 1)
+	serveCtx, stopServe := context.WithCancel(ctx)
+	defer stopServe()
+	go func() {
+		code <- run(serveCtx, []string{"--db", db, "serve", "--addr", "127.0.0.1:0", "--mcp", "127.0.0.1:0"}, strings.NewReader(""), out, errOut)
+	}()
+	insp, at := told(nextLine(t, out, code, errOut), nextLine(t, out, code, errOut))
+	cs := connectHTTP(t, ctx, at)
+	defer cs.Close()
+
+	const viaMCP, terminals, perTerminal = 30, 3, 15
+	var want []string
+	errs := make(chan error, 100)
+	done := make(chan struct{})
+	var workers sync.WaitGroup
+	workers.Add(1)
+	go func() { // the assistant
+		defer workers.Done()
+		for i := range viaMCP {
+			text := fmt.Sprintf("The assistant heard fact number %d.", i)
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{"text": text}})
+			if err != nil || res.IsError {
+				errs <- fmt.Errorf("remember %q: %v %v", text, err, res)
+				return
+			}
+			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": text}}); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	for i := range viaMCP {
+		want = append(want, fmt.Sprintf("The assistant heard fact number %d.", i))
+	}
+	for w := range terminals {
+		for i := range perTerminal {
+			want = append(want, fmt.Sprintf("Terminal %d typed fact number %d.", w, i))
+		}
+		workers.Add(1)
+		go func() { // another terminal: writes and reads
+			defer workers.Done()
+			for i := range perTerminal {
+				var o, e bytes.Buffer
+				if c := run(ctx, []string{"--db", db, "add", fmt.Sprintf("Terminal %d typed fact number %d.", w, i)}, strings.NewReader(""), &o, &e); c != 0 {
+					errs <- fmt.Errorf("terminal %d add: exit %d: %s", w, c, e.String())
+					return
+				}
+				o.Reset()
+				if c := run(ctx, []string{"--db", db, "--json", "list"}, strings.NewReader(""), &o, &e); c != 0 || !json.Valid(o.Bytes()) {
+					errs <- fmt.Errorf("terminal %d list: exit %d: %s", w, c, e.String())
+					return
+				}
+			}
+		}()
+	}
+	var pages atomic.Int64
+	go func() { // the person at the inspector, until the others are done
+		jar, _ := cookiejar.New(nil)
+		client := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+		u := insp.url + "?token=" + insp.token
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			resp, err := client.Get(u)
+			if err != nil {
+				errs <- err
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				errs <- fmt.Errorf("inspector: %d", resp.StatusCode)
+				return
+			}
+			pages.Add(1)
+			u = insp.url
+		}
+	}()
+	workers.Wait()
+	close(done)
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if pages.Load() == 0 {
+		t.Error("test is void: the inspector answered no page meanwhile")
+	}
+	var got []string
+	for _, f := range facts(t, ok(t, "--db", db, "--json", "list", "--all")) {
+		got = append(got, f["text"].(string))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%d facts, want %d:\n%q", len(got), len(want), got)
+	}
+	ok(t, "--db", db, "check") // inside the owner
+	stopServe()
+	exitsZero(t, code, errOut)
+	ok(t, "--db", db, "check") // the file, opened anew
 }
