@@ -49,7 +49,11 @@ the MCP server (stdin closed, Ctrl-C, SIGTERM), before the store closes.
 remember decides with --decider (default $MEMCTL_DECIDER, else rules), --model,
 --fallback, --lookup, --embedder and --timeout, as memctl remember does; a
 model failure is a tool error (--fallback error) or a decision that names its
-fallback.`,
+fallback.
+
+While it runs, the other memctl commands on this store run inside it, through
+a socket in $XDG_RUNTIME_DIR/palimpsest (see the README's "One process owns the
+store"); memctl mcp on stdio started beside a memctl serve runs inside that.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tune, err := a.rememberOptions(&rf)

@@ -46,7 +46,11 @@ and 30 s when that is longer) and a per-run token of its own, printed on stdout
 after the inspector's address, for an "Authorization: Bearer TOKEN" header. Its
 remember decides with --decider, --model and --fallback, which need --mcp (and
 --lookup, --embedder, --timeout), as memctl mcp's does. Ctrl-C or SIGTERM stops
-both servers, then closes the store.`,
+both servers, then closes the store.
+
+While it runs, the other memctl commands on this store (list, remember, export…)
+run inside it, through a socket in $XDG_RUNTIME_DIR/palimpsest: see the README's
+"One process owns the store".`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sv := serving{tell: a.printf, lim: defaultServeLimits(), holder: "memctl serve"}
