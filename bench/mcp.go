@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,14 +38,9 @@ func mcpCmd() *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if asJSON {
-				return json.NewEncoder(w).Encode(struct {
-					Machine string `json:"machine"`
-					Rows    []row  `json:"rows"`
-				}{machine(), rows})
+			if err := report(w, asJSON, start, rows); err != nil || asJSON {
+				return err
 			}
-			fmt.Fprintf(w, "%s; run took %v\n\n", machine(), time.Since(start).Round(time.Second))
-			printRows(w, rows)
 			var worst time.Duration
 			for i, r := range rows {
 				if i+2 < len(rows) && strings.HasSuffix(r.Op, " over MCP stdio") && !strings.HasPrefix(r.Op, "ping") {
@@ -84,34 +78,14 @@ func runMCPBench(ctx context.Context, texts []string, facts, calls int, memctl s
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if memctl == "" {
-		memctl = filepath.Join(dir, "memctl")
-		if out, err := exec.CommandContext(ctx, "go", "build", "-o", memctl, "./cmd/memctl").CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build ./cmd/memctl (run bench from the module's root): %v\n%s", err, out)
-		}
-	}
-	// Twin stores, the same facts in each, as memctl opens them: fsync on,
-	// the topics lookup, the rules decider.
-	seed := newCorpus(texts, 1)
-	seeded := make([]string, facts)
-	for i := range seeded {
-		seeded[i] = seed.next()
+	if memctl, err = builtMemctl(ctx, dir, memctl); err != nil {
+		return nil, err
 	}
 	paths := [3]string{filepath.Join(dir, "served.db"), filepath.Join(dir, "library.db"), filepath.Join(dir, "inmemory.db")}
-	for _, p := range paths {
-		s, err := memory.Open(p, 0o600, &memory.Options{NoSync: true})
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range seeded {
-			if _, err := s.Add(ctx, memory.Note{Text: t}); err != nil {
-				s.Close()
-				return nil, err
-			}
-		}
-		if err := s.Close(); err != nil {
-			return nil, err
-		}
+	// Twin stores, the same facts in each, then opened as memctl opens
+	// them: fsync on, the topics lookup, the rules decider.
+	if err := seedTwins(ctx, texts, facts, paths[:]...); err != nil {
+		return nil, err
 	}
 	lib, err := memory.Open(paths[1], 0o600, &memory.Options{Lookup: memory.LookupTopics})
 	if err != nil {

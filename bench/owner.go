@@ -3,14 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
 
-	"github.com/palimpsest-mem/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -41,16 +39,7 @@ start to exit, as a shell runs it; fsync is on in both.`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if asJSON {
-				return json.NewEncoder(w).Encode(struct {
-					Machine string `json:"machine"`
-					Rows    []row  `json:"rows"`
-				}{machine(), rows})
-			}
-			fmt.Fprintf(w, "%s; run took %v\n\n", machine(), time.Since(start).Round(time.Second))
-			printRows(w, rows)
-			return nil
+			return report(cmd.OutOrStdout(), asJSON, start, rows)
 		},
 	}
 	f := c.Flags()
@@ -71,32 +60,12 @@ func runOwnerBench(ctx context.Context, texts []string, facts, calls int, memctl
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if memctl == "" {
-		memctl = filepath.Join(dir, "memctl")
-		if out, err := exec.CommandContext(ctx, "go", "build", "-o", memctl, "./cmd/memctl").CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build ./cmd/memctl (run bench from the module's root): %v\n%s", err, out)
-		}
-	}
-	seed := newCorpus(texts, 1)
-	seeded := make([]string, facts)
-	for i := range seeded {
-		seeded[i] = seed.next()
+	if memctl, err = builtMemctl(ctx, dir, memctl); err != nil {
+		return nil, err
 	}
 	served, free := filepath.Join(dir, "served.db"), filepath.Join(dir, "free.db")
-	for _, p := range []string{served, free} {
-		s, err := memory.Open(p, 0o600, &memory.Options{NoSync: true})
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range seeded {
-			if _, err := s.Add(ctx, memory.Note{Text: t}); err != nil {
-				s.Close()
-				return nil, err
-			}
-		}
-		if err := s.Close(); err != nil {
-			return nil, err
-		}
+	if err := seedTwins(ctx, texts, facts, served, free); err != nil {
+		return nil, err
 	}
 	env := append(os.Environ(), "XDG_RUNTIME_DIR="+dir, "MEMCTL_DECIDER=", "MEMCTL_LOOKUP=")
 	serve := exec.CommandContext(ctx, memctl, "--db", served, "serve", "--addr", "127.0.0.1:0")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -123,14 +122,9 @@ func perfCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return json.NewEncoder(w).Encode(struct {
-					Machine string `json:"machine"`
-					Rows    []row  `json:"rows"`
-				}{machine(), rows})
+			if err := report(w, asJSON, start, rows); err != nil || asJSON {
+				return err
 			}
-			fmt.Fprintf(w, "%s; run took %v\n\n", machine(), time.Since(start).Round(time.Second))
-			printRows(w, rows)
 			fmt.Fprintln(w, "perf ok")
 			return nil
 		},
