@@ -41,6 +41,14 @@ type outcome struct {
 // and hands on in turn. Every call thus commits at most one batch, the one
 // that holds its own write, and returns when that one has committed; a lone
 // writer never waits for company.
+//
+// Why not bbolt's DB.Batch: it holds a lone writer MaxBatchDelay (10 ms by
+// default) waiting for company; it takes no context, so a queued writer
+// cannot withdraw; it runs the batch on a timer's goroutine, so a panic
+// there is no writer's to recover (here the leader runs it, and a write's
+// panic goes to that write's caller); and its callers return in no order,
+// while the caches and the index must follow each commit in commit order,
+// under writeMu (commitTx).
 type committer struct {
 	mu      sync.Mutex
 	pending []*writeReq
