@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -124,21 +123,6 @@ const (
 	KeepExisting Keep = "existing"
 	// KeepBoth: both stay current.
 	KeepBoth Keep = "both"
-)
-
-// Sentinel errors of reconciliation.
-var (
-	// ErrDecider: the decider failed and the fallback policy is FallbackError.
-	ErrDecider = errors.New("decider failed")
-	// ErrAlreadyUndone: Undo of a decision that was undone before.
-	ErrAlreadyUndone = errors.New("decision already undone")
-	// ErrUndoStale: the facts a decision changed have changed again since.
-	ErrUndoStale = errors.New("facts changed since the decision")
-	// ErrResolved: a conflict that is resolved already.
-	ErrResolved = errors.New("conflict already resolved")
-	// ErrMoot: a conflict that no longer holds, because one of its facts
-	// is no longer current or, for a derived one, both name one entity.
-	ErrMoot = errors.New("conflict is moot")
 )
 
 // logEntry is an entry of the decision or the conflict log, kept as JSON.

@@ -2,16 +2,10 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
-
-// ErrDecisionHasFact: DeleteDecision of a decision that added a fact, or
-// superseded, retracted or confirmed one, that still exists (or that a
-// conflict names): it goes with Delete of that fact, which scrubs it.
-var ErrDecisionHasFact = errors.New("decision added or changed a fact that still exists")
 
 // DeleteDecision erases decision id of user for good: its record, then,
 // by compacting the file as Delete does, every byte of it left in bbolt's

@@ -99,4 +99,26 @@ var (
 	// it too, and also when a writable Open could not remove the indexes
 	// that processes now gone left in that folder.
 	ErrIndexDir = index.ErrDir
+
+	// Of reconciliation:
+
+	// ErrDecider: the decider failed and the fallback policy is FallbackError.
+	ErrDecider = errors.New("decider failed")
+	// ErrAlreadyUndone: Undo of a decision that was undone before.
+	ErrAlreadyUndone = errors.New("decision already undone")
+	// ErrUndoStale: the facts a decision changed have changed again since.
+	ErrUndoStale = errors.New("facts changed since the decision")
+	// ErrResolved: a conflict that is resolved already.
+	ErrResolved = errors.New("conflict already resolved")
+	// ErrMoot: a conflict that no longer holds, because one of its facts
+	// is no longer current or, for a derived one, both name one entity.
+	ErrMoot = errors.New("conflict is moot")
+	// ErrDecisionHasFact: DeleteDecision of a decision that added a fact, or
+	// superseded, retracted or confirmed one, that still exists (or that a
+	// conflict names): it goes with Delete of that fact, which scrubs it.
+	ErrDecisionHasFact = errors.New("decision added or changed a fact that still exists")
 )
+
+// errMoved stops a Remember transaction whose target changed after the
+// decision was made: the decision is made again on the new state.
+var errMoved = errors.New("target changed since the decision")

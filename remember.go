@@ -42,10 +42,6 @@ type Outcome struct {
 	DeciderError error
 }
 
-// errMoved stops a Remember transaction whose target changed after the
-// decision was made: the decision is made again on the new state.
-var errMoved = errors.New("target changed since the decision")
-
 // Remember reconciles a new fact with what the store knows: it finds the
 // candidates the fact may update or contradict, lets the decider judge
 // outside any write transaction, then applies the verdict — add, update
