@@ -378,7 +378,7 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 	switch keep {
 	case KeepNew, KeepExisting, KeepBoth:
 	default:
-		return Conflict{}, fmt.Errorf("resolve conflict %d: unknown choice %q (new, existing or both)", id, keep)
+		return Conflict{}, fmt.Errorf("conflict %d: keep %q, want new, existing or both", id, keep)
 	}
 	var c Conflict
 	err := s.update(ctx, func(tx *kv.Tx) error {

@@ -178,11 +178,11 @@ func addNames(names map[string]nameInfo, r *kv.Record) {
 // moment of the merge (the claims recorded by then), and later claims may
 // give a kind the names did not have then.
 func checkMerge(a *aliases, names, kinds map[string]nameInfo, from, into string) error {
-	for _, n := range []string{from, into} {
-		if n == UserSubject {
-			return fmt.Errorf("%w: the user is not an entity to merge", ErrInvalidMerge)
+	for _, n := range []struct{ what, name string }{{"from", from}, {"into", into}} {
+		if n.name == UserSubject {
+			return fmt.Errorf("%w: %s is the user, not an entity to merge", ErrInvalidMerge, n.what)
 		}
-		if err := validName(n); err != nil {
+		if err := validName(n.what, n.name); err != nil {
 			return err
 		}
 	}
@@ -224,17 +224,18 @@ func groupKind(a *aliases, names map[string]nameInfo, r string) EntityKind {
 	return best.kind
 }
 
-// validName checks a name given to a merge as a claim's name is checked.
-func validName(n string) error {
+// validName checks a name given to a merge (what: from or into) as a
+// claim's name is checked.
+func validName(what, n string) error {
 	switch {
 	case len(n) > MaxNameLen:
-		return fmt.Errorf("%w: a name of %d bytes, at most %d", ErrInvalidMerge, len(n), MaxNameLen)
+		return fmt.Errorf("%w: %s: a name of %d bytes, at most %d", ErrInvalidMerge, what, len(n), MaxNameLen)
 	case !utf8.ValidString(n):
-		return fmt.Errorf("%w: a name that is not valid UTF-8", ErrInvalidMerge)
+		return fmt.Errorf("%w: %s: a name that is not valid UTF-8", ErrInvalidMerge, what)
 	case strings.IndexFunc(n, unicode.IsControl) >= 0:
-		return fmt.Errorf("%w: a name holding a control character", ErrInvalidMerge)
+		return fmt.Errorf("%w: %s: a name holding a control character", ErrInvalidMerge, what)
 	case claims.Normalize(n) == "":
-		return fmt.Errorf("%w: an empty name %q", ErrInvalidMerge, n)
+		return fmt.Errorf("%w: %s: an empty name %q", ErrInvalidMerge, what, n)
 	}
 	return nil
 }

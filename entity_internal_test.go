@@ -31,7 +31,7 @@ func TestCheckFindsBadMerges(t *testing.T) {
 		"an unknown name":  {map[uint64]any{1: Merge{ID: 1, At: at(1), From: "Ghost", Into: "A"}}, "no claim of the user names it"},
 		"another user's":   {map[uint64]any{1: Merge{ID: 1, At: at(1), User: "bob", From: "B", Into: "A"}}, "no claim of the user names it"},
 		"the same entity":  {map[uint64]any{1: Merge{ID: 1, At: at(1), From: "a", Into: "A"}}, "same entity"},
-		"the user":         {map[uint64]any{1: Merge{ID: 1, At: at(1), From: UserSubject, Into: "A"}}, "the user is not an entity"},
+		"the user":         {map[uint64]any{1: Merge{ID: 1, At: at(1), From: UserSubject, Into: "A"}}, "from is the user, not an entity"},
 		"a second alias":   {map[uint64]any{1: Merge{ID: 1, At: at(1), From: "A", Into: "B"}, 2: Merge{ID: 2, At: at(2), From: "A", Into: "C"}}, "already an alias"},
 		"undone too early": {map[uint64]any{1: Merge{ID: 1, At: at(2), From: "A", Into: "B", UndoneAt: new(at(1))}}, "not after it was made"},
 		"out of order":     {map[uint64]any{1: Merge{ID: 1, At: at(2), From: "A", Into: "B"}, 2: Merge{ID: 2, At: at(1), From: "C", Into: "B"}}, "not after merge 1"},

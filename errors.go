@@ -9,7 +9,11 @@ import (
 )
 
 // Sentinel errors. Every error a Store returns wraps at most one of them and
-// can be tested with errors.Is.
+// can be tested with errors.Is. Its message names the argument at fault as
+// the caller wrote it (Options.AutoBudget, PromptOptions.Budget, k, from),
+// or the record (fact 3, conflict 2), and a value out of range with what is
+// wanted; Open's and the constructors' start with "memory: ", there being
+// no store yet to say whose.
 var (
 	// ErrNotFound: no fact with that id (or not the given user's).
 	ErrNotFound = kv.ErrNotFound

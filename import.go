@@ -737,8 +737,8 @@ func (s *Store) validMergeLine(m *Merge, hdr exportHeader) error {
 	if err := validUser(m.User); err != nil {
 		return err
 	}
-	for _, n := range []string{m.From, m.Into} {
-		if err := validName(n); err != nil {
+	for _, n := range []struct{ what, name string }{{"from", m.From}, {"into", m.Into}} {
+		if err := validName(n.what, n.name); err != nil {
 			return err
 		}
 	}

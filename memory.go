@@ -124,20 +124,23 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxTextRunes < 0 || o.AutoBudget < 0 {
-		return nil, fmt.Errorf("memory: negative limit in options")
+	if o.MaxTextRunes < 0 {
+		return nil, fmt.Errorf("memory: Options.MaxTextRunes = %d, want 0 (DefaultMaxTextRunes) or more", o.MaxTextRunes)
+	}
+	if o.AutoBudget < 0 {
+		return nil, fmt.Errorf("memory: Options.AutoBudget = %d, want 0 (no cap) or more", o.AutoBudget)
 	}
 	if o.Lookup == "" {
 		o.Lookup = LookupTopics
 	}
 	if _, err := index.ParseMode(string(o.Lookup)); err != nil {
-		return nil, fmt.Errorf("memory: %w", err)
+		return nil, fmt.Errorf("memory: Options.Lookup: %w", err)
 	}
 	// Options are checked before the file is touched: a bad one opens,
 	// creates and sweeps nothing.
 	fallback, err := fallbackPolicy(o.Fallback)
 	if err != nil {
-		return nil, fmt.Errorf("memory: %w", err)
+		return nil, fmt.Errorf("memory: Options.Fallback: %w", err)
 	}
 	var embedder Embedder
 	if o.Lookup == LookupSemantic {

@@ -197,13 +197,13 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 		o = *opts
 	}
 	if o.Budget < 0 {
-		return ranking{}, fmt.Errorf("%w: budget %d, want 0 (no limit) or more", ErrInvalidPromptOptions, o.Budget)
+		return ranking{}, fmt.Errorf("%w: PromptOptions.Budget = %d, want 0 (no limit) or more", ErrInvalidPromptOptions, o.Budget)
 	}
 	if o.HalfLife < 0 {
-		return ranking{}, fmt.Errorf("%w: half-life %s, want 0 (the default) or more", ErrInvalidPromptOptions, o.HalfLife)
+		return ranking{}, fmt.Errorf("%w: PromptOptions.HalfLife = %s, want 0 (DefaultHalfLife) or more", ErrInvalidPromptOptions, o.HalfLife)
 	}
 	if !utf8.ValidString(o.For) {
-		return ranking{}, fmt.Errorf("prompt for a message: %w", ErrInvalidUTF8)
+		return ranking{}, fmt.Errorf("PromptOptions.For: %w", ErrInvalidUTF8)
 	}
 	if err := validUser(user); err != nil {
 		return ranking{}, err

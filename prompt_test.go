@@ -269,9 +269,12 @@ func TestPromptUnsureNote(t *testing.T) {
 func TestPromptRefusesBadOptions(t *testing.T) {
 	s, _ := open(t, newClock("2026-01-01"), nil)
 	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I live in Lyon."}))
-	for _, o := range []memory.PromptOptions{{Budget: -1}, {HalfLife: -time.Hour}} {
-		if _, err := s.Prompt(ctx, "", &o); !errors.Is(err, memory.ErrInvalidPromptOptions) {
+	for o, field := range map[memory.PromptOptions]string{{Budget: -1}: "PromptOptions.Budget = -1", {HalfLife: -time.Hour}: "PromptOptions.HalfLife = -1h0m0s"} {
+		_, err := s.Prompt(ctx, "", &o)
+		if !errors.Is(err, memory.ErrInvalidPromptOptions) {
 			t.Errorf("Prompt(%+v) error %v, want ErrInvalidPromptOptions", o, err)
+		} else if !strings.Contains(err.Error(), field) {
+			t.Errorf("Prompt(%+v) error %q does not name %s", o, err, field)
 		}
 		if _, err := s.ExplainPrompt(ctx, "", &o); !errors.Is(err, memory.ErrInvalidPromptOptions) {
 			t.Errorf("ExplainPrompt(%+v) error %v, want ErrInvalidPromptOptions", o, err)

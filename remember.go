@@ -25,7 +25,7 @@ func fallbackPolicy(p string) (string, error) {
 	case FallbackAdd, FallbackError:
 		return p, nil
 	}
-	return "", fmt.Errorf("unknown fallback policy %q (add or error)", p)
+	return "", fmt.Errorf("unknown fallback policy %q, want add or error", p)
 }
 
 // Outcome is the result of Remember: the decision, and the fact stored

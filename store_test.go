@@ -24,6 +24,33 @@ func TestFileMode(t *testing.T) {
 	}
 }
 
+// An option out of range is refused by name, before the file is touched.
+func TestOpenNamesTheBadOption(t *testing.T) {
+	for _, c := range []struct {
+		opts memory.Options
+		want string
+	}{
+		{memory.Options{MaxTextRunes: -1}, "Options.MaxTextRunes = -1"},
+		{memory.Options{AutoBudget: -2}, "Options.AutoBudget = -2"},
+		{memory.Options{Lookup: "psychic"}, "Options.Lookup: "},
+		{memory.Options{Fallback: "maybe"}, "Options.Fallback: "},
+	} {
+		path := filepath.Join(t.TempDir(), "m.db")
+		s, err := memory.Open(path, 0, &c.opts)
+		if err == nil {
+			s.Close()
+			t.Errorf("Open(%+v) accepted", c.opts)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "memory: "+c.want) {
+			t.Errorf("Open(%+v): %v, want it to start %q", c.opts, err, "memory: "+c.want)
+		}
+		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("Open(%+v) refused, but made the file: %v", c.opts, err)
+		}
+	}
+}
+
 func TestSecondOpenIsLocked(t *testing.T) {
 	_, path := open(t, nil, nil)
 	start := time.Now()
