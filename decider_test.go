@@ -257,8 +257,8 @@ func TestRememberOllamaFallbacks(t *testing.T) {
 		{"connection refused", func(srv *ollamatest.Server) { srv.Close() }, 0, "connection refused", "connection refused"},
 	}
 	for _, tc := range cases {
-		for _, policy := range []string{memory.FallbackAdd, memory.FallbackError} {
-			t.Run(tc.name+"/"+policy, func(t *testing.T) {
+		for _, policy := range []memory.FallbackPolicy{memory.FallbackAdd, memory.FallbackError} {
+			t.Run(tc.name+"/"+string(policy), func(t *testing.T) {
 				c := newClock("2026-01-01")
 				srv := ollamatest.New(t)
 				s := ollamaStore(t, c, srv, policy)
@@ -328,8 +328,8 @@ func TestRememberOllamaFallbacks(t *testing.T) {
 // A pinned candidate is shown, marked not eligible; a model that insists on
 // updating it never changes it, and the outcome says why.
 func TestRememberOllamaPinnedTarget(t *testing.T) {
-	for _, policy := range []string{memory.FallbackAdd, memory.FallbackError} {
-		t.Run(policy, func(t *testing.T) {
+	for _, policy := range []memory.FallbackPolicy{memory.FallbackAdd, memory.FallbackError} {
+		t.Run(string(policy), func(t *testing.T) {
 			const oldText = "I live in Lyon."
 			c := newClock("2026-01-01")
 			srv := ollamatest.New(t)

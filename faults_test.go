@@ -101,15 +101,15 @@ var faultReason = map[faultKind]string{
 // nothing, and answers without a fault are applied as given.
 func TestRememberFaultsBesideWrites(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
-	for _, policy := range []string{memory.FallbackAdd, memory.FallbackError} {
-		t.Run("fallback "+policy, func(t *testing.T) { faultsBesideWrites(t, policy) })
+	for _, policy := range []memory.FallbackPolicy{memory.FallbackAdd, memory.FallbackError} {
+		t.Run("fallback "+string(policy), func(t *testing.T) { faultsBesideWrites(t, policy) })
 	}
 	// The fake servers are closed and the stores too: nothing may linger,
 	// not even the Ollama client's keep-alive connections.
 	goleak.VerifyNone(t, ignore)
 }
 
-func faultsBesideWrites(t *testing.T, policy string) {
+func faultsBesideWrites(t *testing.T, policy memory.FallbackPolicy) {
 	const rounds, writers = 4, 3
 	srv := ollamatest.New(t)
 	sw := newSwitchable(t, srv.Config.Handler)

@@ -19,19 +19,22 @@ import (
 // computes theirs. Supersede, retract, restore, undo and hard delete carry
 // edges with their facts, and the graph retires nothing by itself.
 
+// EdgeState is where an edge stands at the times asked about.
+type EdgeState string
+
 // Edge states.
 const (
 	// EdgeCurrent: some supporting fact is visible and its event interval
 	// holds the event time asked about.
-	EdgeCurrent = "current"
+	EdgeCurrent EdgeState = "current"
 	// EdgeEnded: the interval is visible but ended by the event time asked
 	// about (or starts after it).
-	EdgeEnded = "ended"
+	EdgeEnded EdgeState = "ended"
 	// EdgeRetracted: every supporting fact recorded by then is retracted.
-	EdgeRetracted = "retracted"
+	EdgeRetracted EdgeState = "retracted"
 	// EdgeUpcoming: the interval is visible and begins after the event time
 	// asked about (a change told in advance).
-	EdgeUpcoming = "upcoming"
+	EdgeUpcoming EdgeState = "upcoming"
 )
 
 // EdgeQuery selects edges; empty Subject, Relation or Object match any.
@@ -60,7 +63,7 @@ type Edge struct {
 	Kind EntityKind
 	// Support is the ids of the facts behind this interval, ascending.
 	Support []uint64
-	State   string // EdgeCurrent, EdgeEnded, EdgeUpcoming or EdgeRetracted
+	State   EdgeState
 	// EventStart is nil when no supporting fact says when it began;
 	// EventEnd is nil while open.
 	EventStart, EventEnd *time.Time

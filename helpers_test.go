@@ -275,7 +275,7 @@ func traces(t *testing.T, dirs []string, needles []string) []string {
 	return found
 }
 
-func ollamaStore(t *testing.T, c *clock, srv *ollamatest.Server, fallback string) *memory.Store {
+func ollamaStore(t *testing.T, c *clock, srv *ollamatest.Server, fallback memory.FallbackPolicy) *memory.Store {
 	t.Helper()
 	dec := must[memory.Decider](t)(memory.OllamaDecider("m", &memory.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond}))
 	s, _ := open(t, c, &memory.Options{NoSync: true, Decider: dec, Lookup: memory.LookupTopics, Fallback: fallback})

@@ -65,7 +65,7 @@ type Options struct {
 	// Fallback is what Remember does when the decider fails or times out:
 	// FallbackAdd (the default) adds the fact, FallbackError refuses it.
 	// Either way the decision records the fallback and its reason.
-	Fallback string
+	Fallback FallbackPolicy
 }
 
 // Store is an open memory file.
@@ -82,7 +82,7 @@ type Store struct {
 	embedder Embedder // nil unless the lookup is semantic
 	decider  Decider
 	claimer  Claimer // nil: none
-	fallback string
+	fallback FallbackPolicy
 
 	// writeMu is held by each commit until the candidate index has
 	// queued its changes, so the index sees changes in commit order, and

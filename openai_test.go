@@ -29,7 +29,7 @@ func openAICandidateNumber(req openaitest.ChatRequest, text string) int {
 
 // openAIStore is a store deciding through the fake OpenAI-compatible
 // server, with the key it wants.
-func openAIStore(t *testing.T, c *clock, srv *openaitest.Server, fallback string) (*memory.Store, string) {
+func openAIStore(t *testing.T, c *clock, srv *openaitest.Server, fallback memory.FallbackPolicy) (*memory.Store, string) {
 	t.Helper()
 	srv.Key = apiKey
 	dec := must[memory.Decider](t)(memory.OpenAIDecider("m", &memory.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: apiKey, Timeout: 300 * time.Millisecond}))
@@ -171,8 +171,8 @@ func TestRememberOpenAIFallbacks(t *testing.T) {
 			"HTTP 307 redirect, not followed", "redirect to http://127.0.0.1:9/v1/chat/completions not followed"},
 	}
 	for _, tc := range cases {
-		for _, policy := range []string{memory.FallbackAdd, memory.FallbackError} {
-			t.Run(tc.name+"/"+policy, func(t *testing.T) {
+		for _, policy := range []memory.FallbackPolicy{memory.FallbackAdd, memory.FallbackError} {
+			t.Run(tc.name+"/"+string(policy), func(t *testing.T) {
 				c := newClock("2026-01-01")
 				srv := openaitest.New(t)
 				s, path := openAIStore(t, c, srv, policy)

@@ -31,8 +31,8 @@ var quotings = map[string]func(string) string{
 // goes with Delete).
 func TestRefusalKeepsNoProviderText(t *testing.T) {
 	for name, quote := range quotings {
-		for _, policy := range []string{memory.FallbackError, memory.FallbackAdd} {
-			t.Run(name+"/"+policy, func(t *testing.T) {
+		for _, policy := range []memory.FallbackPolicy{memory.FallbackError, memory.FallbackAdd} {
+			t.Run(name+"/"+string(policy), func(t *testing.T) {
 				srv := openaitest.New(t)
 				s, path := openAIStore(t, nil, srv, policy)
 				srv.Chat = func(openaitest.ChatRequest) openaitest.Reply {
@@ -69,8 +69,8 @@ func TestRefusalKeepsNoProviderText(t *testing.T) {
 func TestRefusalKeepsNoModelAnswer(t *testing.T) {
 	const text = "My door code is 7781."
 	answer := `{"reasoning":"r","action":"My door code is 7781","target":0,"event_from":null,"grain":null,"claims":[]}`
-	for _, policy := range []string{memory.FallbackError, memory.FallbackAdd} {
-		t.Run(policy, func(t *testing.T) {
+	for _, policy := range []memory.FallbackPolicy{memory.FallbackError, memory.FallbackAdd} {
+		t.Run(string(policy), func(t *testing.T) {
 			srv := openaitest.New(t)
 			s, path := openAIStore(t, nil, srv, policy)
 			srv.Chat = func(openaitest.ChatRequest) openaitest.Reply { return openaitest.Reply{Content: answer} }

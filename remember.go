@@ -11,14 +11,20 @@ import (
 	"github.com/palimpsest-mem/memory/reconcile"
 )
 
-// Fallback policies, for Options.Fallback.
+// FallbackPolicy is what Remember does when the decider fails
+// (Options.Fallback).
+type FallbackPolicy string
+
+// Fallback policies.
 const (
-	FallbackAdd   = "add"
-	FallbackError = "error"
+	// FallbackAdd: the fact is added all the same.
+	FallbackAdd FallbackPolicy = "add"
+	// FallbackError: the fact is refused, with ErrDecider.
+	FallbackError FallbackPolicy = "error"
 )
 
 // fallbackPolicy checks Options.Fallback; "" means FallbackAdd.
-func fallbackPolicy(p string) (string, error) {
+func fallbackPolicy(p FallbackPolicy) (FallbackPolicy, error) {
 	switch p {
 	case "":
 		return FallbackAdd, nil

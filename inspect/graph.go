@@ -72,7 +72,7 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 		if len(e.Support) > 0 {
 			link = href("/facts/"+itoa(e.Support[len(e.Support)-1]), user)
 		}
-		title, class := label+" ("+e.State+")", edgeClass(e.State)
+		title, class := label+" ("+string(e.State)+")", edgeClass(e.State)
 		if e.KnownUntil != nil { // a belief revised since: drawn as the history it is
 			title, class = label+" (no longer believed)", "superseded"
 		}
@@ -105,7 +105,7 @@ func edgeLabel(e memory.Edge) string {
 }
 
 // edgeClass maps an edge's state onto the diagram's classes of facts.
-func edgeClass(state string) string {
+func edgeClass(state memory.EdgeState) string {
 	switch state {
 	case memory.EdgeEnded:
 		return "superseded"

@@ -190,7 +190,7 @@ func edgeOf(e memory.Edge, aliases map[string][]string) Edge {
 	}
 	return Edge{
 		Subject: e.Subject, Relation: string(e.Relation), Object: e.Object, Kind: string(e.Kind),
-		Support: support, State: e.State,
+		Support: support, State: string(e.State),
 		EventStart: timePtrOf(e.EventStart), EventEnd: timePtrOf(e.EventEnd),
 		KnownFrom: timePtrOf(e.KnownFrom), KnownUntil: timePtrOf(e.KnownUntil),
 		SubjectAliases: names(e.Subject), ObjectAliases: names(e.Object),

@@ -136,7 +136,7 @@ func edgeObject(e memory.Edge, aliases map[string][]string) edgeJSON {
 		Object:         e.Object,
 		Kind:           string(e.Kind),
 		Support:        support,
-		State:          e.State,
+		State:          string(e.State),
 		EventStart:     jsonTimePtr(e.EventStart),
 		EventEnd:       jsonTimePtr(e.EventEnd),
 		KnownFrom:      jsonTimePtr(e.KnownFrom),

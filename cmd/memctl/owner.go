@@ -151,7 +151,7 @@ func (a *app) own(ctx context.Context, s *memory.Store, command string) (o *owne
 func (o *owner) listen(ctx context.Context) error {
 	a := o.a
 	if a.deciderSpec == "" { // opened without remember's options: the library's
-		a.deciderSpec = "rules, fallback " + memory.FallbackAdd
+		a.deciderSpec = "rules, fallback " + string(memory.FallbackAdd)
 	}
 	var err error
 	if a.ownSettings, err = a.settings(true); err != nil {

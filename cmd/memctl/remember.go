@@ -47,7 +47,7 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 	if name == "" {
 		name = a.getenv("MEMCTL_DECIDER")
 	}
-	switch rf.fallback {
+	switch memory.FallbackPolicy(rf.fallback) {
 	case memory.FallbackAdd, memory.FallbackError:
 	default:
 		return nil, usagef("unknown fallback policy %q (add or error)", rf.fallback)
@@ -75,11 +75,11 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 		return nil, usagef("unknown decider %q (rules, ollama, openai or add)", name)
 	}
 	a.deciderSpec += ", fallback " + rf.fallback
-	return func(o *memory.Options) { o.Decider, o.Fallback = decider, rf.fallback }, nil
+	return func(o *memory.Options) { o.Decider, o.Fallback = decider, memory.FallbackPolicy(rf.fallback) }, nil
 }
 
 func (a *app) rememberCmd() *cobra.Command {
-	rf := rememberFlags{fallback: memory.FallbackAdd}
+	rf := rememberFlags{fallback: string(memory.FallbackAdd)}
 	c := &cobra.Command{
 		Use:   "remember TEXT",
 		Short: "Record a fact and reconcile it with what is known: add, update, invalidate or noop",
@@ -157,7 +157,7 @@ else the rules'; "claims:" (claims_from and claims_note in --json) says which.`,
 func (rf *rememberFlags) registerDecider(f *pflag.FlagSet) {
 	f.StringVar(&rf.decider, "decider", "", "rules, ollama, openai or add (default $MEMCTL_DECIDER, else rules)")
 	f.StringVar(&rf.model, "model", "", "chat model of the ollama or openai decider (default $MEMCTL_MODEL)")
-	f.StringVar(&rf.fallback, "fallback", memory.FallbackAdd, "when the decider fails: add the fact anyway, or error")
+	f.StringVar(&rf.fallback, "fallback", string(memory.FallbackAdd), "when the decider fails: add the fact anyway, or error")
 }
 
 // outcomeJSON is remember's --json output.
@@ -216,7 +216,7 @@ func (a *app) printOutcome(ctx context.Context, s *memory.Store, out memory.Outc
 	}
 	if d.Fallback != "" {
 		then := "the fact was added without the decider's judgement (--fallback add)"
-		if policy == memory.FallbackError {
+		if memory.FallbackPolicy(policy) == memory.FallbackError {
 			then = "nothing was stored (--fallback error)"
 		}
 		fb := d.Fallback
