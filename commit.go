@@ -44,11 +44,13 @@ type outcome struct {
 //
 // Why not bbolt's DB.Batch: it holds a lone writer MaxBatchDelay (10 ms by
 // default) waiting for company; it takes no context, so a queued writer
-// cannot withdraw; it runs the batch on a goroutine of its own (a timer's),
-// so a panic there is no writer's to recover (here the leader runs it, and
-// a write's panic goes to that write's caller); and its callers return in
-// no order, while the caches and the index must follow each commit in
-// commit order, under writeMu (commitTx).
+// cannot withdraw; it commits on a goroutine of its own (a timer's), where
+// kv's guard, which makes bbolt's panic on a damaged page ErrCorrupt, does
+// not reach, so the panic would kill the process (here a writer commits,
+// and a panic stays that writer's: commitTx catches it, and a write's own
+// goes to its caller); and its callers return in no order, while the
+// caches and the index must follow each commit in commit order, under
+// writeMu (commitTx).
 type committer struct {
 	mu      sync.Mutex
 	pending []*writeReq
