@@ -361,30 +361,20 @@ func (a *app) decisionsCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if a.json {
-					out := make([]decisionJSON, len(ds))
-					for i, d := range ds {
-						out[i] = decisionObject(d)
+				return a.printList(len(ds), func() any { return jsonList(ds, decisionObject) }, "no decisions", func(tw io.Writer) error {
+					fmt.Fprintln(tw, "ID\tAT\tACTION\tTARGET\tADDED\tDECIDER\tFALLBACK\tUNDONE\tTEXT")
+					for _, d := range ds {
+						action := actionName(d.Action)
+						undone := "-"
+						if d.UndoneAt != nil {
+							undone = showTime(*d.UndoneAt)
+						}
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), oneLineText(action),
+							idOrDash(d.Target), idOrDash(d.Added), oneLineText(d.Decider), yesNo(d.Fallback != "", "yes", "-"),
+							undone, oneLineText(d.Text))
 					}
-					return a.printJSON(out)
-				}
-				if len(ds) == 0 {
-					_, err := fmt.Fprintln(a.stdout, "no decisions")
-					return err
-				}
-				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tAT\tACTION\tTARGET\tADDED\tDECIDER\tFALLBACK\tUNDONE\tTEXT")
-				for _, d := range ds {
-					action := actionName(d.Action)
-					undone := "-"
-					if d.UndoneAt != nil {
-						undone = showTime(*d.UndoneAt)
-					}
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), oneLineText(action),
-						idOrDash(d.Target), idOrDash(d.Added), oneLineText(d.Decider), yesNo(d.Fallback != "", "yes", "-"),
-						undone, oneLineText(d.Text))
-				}
-				return tw.Flush()
+					return nil
+				})
 			})
 		},
 	}
