@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/internal/modelenv"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -52,27 +53,22 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 	default:
 		return nil, usagef("unknown fallback policy %q (add or error)", rf.fallback)
 	}
-	var decider memory.Decider
+	decider, err := modelenv.Decider(name, rf.model, a.timeout, a.getenv)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	switch name {
 	case "", "rules":
-		decider = memory.RulesDecider()
 		a.deciderSpec = "rules"
 	case "add":
-		decider = memory.AddDecider()
 		a.deciderSpec = "add"
-	case "ollama", "openai":
-		model := rf.model
-		if model == "" {
-			model = a.getenv("MEMCTL_MODEL")
-		}
-		d, err := a.modelDecider(name, model)
+	default: // a model, announced on stderr when slow
+		n, err := a.notice(decider, "a decision")
 		if err != nil {
 			return nil, err
 		}
-		decider = d
-		a.deciderSpec = name + " " + a.modelPlace(name, model)
-	default:
-		return nil, usagef("unknown decider %q (rules, ollama, openai or add)", name)
+		decider = noticedDecider{decider, n}
+		a.deciderSpec = name + " " + a.modelPlace(name, modelenv.Model(rf.model, a.getenv))
 	}
 	a.deciderSpec += ", fallback " + rf.fallback
 	return func(o *memory.Options) { o.Decider, o.Fallback = decider, rf.fallback }, nil
