@@ -151,22 +151,6 @@ func jsonTimePtr(t *time.Time) *string {
 	return jsonTime(*t)
 }
 
-// claimJSON is one claim in a fact object's claims array.
-type claimJSON struct {
-	Subject  string `json:"subject"`
-	Relation string `json:"relation"`
-	Object   string `json:"object"`
-	Kind     string `json:"kind"`
-}
-
-func claimObjects(cs []memory.Claim) []claimJSON {
-	out := make([]claimJSON, 0, len(cs)) // [] rather than null
-	for _, c := range cs {
-		out = append(out, claimJSON{Subject: c.Subject, Relation: string(c.Relation), Object: c.Object, Kind: string(c.Kind)})
-	}
-	return out
-}
-
 // userSubject is how a table shows the subject "", the user.
 const userSubject = "(user)"
 

@@ -36,8 +36,8 @@ type factJSON struct {
 	EventEnd   *string `json:"event_end"`
 	Source     *string `json:"source"`
 	// Claims are what the fact states, the graph's edges are made of; []
-	// for none.
-	Claims []claimJSON `json:"claims"`
+	// for none. memory.Claim's own JSON keys, the MCP tools' too.
+	Claims []memory.Claim `json:"claims"`
 }
 
 func factObject(f memory.Fact) factJSON {
@@ -56,7 +56,7 @@ func factObject(f memory.Fact) factJSON {
 		EventUntilSource: nonEmpty(f.EventUntilSource),
 		EventStart:       jsonTime(f.EventStart),
 		EventEnd:         jsonTime(f.EventEnd),
-		Claims:           claimObjects(f.Claims),
+		Claims:           nonNil(f.Claims),
 	}
 	if f.Source.Ref != "" {
 		ref := f.Source.Ref
