@@ -12,6 +12,7 @@ import (
 	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/internal/claimscore"
+	"github.com/palimpsest-mem/memory/internal/modelenv"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,7 @@ func claimsCmd() *cobra.Command {
 			if limit < 0 {
 				return fmt.Errorf("--limit %d: want 0 (all) or more", limit)
 			}
-			if timeout <= 0 {
+			if timeout < 0 {
 				return fmt.Errorf("--timeout %s: want more than zero", timeout)
 			}
 			f, err := os.Open(data)
@@ -73,7 +74,7 @@ func claimsCmd() *cobra.Command {
 			if decider != "ollama" && decider != "openai" {
 				return fmt.Errorf("--decider %q: want rules, ollama or openai", decider)
 			}
-			d, err := deciderNamed(decider, model, timeout, os.Getenv)
+			d, err := modelenv.Decider(decider, model, timeout, os.Getenv)
 			if err != nil {
 				return err
 			}
@@ -117,7 +118,7 @@ func claimsCmd() *cobra.Command {
 	fl.StringVar(&decider, "decider", "rules", "rules, ollama or openai")
 	fl.StringVar(&model, "model", "", "chat model of --decider ollama or openai (default $MEMCTL_MODEL)")
 	fl.BoolVar(&claimsOnly, "claims-only", false, "ask the model in the claims-only call, not in a decision")
-	fl.DurationVar(&timeout, "timeout", memory.DefaultModelTimeout, "how long one model call may take")
+	fl.DurationVar(&timeout, "timeout", 0, timeoutUsage)
 	fl.IntVar(&limit, "limit", 0, "score N facts spread evenly over the file (0: all), for a quick look at a slow model")
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/internal/modelenv"
 	"github.com/spf13/pflag"
 )
 
@@ -69,11 +70,15 @@ type evalFlags struct {
 	limit                                   int
 }
 
+// timeoutUsage is --timeout's help: 0 leaves it to the environment, as
+// memctl's --timeout does.
+var timeoutUsage = fmt.Sprintf("how long one model call may take (default $MEMCTL_TIMEOUT, else %s)", memory.DefaultModelTimeout)
+
 func (e *evalFlags) add(f *pflag.FlagSet, limitUsage string) {
 	dataFlags(f, &e.data, &e.distractors)
 	f.StringVar(&e.decider, "decider", "rules", "rules, add, ollama or openai")
 	f.StringVar(&e.model, "model", "", "chat model of --decider ollama or openai (default $MEMCTL_MODEL)")
-	f.DurationVar(&e.timeout, "timeout", memory.DefaultModelTimeout, "how long one model call may take")
+	f.DurationVar(&e.timeout, "timeout", 0, timeoutUsage)
 	f.IntVar(&e.limit, "limit", 0, limitUsage)
 	f.StringVar(&e.mode, "mode", string(memory.LookupTopics), "candidate lookup mode")
 }
@@ -91,7 +96,7 @@ func (e *evalFlags) load() (memory.LookupMode, []updateCase, []distractor, memor
 	if err != nil {
 		return "", nil, nil, nil, err
 	}
-	d, err := deciderNamed(e.decider, e.model, e.timeout, os.Getenv)
+	d, err := modelenv.Decider(e.decider, e.model, e.timeout, os.Getenv)
 	if err != nil {
 		return "", nil, nil, nil, err
 	}

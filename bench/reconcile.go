@@ -117,31 +117,6 @@ func spread(cases []updateCase, n int) []updateCase {
 	return out
 }
 
-// deciderNamed builds the decider --decider names, as memctl does: a
-// model decider takes its model from model, else $MEMCTL_MODEL; Ollama's
-// address from $OLLAMA_HOST; an OpenAI-compatible server's from
-// $OPENAI_BASE_URL and its key from $OPENAI_API_KEY.
-func deciderNamed(name, model string, timeout time.Duration, getenv func(string) string) (memory.Decider, error) {
-	if model == "" {
-		model = getenv("MEMCTL_MODEL")
-	}
-	if model == "" && (name == "ollama" || name == "openai") {
-		return nil, fmt.Errorf("--decider %s needs a model: --model NAME or $MEMCTL_MODEL", name)
-	}
-	switch name {
-	case "rules":
-		return memory.RulesDecider(), nil
-	case "add":
-		return memory.AddDecider(), nil
-	case "ollama":
-		return memory.OllamaDecider(model, &memory.OllamaOptions{Host: getenv("OLLAMA_HOST"), Timeout: timeout})
-	case "openai":
-		return memory.OpenAIDecider(model, &memory.OpenAIOptions{BaseURL: getenv("OPENAI_BASE_URL"),
-			APIKey: getenv("OPENAI_API_KEY"), Timeout: timeout})
-	}
-	return nil, fmt.Errorf("unknown decider %q (rules, add, ollama or openai)", name)
-}
-
 // reconcileResult counts decisions per gold action.
 type reconcileResult struct {
 	decider    string

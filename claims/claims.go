@@ -127,7 +127,8 @@ func Kinds() []Kind {
 		Medication, Food, Instrument, Vehicle, Sport, Job, DietKind, Activity, Thing}
 }
 
-// Claim is one (subject, relation, object) a fact states.
+// Claim is one (subject, relation, object) a fact states. Its JSON keys
+// are a contract: memctl's --json and the MCP tools print claims with them.
 type Claim struct {
 	// Subject is "" for the user; else whom the fact is about, as written:
 	// a relative or friend by the noun that names them ("sister" for "my

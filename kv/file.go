@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/palimpsest-mem/memory/internal/fsx"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -164,6 +165,18 @@ func (d *DB) createInPlace() (*bolt.DB, error) {
 	}
 	d.created = st
 	return b, nil
+}
+
+// placeNew gives the new file at tmp the name path, never replacing what
+// is there: an error wrapping fs.ErrExist if something is. renameat2 with
+// RENAME_NOREPLACE does it in one step, so the store never has a second
+// name; a system or file system without it falls back to a hard link.
+func placeNew(tmp, path string) error {
+	err := fsx.RenameNoReplace(tmp, path)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return linkNew(tmp, path)
+	}
+	return err
 }
 
 // linkNew is placeNew by a hard link and the removal of the temporary

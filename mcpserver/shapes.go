@@ -35,13 +35,9 @@ type Fact struct {
 }
 
 // Claim is one (subject, relation, object) a fact states; subject "" is
-// the user.
-type Claim struct {
-	Subject  string `json:"subject"`
-	Relation string `json:"relation"`
-	Object   string `json:"object"`
-	Kind     string `json:"kind"`
-}
+// the user. Its JSON keys (subject, relation, object, kind) are the
+// library's, as memctl's --json prints them too: one mapping, not three.
+type Claim = memory.Claim
 
 func factOf(f memory.Fact) Fact {
 	o := Fact{
@@ -84,12 +80,12 @@ func factPtr(f *memory.Fact) *Fact {
 	return &o
 }
 
+// claimsOf is cs, [] rather than null when empty.
 func claimsOf(cs []memory.Claim) []Claim {
-	out := make([]Claim, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, Claim{Subject: c.Subject, Relation: string(c.Relation), Object: c.Object, Kind: string(c.Kind)})
+	if cs == nil {
+		return []Claim{}
 	}
-	return out
+	return cs
 }
 
 // timeOf is nil for the zero time, so that it encodes as null.

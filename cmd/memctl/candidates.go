@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/palimpsest-mem/memory"
 	"github.com/spf13/cobra"
@@ -45,36 +45,34 @@ func (a *app) candidatesCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if a.json {
-					out := struct {
+				asJSON := func() any {
+					return struct {
 						Mode       string          `json:"mode"`
 						Fallback   string          `json:"fallback,omitempty"`
 						Candidates []candidateJSON `json:"candidates"`
-					}{Mode: string(l.Mode), Fallback: l.Fallback, Candidates: []candidateJSON{}}
-					for _, c := range l.Candidates {
-						out.Candidates = append(out.Candidates, candidateJSON{Fact: factObject(c.Fact), Score: c.Score,
-							Terms: nonNil(c.Terms), Topics: nonNil(c.Topics), Similarity: c.Similarity})
-					}
-					return a.printJSON(out)
+					}{Mode: string(l.Mode), Fallback: l.Fallback, Candidates: jsonList(l.Candidates, candidateObject)}
 				}
-				if l.Fallback != "" {
+				if !a.json && l.Fallback != "" {
 					fmt.Fprintf(a.stderr, "memctl: note: %s\n", oneLineText(l.Fallback))
 				}
-				if len(l.Candidates) == 0 {
-					_, err := fmt.Fprintf(a.stdout, "no candidates (lookup %s)\n", l.Mode)
-					return err
-				}
-				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSCORE\tWHY\tTEXT")
-				for _, c := range l.Candidates {
-					fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", c.Fact.ID, c.Score, oneLineText(why(c)), oneLineText(c.Fact.Text))
-				}
-				return tw.Flush()
+				none := fmt.Sprintf("no candidates (lookup %s)", l.Mode)
+				return a.printList(len(l.Candidates), asJSON, none, func(tw io.Writer) error {
+					fmt.Fprintln(tw, "ID\tSCORE\tWHY\tTEXT")
+					for _, c := range l.Candidates {
+						fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", c.Fact.ID, c.Score, oneLineText(why(c)), oneLineText(c.Fact.Text))
+					}
+					return nil
+				})
 			})
 		},
 	}
 	c.Flags().IntVar(&k, "k", memory.DefaultCandidates, "how many candidates at most (1..100)")
 	return c
+}
+
+func candidateObject(c memory.Candidate) candidateJSON {
+	return candidateJSON{Fact: factObject(c.Fact), Score: c.Score,
+		Terms: nonNil(c.Terms), Topics: nonNil(c.Topics), Similarity: c.Similarity}
 }
 
 func why(c memory.Candidate) string {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
@@ -151,22 +151,6 @@ func jsonTimePtr(t *time.Time) *string {
 	return jsonTime(*t)
 }
 
-// claimJSON is one claim in a fact object's claims array.
-type claimJSON struct {
-	Subject  string `json:"subject"`
-	Relation string `json:"relation"`
-	Object   string `json:"object"`
-	Kind     string `json:"kind"`
-}
-
-func claimObjects(cs []memory.Claim) []claimJSON {
-	out := make([]claimJSON, 0, len(cs)) // [] rather than null
-	for _, c := range cs {
-		out = append(out, claimJSON{Subject: c.Subject, Relation: string(c.Relation), Object: c.Object, Kind: string(c.Kind)})
-	}
-	return out
-}
-
 // userSubject is how a table shows the subject "", the user.
 const userSubject = "(user)"
 
@@ -189,38 +173,29 @@ func showClaim(c memory.Claim) string {
 // printEdges prints edges as a JSON array or a table, each name with the
 // names merged into it (aliases, by normalized name).
 func (a *app) printEdges(edges []memory.Edge, aliases map[string][]string) error {
-	if a.json {
-		out := make([]edgeJSON, 0, len(edges))
-		for _, e := range edges {
-			out = append(out, edgeObject(e, aliases))
-		}
-		return a.printJSON(out)
-	}
-	if len(edges) == 0 {
-		_, err := fmt.Fprintln(a.stdout, "no edges")
-		return err
-	}
-	// The timeline's edges say when the store believed them: a KNOWN column.
-	known := slices.ContainsFunc(edges, func(e memory.Edge) bool { return e.KnownFrom != nil })
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprint(tw, "SUBJECT\tRELATION\tOBJECT\tSTATE\tEVENT\tSUPPORT")
-	if known {
-		fmt.Fprint(tw, "\tKNOWN")
-	}
-	fmt.Fprintln(tw)
-	for _, e := range edges {
-		subject := showSubject(e.Subject)
-		if e.Subject != "" {
-			subject = withAliases(e.Subject, aliases)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", subject, oneLineText(string(e.Relation)), withAliases(e.Object, aliases),
-			e.State, edgeSpan(e), supportList(e.Support))
+	object := func(e memory.Edge) edgeJSON { return edgeObject(e, aliases) }
+	return a.printList(len(edges), func() any { return jsonList(edges, object) }, "no edges", func(tw io.Writer) error {
+		// The timeline's edges say when the store believed them: a KNOWN column.
+		known := slices.ContainsFunc(edges, func(e memory.Edge) bool { return e.KnownFrom != nil })
+		fmt.Fprint(tw, "SUBJECT\tRELATION\tOBJECT\tSTATE\tEVENT\tSUPPORT")
 		if known {
-			fmt.Fprintf(tw, "\t%s", knownSpan(e))
+			fmt.Fprint(tw, "\tKNOWN")
 		}
 		fmt.Fprintln(tw)
-	}
-	return tw.Flush()
+		for _, e := range edges {
+			subject := showSubject(e.Subject)
+			if e.Subject != "" {
+				subject = withAliases(e.Subject, aliases)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s", subject, oneLineText(string(e.Relation)), withAliases(e.Object, aliases),
+				e.State, edgeSpan(e), supportList(e.Support))
+			if known {
+				fmt.Fprintf(tw, "\t%s", knownSpan(e))
+			}
+			fmt.Fprintln(tw)
+		}
+		return nil
+	})
 }
 
 // knownSpan is the record times during which the store believed an edge

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
@@ -92,31 +92,21 @@ func (a *app) mergesCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if a.json {
-					out := make([]mergeJSON, len(ms))
-					for i, m := range ms {
-						out[i] = mergeObject(m)
-					}
-					return a.printJSON(out)
-				}
-				if len(ms) == 0 {
-					_, err := fmt.Fprintln(a.stdout, "no merges")
-					return err
-				}
-				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tAT\tSTATE\tFROM\tINTO\tUNDONE\tREASON")
-				for _, m := range ms {
-					undone, reason := "-", m.Reason
-					if m.UndoneAt != nil {
-						undone = showTime(*m.UndoneAt)
-						if m.UndoReason != "" {
-							reason += " / undone: " + m.UndoReason
+				return a.printList(len(ms), func() any { return jsonList(ms, mergeObject) }, "no merges", func(tw io.Writer) error {
+					fmt.Fprintln(tw, "ID\tAT\tSTATE\tFROM\tINTO\tUNDONE\tREASON")
+					for _, m := range ms {
+						undone, reason := "-", m.Reason
+						if m.UndoneAt != nil {
+							undone = showTime(*m.UndoneAt)
+							if m.UndoReason != "" {
+								reason += " / undone: " + m.UndoReason
+							}
 						}
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, showTime(m.At), mergeState(m),
+							oneLineText(m.From), oneLineText(m.Into), undone, oneLineText(reason))
 					}
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, showTime(m.At), mergeState(m),
-						oneLineText(m.From), oneLineText(m.Into), undone, oneLineText(reason))
-				}
-				return tw.Flush()
+					return nil
+				})
 			})
 		},
 	}

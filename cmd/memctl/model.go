@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/internal/modelenv"
 )
 
 // noticeAfter is how long a model call runs before memctl says on stderr
@@ -28,7 +28,7 @@ func (f durationFlag) String() string {
 }
 
 func (f durationFlag) Set(s string) error {
-	d, err := parseTimeout(s)
+	d, err := modelenv.ParseTimeout(s)
 	if err != nil {
 		return err
 	}
@@ -38,93 +38,33 @@ func (f durationFlag) Set(s string) error {
 
 func (f durationFlag) Type() string { return "DURATION" }
 
-// parseTimeout reads a positive Go duration ("90s", "2m").
-func parseTimeout(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("bad timeout %q: want a duration such as 30s or 2m", s)
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("bad timeout %q: want more than zero", s)
-	}
-	return d, nil
-}
-
 // modelTimeout is --timeout, else $MEMCTL_TIMEOUT, else the library's
 // default.
 func (a *app) modelTimeout() (time.Duration, error) {
-	if a.timeout != 0 {
-		return a.timeout, nil
-	}
-	s := a.getenv("MEMCTL_TIMEOUT")
-	if s == "" {
-		return memory.DefaultModelTimeout, nil
-	}
-	d, err := parseTimeout(s)
+	d, err := modelenv.Timeout(a.timeout, a.getenv)
 	if err != nil {
-		return 0, usagef("$MEMCTL_TIMEOUT: %v", err)
+		return 0, usageError{err}
 	}
 	return d, nil
 }
 
-// ollamaOptions say where Ollama is ($OLLAMA_HOST, else the library's
-// default) and how long to wait for it.
+// ollamaOptions say where Ollama is and how long to wait for it.
 func (a *app) ollamaOptions() (*memory.OllamaOptions, error) {
-	timeout, err := a.modelTimeout()
+	o, err := modelenv.OllamaOptions(a.timeout, a.getenv)
 	if err != nil {
-		return nil, err
-	}
-	return &memory.OllamaOptions{Host: a.getenv("OLLAMA_HOST"), Timeout: timeout}, nil
-}
-
-// openAIOptions say where an OpenAI-compatible server is ($OPENAI_BASE_URL,
-// else OpenAI's API), its key ($OPENAI_API_KEY, none when unset, as local
-// servers want) and how long to wait for it. The names are the OpenAI
-// SDKs', so a shell set up for them works as it is.
-func (a *app) openAIOptions() (*memory.OpenAIOptions, error) {
-	timeout, err := a.modelTimeout()
-	if err != nil {
-		return nil, err
-	}
-	o := &memory.OpenAIOptions{BaseURL: a.getenv("OPENAI_BASE_URL"), APIKey: a.getenv("OPENAI_API_KEY"), Timeout: timeout}
-	// OpenAI's own API always wants a key; a local server need not.
-	if strings.TrimSpace(o.BaseURL) == "" && strings.TrimSpace(o.APIKey) == "" {
-		return nil, usagef("OpenAI's API (%s) needs a key: set $OPENAI_API_KEY, or $OPENAI_BASE_URL for another server",
-			memory.DefaultOpenAIBaseURL)
+		return nil, usageError{err}
 	}
 	return o, nil
 }
 
-// modelDecider is the decider of a model provider ("ollama" or "openai")
-// with model, announced on stderr when slow.
-func (a *app) modelDecider(provider, model string) (memory.Decider, error) {
-	if model == "" {
-		return nil, usagef("the %s decider needs a model: --model NAME or $MEMCTL_MODEL", provider)
-	}
-	var d memory.Decider
-	switch provider {
-	case "ollama":
-		opts, err := a.ollamaOptions()
-		if err != nil {
-			return nil, err
-		}
-		if d, err = memory.OllamaDecider(model, opts); err != nil {
-			return nil, usageError{err}
-		}
-	case "openai":
-		opts, err := a.openAIOptions()
-		if err != nil {
-			return nil, err
-		}
-		if d, err = memory.OpenAIDecider(model, opts); err != nil {
-			return nil, usageError{err}
-		}
-	}
-	n, err := a.notice(d, "a decision")
+// openAIOptions say where an OpenAI-compatible server is, its key and how
+// long to wait for it.
+func (a *app) openAIOptions() (*memory.OpenAIOptions, error) {
+	o, err := modelenv.OpenAIOptions(a.timeout, a.getenv)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
-	return noticedDecider{d, n}, nil
+	return o, nil
 }
 
 // embedder is the embedder of the semantic lookup: --embedder (else

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -35,8 +36,8 @@ type factJSON struct {
 	EventEnd   *string `json:"event_end"`
 	Source     *string `json:"source"`
 	// Claims are what the fact states, the graph's edges are made of; []
-	// for none.
-	Claims []claimJSON `json:"claims"`
+	// for none. memory.Claim's own JSON keys, the MCP tools' too.
+	Claims []memory.Claim `json:"claims"`
 }
 
 func factObject(f memory.Fact) factJSON {
@@ -55,7 +56,7 @@ func factObject(f memory.Fact) factJSON {
 		EventUntilSource: nonEmpty(f.EventUntilSource),
 		EventStart:       jsonTime(f.EventStart),
 		EventEnd:         jsonTime(f.EventEnd),
-		Claims:           claimObjects(f.Claims),
+		Claims:           nonNil(f.Claims),
 	}
 	if f.Source.Ref != "" {
 		ref := f.Source.Ref
@@ -112,28 +113,18 @@ func (a *app) printWritten(ctx context.Context, s *memory.Store, f memory.Fact, 
 
 // printFacts prints facts as a JSON array or a table.
 func (a *app) printFacts(ctx context.Context, s *memory.Store, facts []memory.Fact) error {
-	if a.json {
-		out := make([]factJSON, 0, len(facts)) // [] rather than null when empty
+	return a.printList(len(facts), func() any { return jsonList(facts, factObject) }, "no facts", func(tw io.Writer) error {
+		fmt.Fprintln(tw, "ID\tSTATE\tPIN\tRECORDED\tEVENT\tTEXT")
 		for _, f := range facts {
-			out = append(out, factObject(f))
+			event, err := eventSpan(ctx, s, f)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.State(), yesNo(f.Pinned, "yes", "-"),
+				showTime(f.RecordedAt), event, oneLineText(f.Text))
 		}
-		return a.printJSON(out)
-	}
-	if len(facts) == 0 {
-		_, err := fmt.Fprintln(a.stdout, "no facts")
-		return err
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tPIN\tRECORDED\tEVENT\tTEXT")
-	for _, f := range facts {
-		event, err := eventSpan(ctx, s, f)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.State(), yesNo(f.Pinned, "yes", "-"),
-			showTime(f.RecordedAt), event, oneLineText(f.Text))
-	}
-	return tw.Flush()
+		return nil
+	})
 }
 
 // eventSpan shows when a fact was true in the world as the store now sees
@@ -304,32 +295,27 @@ type promptEntryJSON struct {
 // printExplain prints prompt --explain: one fact a line, best ranked
 // first, or their JSON.
 func (a *app) printExplain(es []memory.PromptEntry) error {
-	if a.json {
-		out := make([]promptEntryJSON, 0, len(es))
+	asJSON := func() any { return map[string]any{"facts": jsonList(es, promptEntryObject)} }
+	return a.printList(len(es), asJSON, "No facts are known about the user.", func(tw io.Writer) error {
+		fmt.Fprintln(tw, "\tid\tscore\tfact\twhy")
 		for _, e := range es {
-			terms := make([]string, 0, len(e.Terms))
-			for _, t := range e.Terms {
-				terms = append(terms, t.String())
+			in := "in"
+			if !e.In {
+				in = "out"
 			}
-			out = append(out, promptEntryJSON{ID: e.Fact.ID, Text: e.Fact.Text, In: e.In, Upcoming: e.Upcoming,
-				Pinned: e.Fact.Pinned, Line: e.Line, Score: e.Score, Relevance: e.Relevance, Terms: terms,
-				Freshness: e.Freshness, FreshFrom: jsonTime(e.FreshFrom), Confirmed: jsonTime(e.Confirmed),
-				Note: e.Note, Why: e.Why})
+			fmt.Fprintf(tw, "%s\t#%d\t%.2f\t%s\t%s\n", in, e.Fact.ID, e.Score, oneLineText(e.Fact.Text), oneLineText(strings.Join(e.Why, "; ")))
 		}
-		return a.printJSON(map[string]any{"facts": out})
+		return nil
+	})
+}
+
+func promptEntryObject(e memory.PromptEntry) promptEntryJSON {
+	terms := make([]string, 0, len(e.Terms))
+	for _, t := range e.Terms {
+		terms = append(terms, t.String())
 	}
-	if len(es) == 0 {
-		_, err := fmt.Fprintln(a.stdout, "No facts are known about the user.")
-		return err
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tid\tscore\tfact\twhy")
-	for _, e := range es {
-		in := "in"
-		if !e.In {
-			in = "out"
-		}
-		fmt.Fprintf(tw, "%s\t#%d\t%.2f\t%s\t%s\n", in, e.Fact.ID, e.Score, oneLineText(e.Fact.Text), oneLineText(strings.Join(e.Why, "; ")))
-	}
-	return tw.Flush()
+	return promptEntryJSON{ID: e.Fact.ID, Text: e.Fact.Text, In: e.In, Upcoming: e.Upcoming,
+		Pinned: e.Fact.Pinned, Line: e.Line, Score: e.Score, Relevance: e.Relevance, Terms: terms,
+		Freshness: e.Freshness, FreshFrom: jsonTime(e.FreshFrom), Confirmed: jsonTime(e.Confirmed),
+		Note: e.Note, Why: e.Why}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/internal/modelenv"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -52,27 +53,22 @@ func (a *app) rememberOptions(rf *rememberFlags) (func(*memory.Options), error) 
 	default:
 		return nil, usagef("unknown fallback policy %q (add or error)", rf.fallback)
 	}
-	var decider memory.Decider
+	decider, err := modelenv.Decider(name, rf.model, a.timeout, a.getenv)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	switch name {
 	case "", "rules":
-		decider = memory.RulesDecider()
 		a.deciderSpec = "rules"
 	case "add":
-		decider = memory.AddDecider()
 		a.deciderSpec = "add"
-	case "ollama", "openai":
-		model := rf.model
-		if model == "" {
-			model = a.getenv("MEMCTL_MODEL")
-		}
-		d, err := a.modelDecider(name, model)
+	default: // a model, announced on stderr when slow
+		n, err := a.notice(decider, "a decision")
 		if err != nil {
 			return nil, err
 		}
-		decider = d
-		a.deciderSpec = name + " " + a.modelPlace(name, model)
-	default:
-		return nil, usagef("unknown decider %q (rules, ollama, openai or add)", name)
+		decider = noticedDecider{decider, n}
+		a.deciderSpec = name + " " + a.modelPlace(name, modelenv.Model(rf.model, a.getenv))
 	}
 	a.deciderSpec += ", fallback " + rf.fallback
 	return func(o *memory.Options) { o.Decider, o.Fallback = decider, memory.FallbackPolicy(rf.fallback) }, nil
@@ -361,30 +357,20 @@ func (a *app) decisionsCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if a.json {
-					out := make([]decisionJSON, len(ds))
-					for i, d := range ds {
-						out[i] = decisionObject(d)
+				return a.printList(len(ds), func() any { return jsonList(ds, decisionObject) }, "no decisions", func(tw io.Writer) error {
+					fmt.Fprintln(tw, "ID\tAT\tACTION\tTARGET\tADDED\tDECIDER\tFALLBACK\tUNDONE\tTEXT")
+					for _, d := range ds {
+						action := actionName(d.Action)
+						undone := "-"
+						if d.UndoneAt != nil {
+							undone = showTime(*d.UndoneAt)
+						}
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), oneLineText(action),
+							idOrDash(d.Target), idOrDash(d.Added), oneLineText(d.Decider), yesNo(d.Fallback != "", "yes", "-"),
+							undone, oneLineText(d.Text))
 					}
-					return a.printJSON(out)
-				}
-				if len(ds) == 0 {
-					_, err := fmt.Fprintln(a.stdout, "no decisions")
-					return err
-				}
-				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tAT\tACTION\tTARGET\tADDED\tDECIDER\tFALLBACK\tUNDONE\tTEXT")
-				for _, d := range ds {
-					action := actionName(d.Action)
-					undone := "-"
-					if d.UndoneAt != nil {
-						undone = showTime(*d.UndoneAt)
-					}
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, showTime(d.At), oneLineText(action),
-						idOrDash(d.Target), idOrDash(d.Added), oneLineText(d.Decider), yesNo(d.Fallback != "", "yes", "-"),
-						undone, oneLineText(d.Text))
-				}
-				return tw.Flush()
+					return nil
+				})
 			})
 		},
 	}
