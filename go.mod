@@ -7,12 +7,6 @@ require (
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/blevesearch/scorch_segment_api/v2 v2.4.11
 	github.com/blevesearch/snowballstem v0.9.0
-	github.com/blevesearch/zapx/v11 v11.4.3
-	github.com/blevesearch/zapx/v12 v12.4.3
-	github.com/blevesearch/zapx/v13 v13.4.3
-	github.com/blevesearch/zapx/v14 v14.4.3
-	github.com/blevesearch/zapx/v15 v15.4.3
-	github.com/blevesearch/zapx/v16 v16.3.4
 	github.com/blevesearch/zapx/v17 v17.2.5
 	github.com/chromedp/chromedp v0.23.0
 	github.com/google/jsonschema-go v0.4.3
@@ -40,6 +34,12 @@ require (
 	github.com/blevesearch/segment v0.9.1 // indirect
 	github.com/blevesearch/upsidedown_store_api v1.0.2 // indirect
 	github.com/blevesearch/vellum v1.2.1 // indirect
+	github.com/blevesearch/zapx/v11 v11.4.3 // indirect
+	github.com/blevesearch/zapx/v12 v12.4.3 // indirect
+	github.com/blevesearch/zapx/v13 v13.4.3 // indirect
+	github.com/blevesearch/zapx/v14 v14.4.3 // indirect
+	github.com/blevesearch/zapx/v15 v15.4.3 // indirect
+	github.com/blevesearch/zapx/v16 v16.3.4 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/internal/indextest"
 	"github.com/palimpsest-mem/memory/internal/ollamatest"
 )
 
@@ -304,7 +304,7 @@ func indexTerms(t *testing.T, path string) []string {
 	if _, err := os.Lstat(indexRoot(path)); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	terms, err := index.ListTerms(indexRoot(path))
+	terms, err := indextest.ListTerms(indexRoot(path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/internal/indextest"
 	"github.com/spf13/cobra"
 )
 
@@ -782,8 +782,11 @@ func (h *crashHarness) deletedTexts() ([]leak, error) {
 		if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		terms, err := index.ListTerms(root)
-		if err != nil {
+		// A kill while scorch wrote a segment leaves it cut short, and
+		// no reader can open it; the raw-byte scan above covers its
+		// bytes. The terms of every other segment are still checked.
+		terms, err := indextest.ListTerms(root)
+		if err != nil && !errors.Is(err, indextest.ErrUnreadable) {
 			return out, fmt.Errorf("listing the terms of %s: %v", root, err)
 		}
 		bad := forbidden(root)

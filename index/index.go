@@ -21,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
+	zap "github.com/blevesearch/zapx/v17"
 
 	"github.com/palimpsest-mem/memory/internal/term"
 )
@@ -117,6 +118,11 @@ func New(an *Analyzer, root string) (ix *Index, err error) {
 	// store at open, so it need not survive a crash: skip its fsyncs.
 	b, err := bleve.NewUsing(filepath.Join(tmp, bleveName), im, scorch.Name, scorch.Name, map[string]any{
 		"unsafe_batch": true,
+		// One segment format, the one internal/indextest reads: scorch's
+		// default changes with bleve, and a reader of the files must not
+		// have to guess among seven.
+		"forceSegmentType":    zap.Type,
+		"forceSegmentVersion": int(zap.Version),
 		// The persister fsyncs its own bbolt file after every snapshot it
 		// writes; napping between persists lets small updates gather in
 		// memory instead of costing a disk flush each, beside the store's
