@@ -3,10 +3,17 @@
 // English and Russian — by rules read from built-in pattern files
 // (patterns/*.txt), so that a memory without a model still builds a graph.
 //
-// It is self-contained: it imports nothing of this module but the
-// internal helpers (internal/wordlist for the pattern files' line format,
-// internal/fold for case folding), so the store, its queries and memctl
-// can all depend on it without a cycle.
+// It is for package memory, reconcile (the relations a model answers with),
+// internal/claimscore and the bench. It is self-contained: it imports nothing of this module but
+// the internal helpers (internal/wordlist for the pattern files' line format,
+// internal/fold for case folding), so the store and reconcile can both
+// depend on it without a cycle.
+//
+// Stable: what package memory re-exports as aliases (Claim with its JSON
+// keys, Relation and its values, Kind, ErrInvalidClaim); every other
+// identifier changes with package memory. The imports test (imports_test.go
+// in the module root) enforces that claims imports of this module only
+// internal packages.
 package claims
 
 import (

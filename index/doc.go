@@ -3,9 +3,18 @@
 // topics), the Bleve index of the current facts and the in-memory vectors
 // of the semantic mode.
 //
-// index is the only package that imports bleve. Its data is derived: the
-// caller rebuilds it from the store at open and feeds it every change after
-// commit, so it is never the source of truth. It must not import bbolt, the
-// Ollama client or any other package of this module but the internal ones
-// (internal/fold, internal/term, internal/wordlist).
+// index is for package memory (and the bench and tests); it is not a public
+// API. It is the only package that imports bleve, besides internal/indextest,
+// which reads its segment files for tests. Its data is derived: the caller
+// rebuilds it from the store at open and feeds it every change after commit,
+// so it is never the source of truth. It imports of this module only the
+// internal packages (internal/fold, internal/fsx, internal/term,
+// internal/wordlist).
+//
+// Stable: what package memory re-exports, Mode with its constants (as
+// memory.LookupMode) and ErrDir (as memory.ErrIndexDir); every other
+// identifier changes with package memory. The imports test (imports_test.go
+// in the module root) enforces that bleve is imported by index and
+// internal/indextest alone, and that index imports of this module only
+// internal packages.
 package index

@@ -2,10 +2,18 @@
 // binary encoding of fact records and lifecycle events, transactions,
 // compaction and the file-level consistency check.
 //
-// kv is the only package that imports bbolt. It knows nothing of event-time
-// semantics, reconciliation or indexing: it stores what package memory hands
-// it, keeps the per-user key indexes in step with each record, and must not
-// import any other package of this module.
+// kv is for package memory (and the bench and tests, which open files
+// below the public API); it is not a public API. It is the only package that
+// imports bbolt. It knows nothing of event-time semantics, reconciliation or
+// indexing: it stores what package memory hands it and keeps the per-user
+// key indexes in step with each record.
+//
+// Stable: only the sentinel errors package memory re-exports (ErrNotFound,
+// ErrLocked, ErrReadOnly, ErrCorrupt, ErrClosed, ErrNotStore, ErrStale,
+// ErrLinked, ErrIDsExhausted); every other identifier changes with package
+// memory. The imports test (imports_test.go in the module root) enforces
+// that kv alone imports bbolt and that kv imports nothing of this module
+// but internal/fsx.
 package kv
 
 import (
