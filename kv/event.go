@@ -73,8 +73,8 @@ const (
 	eventVersion  = 2
 )
 
-// AppendEvent appends the binary form of e to b.
-func AppendEvent(b []byte, e *Event) []byte {
+// appendEvent appends the binary form of e to b.
+func appendEvent(b []byte, e *Event) []byte {
 	start := len(b)
 	var auto byte
 	if e.Auto {
@@ -89,8 +89,8 @@ func AppendEvent(b []byte, e *Event) []byte {
 	return sealed(appendString(b, e.Cause), start)
 }
 
-// DecodeEvent decodes a value written by AppendEvent.
-func DecodeEvent(b []byte) (Event, error) {
+// decodeEvent decodes a value written by appendEvent.
+func decodeEvent(b []byte) (Event, error) {
 	b, err := unseal(b)
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: event: %v", ErrDecode, err)

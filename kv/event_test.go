@@ -162,11 +162,11 @@ func TestEventVersion2KeepsDecisionReferences(t *testing.T) {
 		// reference is not one.
 		{Kind: Retracted, At: 11, Cause: "decision 7"},
 	} {
-		b := AppendEvent(nil, &e)
+		b := appendEvent(nil, &e)
 		if b[0] != eventVersion {
 			t.Fatalf("written as version %d, want %d", b[0], eventVersion)
 		}
-		got, err := DecodeEvent(b)
+		got, err := decodeEvent(b)
 		if err != nil || got != e {
 			t.Errorf("round trip of %+v: %+v, %v", e, got, err)
 		}
@@ -196,7 +196,7 @@ func TestEventVersion1DecodesDecisionReferences(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := DecodeEvent(b)
+		got, err := decodeEvent(b)
 		if err != nil || got != c.want {
 			t.Errorf("%s: %+v, %v; want %+v", c.hex, got, err, c.want)
 		}
@@ -251,7 +251,7 @@ func TestDecisionRefs(t *testing.T) {
 // A confirmed step round-trips, and names its decision.
 func TestEventConfirmedRoundTrips(t *testing.T) {
 	e := Event{Kind: Confirmed, At: 12, Auto: true, Cause: "told again", Decision: 4}
-	got, err := DecodeEvent(AppendEvent(nil, &e))
+	got, err := decodeEvent(appendEvent(nil, &e))
 	if err != nil || got != e {
 		t.Fatalf("round trip of %+v: %+v, %v", e, got, err)
 	}
@@ -260,7 +260,7 @@ func TestEventConfirmedRoundTrips(t *testing.T) {
 	}
 	bad := e
 	bad.Kind = Unconfirmed + 1 // past the last kind
-	if _, err := DecodeEvent(AppendEvent(nil, &bad)); !errors.Is(err, ErrDecode) {
+	if _, err := decodeEvent(appendEvent(nil, &bad)); !errors.Is(err, ErrDecode) {
 		t.Fatalf("kind %d decoded: %v", bad.Kind, err)
 	}
 }

@@ -72,9 +72,9 @@ const (
 // ErrDecode wraps every decoding failure; it is a form of corruption.
 var ErrDecode = fmt.Errorf("%w: undecodable record", ErrCorrupt)
 
-// AppendRecord appends the binary form of r to b. The ID is the key and is
+// appendRecord appends the binary form of r to b. The ID is the key and is
 // not repeated in the value.
-func AppendRecord(b []byte, r *Record) []byte {
+func appendRecord(b []byte, r *Record) []byte {
 	return sealed(appendRecordBody(b, r), len(b))
 }
 
@@ -142,9 +142,9 @@ func unseal(b []byte) ([]byte, error) {
 	return body, nil
 }
 
-// DecodeRecord decodes a value written by AppendRecord. Strings are copied,
+// decodeRecord decodes a value written by appendRecord. Strings are copied,
 // so r stays valid after the transaction ends.
-func DecodeRecord(id uint64, b []byte) (Record, error) {
+func decodeRecord(id uint64, b []byte) (Record, error) {
 	b, err := unseal(b)
 	if err != nil {
 		return Record{}, fmt.Errorf("%w: fact %d: %v", ErrDecode, id, err)

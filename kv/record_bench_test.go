@@ -10,15 +10,15 @@ func BenchmarkAppendRecord(b *testing.B) {
 	buf := make([]byte, 0, 256)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = AppendRecord(buf[:0], &benchRecord)
+		buf = appendRecord(buf[:0], &benchRecord)
 	}
 }
 
 func BenchmarkDecodeRecord(b *testing.B) {
-	enc := AppendRecord(nil, &benchRecord)
+	enc := appendRecord(nil, &benchRecord)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeRecord(42, enc); err != nil {
+		if _, err := decodeRecord(42, enc); err != nil {
 			b.Fatal(err)
 		}
 	}

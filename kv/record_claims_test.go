@@ -10,7 +10,7 @@ func TestRecordClaimsRoundTrip(t *testing.T) {
 	r := Record{ID: 5, User: "u", Text: "I work at company A. Моя сестра живёт в Казани.", RecordedAt: 7, EventSource: "",
 		Claims: []Claim{{Subject: "user", Relation: "works_at", Object: "company a", Kind: "company"},
 			{Subject: "сестра", Relation: "lives_in", Object: "казань", Kind: "city"}}}
-	got, err := DecodeRecord(r.ID, AppendRecord(nil, &r))
+	got, err := decodeRecord(r.ID, appendRecord(nil, &r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func appendV3(r *Record) []byte {
 // and the current version keeps them.
 func TestRecordVersion3DecodesWithoutFurtherPredecessors(t *testing.T) {
 	r := Record{ID: 6, User: "u", Text: "Я работаю в Яндексе.", RecordedAt: 11, Supersedes: 3, EventUntilSource: "words"}
-	got, err := DecodeRecord(r.ID, appendV3(&r))
+	got, err := decodeRecord(r.ID, appendV3(&r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,13 +61,13 @@ func TestRecordVersion3DecodesWithoutFurtherPredecessors(t *testing.T) {
 		t.Errorf("v3 record:\n got %+v\nwant %+v", got, r)
 	}
 	r.AlsoSupersedes = []uint64{22, 1 << 40}
-	if got, err := DecodeRecord(r.ID, AppendRecord(nil, &r)); err != nil || !reflect.DeepEqual(got, r) {
+	if got, err := decodeRecord(r.ID, appendRecord(nil, &r)); err != nil || !reflect.DeepEqual(got, r) {
 		t.Errorf("v4 record: %+v, %v", got, err)
 	}
 	// A count larger than the bytes left is corruption, not an allocation.
 	b := appendRecordBody(nil, &Record{Text: "x"})
 	b = append(b[:len(b)-1], 0xff, 0xff, 0xff, 0x7f)
-	if _, err := DecodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
+	if _, err := decodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("huge count: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestRecordVersion3DecodesWithoutFurtherPredecessors(t *testing.T) {
 func TestRecordVersion2DecodesWithoutUntilSource(t *testing.T) {
 	r := Record{ID: 4, User: "u", Text: "I am in Rome until Friday.", RecordedAt: 11, EventUntil: 99, HasUntil: true,
 		Claims: []Claim{{Subject: "user", Relation: "lives_in", Object: "rome", Kind: "city"}}}
-	got, err := DecodeRecord(r.ID, appendV2(&r))
+	got, err := decodeRecord(r.ID, appendV2(&r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRecordVersion2DecodesWithoutUntilSource(t *testing.T) {
 		t.Errorf("v2 record:\n got %+v\nwant %+v", got, r)
 	}
 	r.EventUntilSource = "words"
-	if got, err := DecodeRecord(r.ID, AppendRecord(nil, &r)); err != nil || got.EventUntilSource != "words" {
+	if got, err := decodeRecord(r.ID, appendRecord(nil, &r)); err != nil || got.EventUntilSource != "words" {
 		t.Errorf("v3 record: %+v, %v", got, err)
 	}
 }
@@ -92,7 +92,7 @@ func TestRecordVersion2DecodesWithoutUntilSource(t *testing.T) {
 // Records written before claims existed still decode, with none.
 func TestRecordVersion1DecodesWithoutClaims(t *testing.T) {
 	r := Record{ID: 9, User: "u", Text: "I work at company A.", RecordedAt: 11, EventSource: "words", Pinned: true}
-	got, err := DecodeRecord(r.ID, appendV1(&r))
+	got, err := decodeRecord(r.ID, appendV1(&r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestRecordVersion1DecodesWithoutClaims(t *testing.T) {
 	// A version that never existed is refused.
 	b := appendRecordBody(nil, &r)
 	b[0] = recordVersion + 1
-	if _, err := DecodeRecord(r.ID, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
+	if _, err := decodeRecord(r.ID, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("version %d: %v", recordVersion+1, err)
 	}
 }
@@ -113,7 +113,7 @@ func TestRecordClaimCountBounded(t *testing.T) {
 	b := appendRecordBody(nil, &Record{Text: "x"})
 	b = b[:len(b)-2]
 	b = append(b, 0xff, 0xff, 0xff, 0xff, 0x0f)
-	if _, err := DecodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
+	if _, err := decodeRecord(1, sealed(b, 0)); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("huge claim count: %v", err)
 	}
 }

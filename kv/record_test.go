@@ -17,7 +17,7 @@ func TestRecordRoundTrip(t *testing.T) {
 			EventFrom: -2_000_000_000_000_000_000, EventUntil: 5, HasFrom: true, HasUntil: true,
 			Source: Source{Kind: "chat", Ref: "msg-1", Quote: "q", SaidAt: 42}, EventSource: "words", EventUntilSource: "given"},
 	} {
-		got, err := DecodeRecord(r.ID, AppendRecord(nil, &r))
+		got, err := decodeRecord(r.ID, appendRecord(nil, &r))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestRecordRoundTrip(t *testing.T) {
 
 func TestEventRoundTrip(t *testing.T) {
 	e := Event{Kind: Superseded, At: 123, Auto: true, By: 4, End: -5, Cause: "причина"}
-	got, err := DecodeEvent(AppendEvent(nil, &e))
+	got, err := decodeEvent(appendEvent(nil, &e))
 	if err != nil || got != e {
 		t.Errorf("round trip: %+v, %v", got, err)
 	}
@@ -39,17 +39,17 @@ func TestEventRoundTrip(t *testing.T) {
 // wrapping ErrCorrupt or to a record, never a panic.
 func FuzzDecodeRecord(f *testing.F) {
 	r := Record{ID: 1, User: "u", Text: "text", RecordedAt: 99, HasFrom: true, EventFrom: 5, Source: Source{Quote: "q"}}
-	full := AppendRecord(nil, &r)
+	full := appendRecord(nil, &r)
 	for i := range full {
 		f.Add(full[:i])
 	}
 	f.Add(full)
 	f.Add([]byte{1, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if _, err := DecodeRecord(1, b); err != nil && !errors.Is(err, ErrCorrupt) {
+		if _, err := decodeRecord(1, b); err != nil && !errors.Is(err, ErrCorrupt) {
 			t.Errorf("error does not wrap ErrCorrupt: %v", err)
 		}
-		if _, err := DecodeEvent(b); err != nil && !errors.Is(err, ErrCorrupt) {
+		if _, err := decodeEvent(b); err != nil && !errors.Is(err, ErrCorrupt) {
 			t.Errorf("event error does not wrap ErrCorrupt: %v", err)
 		}
 	})
@@ -58,11 +58,11 @@ func FuzzDecodeRecord(f *testing.F) {
 // Any single flipped byte of an encoded record is detected.
 func TestRecordFlipDetected(t *testing.T) {
 	r := Record{ID: 3, User: "u", Text: "I work at company A.", RecordedAt: 1_780_000_000_000_000_000}
-	enc := AppendRecord(nil, &r)
+	enc := appendRecord(nil, &r)
 	for i := range enc {
 		b := append([]byte(nil), enc...)
 		b[i] ^= 0x10
-		if _, err := DecodeRecord(3, b); !errors.Is(err, ErrCorrupt) {
+		if _, err := decodeRecord(3, b); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("flip at byte %d: %v", i, err)
 		}
 	}

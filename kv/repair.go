@@ -239,7 +239,7 @@ func (ev *evidence) leaf(p []byte, depth int) {
 		}
 		if len(k) == recordKeyLen {
 			if id := be.Uint64(k); id > ev.factID {
-				if _, err := DecodeRecord(id, v); err == nil {
+				if _, err := decodeRecord(id, v); err == nil {
 					ev.factID = id
 				}
 			}

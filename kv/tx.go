@@ -122,7 +122,7 @@ func (t *Tx) Get(id uint64) (Record, error) {
 	if v == nil {
 		return Record{}, fmt.Errorf("fact %d: %w", id, ErrNotFound)
 	}
-	return DecodeRecord(id, v)
+	return decodeRecord(id, v)
 }
 
 // Has reports whether a record with the id exists.
@@ -136,7 +136,7 @@ func (t *Tx) Put(r *Record) error {
 	if r.ID == 0 {
 		return fmt.Errorf("fact id 0 is reserved")
 	}
-	if err := t.facts.Put(idKey(r.ID), AppendRecord(nil, r)); err != nil {
+	if err := t.facts.Put(idKey(r.ID), appendRecord(nil, r)); err != nil {
 		return err
 	}
 	cp := *r
@@ -339,7 +339,7 @@ func (t *Tx) Append(id uint64, e *Event) error {
 	if k, _ := t.lastLogEntry(id); k != nil {
 		seq = be.Uint32(k[8:]) + 1
 	}
-	return t.facts.Put(eventKey(id, seq), AppendEvent(nil, e))
+	return t.facts.Put(eventKey(id, seq), appendEvent(nil, e))
 }
 
 // LastEventAt returns the record time of the newest step in the log of
@@ -349,7 +349,7 @@ func (t *Tx) LastEventAt(id uint64) (int64, error) {
 	if k == nil {
 		return 0, nil
 	}
-	e, err := DecodeEvent(v)
+	e, err := decodeEvent(v)
 	return e.At, err
 }
 
@@ -368,7 +368,7 @@ func (t *Tx) Events(id uint64) ([]Event, error) {
 	prefix := idKey(id)
 	c := t.facts.Cursor()
 	for k, v := c.Seek(eventKey(id, 0)); k != nil && len(k) == eventKeyLen && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		e, err := DecodeEvent(v)
+		e, err := decodeEvent(v)
 		if err != nil {
 			return nil, fmt.Errorf("fact %d: %w", id, err)
 		}
@@ -392,7 +392,7 @@ func (t *Tx) ReplaceEvents(id uint64, events []Event) error {
 	// The log is empty now: its steps are numbered from 0 again, without a
 	// look for the last one each.
 	for i := range events {
-		if err := t.facts.Put(eventKey(id, uint32(i)), AppendEvent(nil, &events[i])); err != nil {
+		if err := t.facts.Put(eventKey(id, uint32(i)), appendEvent(nil, &events[i])); err != nil {
 			return err
 		}
 	}
@@ -455,7 +455,7 @@ func (t *Tx) ForEach(fn func(r Record) error) error {
 		if len(k) != recordKeyLen {
 			return fmt.Errorf("%w: fact key of %d bytes", ErrCorrupt, len(k))
 		}
-		r, err := DecodeRecord(be.Uint64(k), v)
+		r, err := decodeRecord(be.Uint64(k), v)
 		if err != nil {
 			return err
 		}

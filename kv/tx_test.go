@@ -155,7 +155,7 @@ func TestCheckIndexesFindsDamage(t *testing.T) {
 			return tx.Bucket(bucketUsers).Delete(userKey("bob", 3))
 		}, "records imply"},
 		"orphan log entry": {func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketFacts).Put(eventKey(7, 0), AppendEvent(nil, &Event{Kind: Recorded, At: 1}))
+			return tx.Bucket(bucketFacts).Put(eventKey(7, 0), appendEvent(nil, &Event{Kind: Recorded, At: 1}))
 		}, "belongs to no fact"},
 	} {
 		t.Run(name, func(t *testing.T) {
