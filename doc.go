@@ -62,7 +62,8 @@
 //
 // Packages: kv (bbolt: records, logs, transactions, compaction; the only
 // importer of bbolt), index (text analysis, the lexicons in index/lexicons,
-// the Bleve index; the only importer of bleve), internal/fold (ё folding and
+// the Bleve index; the only importer of bleve but the test-support package
+// internal/indextest), internal/fold (ё folding and
 // rune prefixes shared by index and reconcile), internal/clip (cutting a
 // text to a byte bound at a rune boundary, for the root and reconcile),
 // internal/term (the typed evidence term: word, root or synonym set, made
