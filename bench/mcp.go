@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -20,25 +19,23 @@ import (
 // stdio to the built memctl mcp, a subprocess driven by the Go SDK's client,
 // against the same library call in this process, on a twin store, in turns.
 func mcpCmd() *cobra.Command {
-	var facts, calls int
-	var distractors, memctl string
-	var asJSON bool
+	var tf twinFlags
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "A tool call of memctl mcp over stdio against the same library call: remember, recall, context",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			texts, err := loadTexts(distractors)
+			texts, err := loadTexts(tf.distractors)
 			if err != nil {
 				return err
 			}
 			start := time.Now()
-			rows, err := runMCPBench(cmd.Context(), texts, facts, calls, memctl)
+			rows, err := runMCPBench(cmd.Context(), texts, &tf)
 			if err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if err := report(w, asJSON, start, rows); err != nil || asJSON {
+			if err := report(w, tf.asJSON, start, rows); err != nil || tf.asJSON {
 				return err
 			}
 			var worst time.Duration
@@ -60,27 +57,17 @@ to the same server in this process, and as the library call the tool makes
 (remember: Remember; recall: Candidates; context: Prompt with For). A ping
 over each transport shows what a round trip alone costs. Every store is
 opened as memctl opens one: fsync on, the topics lookup, the rules decider.`
-	f := c.Flags()
-	f.IntVar(&facts, "facts", 1000, "facts in each store before the calls")
-	f.IntVar(&calls, "calls", 300, "calls of each tool")
-	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
-	f.StringVar(&memctl, "memctl", "", "the memctl binary (default: go build ./cmd/memctl into a temporary folder)")
-	f.BoolVar(&asJSON, "json", false, "print JSON")
+	tf.register(c.Flags(), 300, "calls of each tool")
 	return c
 }
 
-func runMCPBench(ctx context.Context, texts []string, facts, calls int, memctl string) ([]row, error) {
-	if facts < 1 || calls < 1 {
-		return nil, fmt.Errorf("--facts and --calls want 1 or more")
-	}
-	dir, err := os.MkdirTemp("", "bench-mcp-")
+func runMCPBench(ctx context.Context, texts []string, tf *twinFlags) ([]row, error) {
+	dir, memctl, remove, err := tf.workDir(ctx, "bench-mcp-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	if memctl, err = builtMemctl(ctx, dir, memctl); err != nil {
-		return nil, err
-	}
+	defer remove()
+	facts, calls := tf.facts, tf.calls
 	paths := [3]string{filepath.Join(dir, "served.db"), filepath.Join(dir, "library.db"), filepath.Join(dir, "inmemory.db")}
 	// Twin stores, the same facts in each, then opened as memctl opens
 	// them: fsync on, the topics lookup, the rules decider.

@@ -16,9 +16,7 @@ import (
 // which holds the store and runs the command inside it) against the same
 // command on a twin store nobody holds, which it opens itself.
 func ownerCmd() *cobra.Command {
-	var facts, calls int
-	var distractors, memctl string
-	var asJSON bool
+	var tf twinFlags
 	c := &cobra.Command{
 		Use:   "owner",
 		Short: "memctl list, get, add and remember beside a running memctl serve, against the same on a free store",
@@ -30,39 +28,29 @@ its candidate index) itself. Each is a process of the built memctl, timed from
 start to exit, as a shell runs it; fsync is on in both.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			texts, err := loadTexts(distractors)
+			texts, err := loadTexts(tf.distractors)
 			if err != nil {
 				return err
 			}
 			start := time.Now()
-			rows, err := runOwnerBench(cmd.Context(), texts, facts, calls, memctl)
+			rows, err := runOwnerBench(cmd.Context(), texts, &tf)
 			if err != nil {
 				return err
 			}
-			return report(cmd.OutOrStdout(), asJSON, start, rows)
+			return report(cmd.OutOrStdout(), tf.asJSON, start, rows)
 		},
 	}
-	f := c.Flags()
-	f.IntVar(&facts, "facts", 1000, "facts in each store before the calls")
-	f.IntVar(&calls, "calls", 50, "runs of each command on each store")
-	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
-	f.StringVar(&memctl, "memctl", "", "the memctl binary (default: go build ./cmd/memctl into a temporary folder)")
-	f.BoolVar(&asJSON, "json", false, "print JSON")
+	tf.register(c.Flags(), 50, "runs of each command on each store")
 	return c
 }
 
-func runOwnerBench(ctx context.Context, texts []string, facts, calls int, memctl string) ([]row, error) {
-	if facts < 1 || calls < 1 {
-		return nil, fmt.Errorf("--facts and --calls want 1 or more")
-	}
-	dir, err := os.MkdirTemp("", "bench-owner-")
+func runOwnerBench(ctx context.Context, texts []string, tf *twinFlags) ([]row, error) {
+	dir, memctl, remove, err := tf.workDir(ctx, "bench-owner-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	if memctl, err = builtMemctl(ctx, dir, memctl); err != nil {
-		return nil, err
-	}
+	defer remove()
+	facts, calls := tf.facts, tf.calls
 	served, free := filepath.Join(dir, "served.db"), filepath.Join(dir, "free.db")
 	if err := seedTwins(ctx, texts, facts, served, free); err != nil {
 		return nil, err

@@ -5,15 +5,50 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/spf13/pflag"
 )
 
 // The benches that time the built memctl beside something else share
 // these: the binary, twin stores with the same facts, and the report.
+
+// twinFlags are the flags of a bench that times the built memctl on twin
+// stores.
+type twinFlags struct {
+	facts, calls        int
+	distractors, memctl string
+	asJSON              bool
+}
+
+func (t *twinFlags) register(f *pflag.FlagSet, calls int, callsUsage string) {
+	f.IntVar(&t.facts, "facts", 1000, "facts in each store before the calls")
+	f.IntVar(&t.calls, "calls", calls, callsUsage)
+	f.StringVar(&t.distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
+	f.StringVar(&t.memctl, "memctl", "", "the memctl binary (default: go build ./cmd/memctl into a temporary folder)")
+	f.BoolVar(&t.asJSON, "json", false, "print JSON")
+}
+
+// workDir checks the counts and makes the bench's temporary folder, with
+// memctl built in it unless given; remove removes the folder.
+func (t *twinFlags) workDir(ctx context.Context, prefix string) (dir, memctl string, remove func(), err error) {
+	if t.facts < 1 || t.calls < 1 {
+		return "", "", nil, fmt.Errorf("--facts and --calls want 1 or more")
+	}
+	if dir, err = os.MkdirTemp("", prefix); err != nil {
+		return "", "", nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	if memctl, err = builtMemctl(ctx, dir, t.memctl); err != nil {
+		remove()
+		return "", "", nil, err
+	}
+	return dir, memctl, remove, nil
+}
 
 // builtMemctl is memctl, or memctl built into dir when "".
 func builtMemctl(ctx context.Context, dir, memctl string) (string, error) {
