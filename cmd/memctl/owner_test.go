@@ -489,7 +489,9 @@ func TestOneOwnerConcurrently(t *testing.T) {
 		}()
 	}
 	var pages atomic.Int64
+	inspected := make(chan struct{})
 	go func() { // the person at the inspector, until the others are done
+		defer close(inspected)
 		jar, _ := cookiejar.New(nil)
 		client := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 		u := insp.url + "?token=" + insp.token
@@ -516,6 +518,7 @@ func TestOneOwnerConcurrently(t *testing.T) {
 	}()
 	workers.Wait()
 	close(done)
+	<-inspected // no send on errs after it closes, whatever the load
 	close(errs)
 	for err := range errs {
 		t.Error(err)
