@@ -16,7 +16,8 @@ import (
 )
 
 // Check runs bbolt's page-level check of the file and then the store's own
-// invariants: every record decodes, its claims are valid, its log replays to its markers, links
+// invariants: every record decodes, its claims are valid, its log replays through the transition table
+// (transition.go) to its markers, links
 // between versions agree in both directions, the per-user indexes hold
 // exactly the keys the records imply, decisions and conflicts name only
 // facts that exist, and each merge of entities names entities the user's
@@ -364,64 +365,6 @@ func supersededBy(evs []kv.Event, id uint64) bool {
 		}
 	}
 	return false
-}
-
-// replayMatches checks that a log is well formed and ends in the record's
-// state: a lifecycle that does not replay to its markers is corruption.
-func replayMatches(r *kv.Record, evs []kv.Event) error {
-	if len(evs) == 0 || evs[0].Kind != kv.Recorded || evs[0].At != r.RecordedAt {
-		return errors.New("log does not start with its recording")
-	}
-	current, pinned := true, false
-	cancelled := map[int]int64{}
-	var until int64
-	var by uint64
-	for i, e := range evs {
-		if i > 0 && e.At < evs[i-1].At {
-			return fmt.Errorf("log step %d goes back in time", i)
-		}
-		switch e.Kind {
-		case kv.Recorded:
-			if i > 0 {
-				return fmt.Errorf("log step %d records it again", i)
-			}
-		case kv.Superseded, kv.Retracted:
-			if !current {
-				return fmt.Errorf("log step %d (%s) on a fact that is not current", i, e.Kind)
-			}
-			current, until, by = false, e.At, 0
-			if e.Kind == kv.Superseded {
-				by = e.By
-			}
-		case kv.Restored:
-			if current {
-				return fmt.Errorf("log step %d restores a current fact", i)
-			}
-			current, until, by = true, 0, 0
-		case kv.Pinned, kv.Unpinned:
-			pinned = e.Kind == kv.Pinned
-		case kv.Confirmed:
-			// Only a current fact is told again (Remember's noop).
-			if !current {
-				return fmt.Errorf("log step %d confirms a fact that is not current", i)
-			}
-		case kv.Unconfirmed:
-			// Undo of a restatement cancels its confirmation, once, in
-			// whatever state the fact is in by then.
-			j := confirmationOf(evs[:i], e.Undoes, cancelled)
-			if j < 0 {
-				return fmt.Errorf("log step %d cancels no confirmation of decision %d", i, e.Undoes)
-			}
-			cancelled[j] = e.At
-		default:
-			return fmt.Errorf("log step %d is of unknown kind %s", i, e.Kind)
-		}
-	}
-	if current != r.Current() || until != r.ValidUntil || by != r.SupersededBy || pinned != r.Pinned {
-		return fmt.Errorf("log replays to valid_until=%d superseded_by=%d pinned=%v, record has %d %d %v",
-			until, by, pinned, r.ValidUntil, r.SupersededBy, r.Pinned)
-	}
-	return nil
 }
 
 // refsExist reports whether every non-zero fact id exists and is user's.

@@ -174,21 +174,3 @@ func TestCheckFindsInvalidClaims(t *testing.T) {
 		})
 	}
 }
-
-// The log replay takes a confirmed step on a current fact, which moves no
-// marker, and refuses one on a fact that is not current: no write makes it.
-func TestReplayConfirmed(t *testing.T) {
-	r := kv.Record{ID: 1, RecordedAt: 1}
-	evs := []kv.Event{{Kind: kv.Recorded, At: 1}, {Kind: kv.Confirmed, At: 2, Auto: true, Decision: 3}}
-	if err := replayMatches(&r, evs); err != nil {
-		t.Fatalf("confirmed current fact: %v", err)
-	}
-	r.ValidUntil = 3
-	evs = append(evs, kv.Event{Kind: kv.Retracted, At: 3}, kv.Event{Kind: kv.Confirmed, At: 4})
-	if err := replayMatches(&r, evs); err == nil || !strings.Contains(err.Error(), "confirms a fact that is not current") {
-		t.Fatalf("confirmed retracted fact: %v", err)
-	}
-	if err := replayMatches(&r, append(evs[:3:3], kv.Event{Kind: kv.Confirmed + 1, At: 4})); err == nil {
-		t.Fatal("a step of unknown kind replayed")
-	}
-}

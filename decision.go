@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -288,14 +289,13 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 			// A restatement confirmed its target: that confirmation no
 			// longer counts. Its step stays in the log, cancelled by this
 			// one; none is there when the clock stood behind the log then.
-			r, evs, err := targetLog(tx, d)
+			r, err := getUser(tx, d.Target, d.User)
 			if err != nil {
 				return err
 			}
-			if confirmationOf(evs, d.ID, undoneConfirmations(evs)) >= 0 {
-				if err := step(tx, &r, now, &kv.Event{Kind: kv.Unconfirmed, Cause: cause, Undoes: d.ID}); err != nil {
-					return err
-				}
+			err = step(tx, &r, now, &kv.Event{Kind: kv.Unconfirmed, Cause: cause, Undoes: d.ID})
+			if err != nil && !errors.Is(err, errNoConfirmation) {
+				return err
 			}
 		}
 		at := time.Unix(0, now).UTC()

@@ -133,18 +133,21 @@ func unlink(tx *kv.Tx, d *kv.Record, gone map[uint64]bool, now int64) error {
 		if err := tx.ReplaceEvents(p, evs); err != nil {
 			return err
 		}
+		// The rewritten log says where the predecessor stands now: replaced
+		// by the heir, or ended by no one.
+		st, err := replay(evs)
+		if err != nil {
+			return fmt.Errorf("fact %d: %w: %v", p, ErrCorrupt, err)
+		}
+		st.mark(&pr)
 		switch {
 		case active && heir != 0:
-			pr.SupersededBy = heir
 			relinked = append(relinked, p)
 			err = tx.Put(&pr)
 		case active:
 			// A hard delete is not refused for a clock set back: the
 			// restore is recorded no earlier than the log's last step.
-			var last int64
-			if last, err = tx.LastEventAt(p); err == nil {
-				err = step(tx, &pr, max(now, last), &kv.Event{Kind: kv.Restored, Cause: "successor deleted"})
-			}
+			err = step(tx, &pr, max(now, st.last), &kv.Event{Kind: kv.Restored, Cause: "successor deleted"})
 		}
 		if err != nil {
 			return err

@@ -21,8 +21,10 @@
 //
 //	memory.go      Open, Close, Options, the Store and its time checks
 //	fact.go        Fact, Note, Change, Source, State, Event; input checks
-//	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin; step, the
-//	               one state transition every change of a fact takes
+//	lifecycle.go   Add, Supersede, Invalidate, Restore, Pin, Unpin
+//	transition.go  the transition table of a fact's states (next): step,
+//	               the one way every write moves a fact on, and replay,
+//	               the fold of a log Check and Import compare with a record
 //	query.go       Get, List, Events, History
 //	users.go       Users, ValidUser: the users a store holds, a name's check
 //	timeline.go    At: event intervals as known at a record time

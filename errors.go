@@ -126,3 +126,9 @@ var (
 // errMoved stops a Remember transaction whose target changed after the
 // decision was made: the decision is made again on the new state.
 var errMoved = errors.New("target changed since the decision")
+
+// errNoConfirmation: an Unconfirmed step names a decision with no
+// confirmation left to cancel. Undo takes it as nothing to cancel (the
+// clock stood behind the log when the restatement came); in a log it is
+// corruption.
+var errNoConfirmation = errors.New("cancels no confirmation")

@@ -27,13 +27,23 @@ func (s *Store) Add(ctx context.Context, n Note) (Fact, error) {
 }
 
 // insert allocates an id for rec and writes it with its embedding (if
-// any) and first log entries.
+// any) and first log entries: recorded, and pinned if the note says so,
+// the table's first steps.
 func (s *Store) insert(tx *kv.Tx, rec *kv.Record, vec []float32, now int64) error {
 	id, err := tx.NextID()
 	if err != nil {
 		return err
 	}
 	rec.ID, rec.RecordedAt = id, now
+	evs := []kv.Event{{Kind: kv.Recorded, At: now, Auto: rec.Auto}}
+	if rec.Pinned {
+		evs = append(evs, kv.Event{Kind: kv.Pinned, At: now, Auto: rec.Auto})
+	}
+	st, err := replay(evs)
+	if err != nil {
+		return err
+	}
+	st.mark(rec)
 	if err := tx.Put(rec); err != nil {
 		return err
 	}
@@ -42,11 +52,10 @@ func (s *Store) insert(tx *kv.Tx, rec *kv.Record, vec []float32, now int64) erro
 			return err
 		}
 	}
-	if err := tx.Append(id, &kv.Event{Kind: kv.Recorded, At: now, Auto: rec.Auto}); err != nil {
-		return err
-	}
-	if rec.Pinned {
-		return tx.Append(id, &kv.Event{Kind: kv.Pinned, At: now, Auto: rec.Auto})
+	for i := range evs {
+		if err := tx.Append(id, &evs[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -110,16 +119,16 @@ func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float
 	if err != nil {
 		return err
 	}
-	if !old.Current() {
-		return fmt.Errorf("supersede fact %d: %w", oldID, ErrNotCurrent)
-	}
-	if old.Pinned && auto {
-		return fmt.Errorf("supersede fact %d: %w", oldID, ErrPinned)
+	// The table judges the step before anything is written; its
+	// successor and where it starts are known once it is recorded.
+	now := s.now()
+	e := kv.Event{Kind: kv.Superseded, Auto: auto, Decision: decision}
+	if err := mayStep(tx, &old, now, e); err != nil {
+		return fmt.Errorf("supersede fact %d: %w", oldID, err)
 	}
 	if err := s.checkBudget(tx, rec.User, rec.Auto, old.Auto); err != nil {
 		return err
 	}
-	now := s.now()
 	if err := endsAfterStart(&old, successorStart(rec, now)); err != nil {
 		return err
 	}
@@ -132,40 +141,8 @@ func (s *Store) supersedeTx(tx *kv.Tx, oldID uint64, rec *kv.Record, vec []float
 			return err
 		}
 	}
-	return step(tx, &old, now, &kv.Event{Kind: kv.Superseded, Auto: auto, By: rec.ID, End: eventStart(rec), Decision: decision})
-}
-
-// step is the one way a fact's lifecycle moves on: it refuses a step
-// recorded before the last one in r's log (ErrTimeOrder), applies e's kind
-// to r, stores r and appends e at now. A superseded fact ends at now and
-// names e.By; a retracted one ends at now; a restored one is current again
-// and names no successor. Recording is insert's.
-func step(tx *kv.Tx, r *kv.Record, now int64, e *kv.Event) error {
-	if err := checkTimeOrder(tx, r.ID, now); err != nil {
-		return err
-	}
-	switch e.Kind {
-	case kv.Superseded:
-		r.ValidUntil, r.SupersededBy = now, e.By
-	case kv.Retracted:
-		r.ValidUntil = now
-	case kv.Restored:
-		r.ValidUntil, r.SupersededBy = 0, 0
-	case kv.Pinned:
-		r.Pinned = true
-	case kv.Unpinned:
-		r.Pinned = false
-	case kv.Confirmed, kv.Unconfirmed:
-		// Told again, or that telling undone: no marker moves, the log
-		// keeps when.
-	default:
-		return fmt.Errorf("fact %d: %s is not a step of a recorded fact", r.ID, e.Kind)
-	}
-	e.At = now
-	if err := tx.Put(r); err != nil {
-		return err
-	}
-	return tx.Append(r.ID, e)
+	e.By, e.End = rec.ID, eventStart(rec)
+	return step(tx, &old, now, &e)
 }
 
 // successorStart is where a successor about to be recorded at now starts.
@@ -191,13 +168,7 @@ func endsAfterStart(old *kv.Record, end int64) error {
 // Invalidate retracts a current fact: it was never true. It stays as history
 // and Restore undoes it. With c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(_ *kv.Tx, r *kv.Record) (*kv.Event, error) {
-		if !r.Current() {
-			return nil, ErrNotCurrent
-		}
-		if r.Pinned && c.Origin == OriginAuto {
-			return nil, ErrPinned
-		}
+	return s.change(ctx, user, id, c, func(*kv.Tx, *kv.Record) (*kv.Event, error) {
 		return &kv.Event{Kind: kv.Retracted}, nil
 	})
 }
@@ -208,16 +179,16 @@ func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change
 // c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
 	return s.change(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record) (*kv.Event, error) {
-		if r.Current() {
-			return nil, ErrAlreadyCurrent
-		}
-		if r.Pinned && c.Origin == OriginAuto {
-			return nil, ErrPinned
+		// The table judges the step first: the budget is a question only
+		// for a restore that may be taken.
+		e := &kv.Event{Kind: kv.Restored, Auto: c.Origin == OriginAuto}
+		if err := mayStep(tx, r, s.now(), *e); err != nil {
+			return nil, err
 		}
 		if err := s.checkBudget(tx, r.User, r.Auto, false); err != nil {
 			return nil, err
 		}
-		return &kv.Event{Kind: kv.Restored}, nil
+		return e, nil
 	})
 }
 

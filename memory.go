@@ -253,19 +253,6 @@ func (s *Store) now() int64 {
 	return math.MaxInt64
 }
 
-// checkTimeOrder refuses a change of fact id at record time now if its log
-// already holds a later step.
-func checkTimeOrder(tx *kv.Tx, id uint64, now int64) error {
-	last, err := tx.LastEventAt(id)
-	if err != nil {
-		return err
-	}
-	if now < last {
-		return fmt.Errorf("fact %d changed at %s: %w", id, time.Unix(0, last).UTC().Format(time.RFC3339Nano), ErrTimeOrder)
-	}
-	return nil
-}
-
 func (s *Store) view(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

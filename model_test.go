@@ -621,6 +621,13 @@ func (m *model) drawTarget(t *rapid.T, prefer func(memory.Fact) bool) (uint64, s
 	return id, m.drawUser(t, "user")
 }
 
+// behind says whether fact id's log holds a step after now: the clock was
+// set back, and the transition table refuses a step before the last one.
+func (m *model) behind(id uint64) bool {
+	mf, ok := m.facts[id]
+	return ok && mf.log[len(mf.log)-1].at.After(m.now())
+}
+
 func isCurrent(f memory.Fact) bool { return f.State() == memory.Current }
 
 func notCurrent(f memory.Fact) bool { return f.State() != memory.Current }
@@ -699,7 +706,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		m.insert(want, now)
 		m.wantFact(t, "Add", got)
 	})
-	supersede := write(func(t *rapid.T) {
+	supersedeOp := func(t *rapid.T) {
 		old, user := m.drawTarget(t, isCurrent)
 		n, want, errs := m.drawNote(t, user)
 		o, ok := m.facts[old]
@@ -711,6 +718,9 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		default:
 			if o.f.Pinned && n.Origin == memory.OriginAuto {
 				errs = append(errs, memory.ErrPinned)
+			}
+			if m.behind(old) {
+				errs = append(errs, memory.ErrTimeOrder)
 			}
 			if n.Origin == memory.OriginAuto && o.f.Origin != memory.OriginAuto && m.autoCurrent(user) >= modelBudget {
 				errs = append(errs, memory.ErrBudgetExceeded)
@@ -734,85 +744,107 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		want.ID, want.RecordedAt, want.Supersedes = got.ID, now, old
 		m.supersede(old, want, now)
 		m.wantFact(t, "Supersede", got)
+	}
+	invalidate := func(t *rapid.T) {
+		id, user := m.drawTarget(t, isCurrent)
+		c := drawChange(t)
+		var errs []error
+		mf, ok := m.facts[id]
+		switch {
+		case !ok || mf.f.User != user:
+			errs = append(errs, memory.ErrNotFound)
+		case mf.f.State() != memory.Current:
+			errs = append(errs, memory.ErrNotCurrent)
+		case mf.f.Pinned && c.Origin == memory.OriginAuto:
+			errs = append(errs, memory.ErrPinned)
+		case m.behind(id):
+			errs = append(errs, memory.ErrTimeOrder)
+		}
+		now := m.now()
+		got, err := s.Invalidate(ctx, user, id, c)
+		if !m.expectErr(t, "Invalidate", err, errs...) {
+			return
+		}
+		mf.f.ValidUntil = now
+		mf.log = append(mf.log, mEvent{kind: memory.EventRetracted, at: now, origin: c.Origin, cause: c.Reason})
+		m.wantFact(t, "Invalidate", got)
+	}
+	restore := func(t *rapid.T) {
+		id, user := m.drawTarget(t, notCurrent)
+		c := drawChange(t)
+		var errs []error
+		mf, ok := m.facts[id]
+		switch {
+		case !ok || mf.f.User != user:
+			errs = append(errs, memory.ErrNotFound)
+		case mf.f.State() == memory.Current:
+			errs = append(errs, memory.ErrAlreadyCurrent)
+		case mf.f.Pinned && c.Origin == memory.OriginAuto:
+			errs = append(errs, memory.ErrPinned)
+		case m.behind(id):
+			errs = append(errs, memory.ErrTimeOrder)
+		case mf.f.Origin == memory.OriginAuto && m.autoCurrent(user) >= modelBudget:
+			errs = append(errs, memory.ErrBudgetExceeded)
+		}
+		now := m.now()
+		got, err := s.Restore(ctx, user, id, c)
+		if !m.expectErr(t, "Restore", err, errs...) {
+			return
+		}
+		mf.f.ValidUntil, mf.f.SupersededBy = time.Time{}, 0
+		mf.log = append(mf.log, mEvent{kind: memory.EventRestored, at: now, origin: c.Origin, cause: c.Reason})
+		m.wantFact(t, "Restore", got)
+	}
+	pinUnpin := func(t *rapid.T) {
+		id, user := m.drawTarget(t, nil)
+		pin := rapid.Bool().Draw(t, "pin")
+		var errs []error
+		mf, ok := m.facts[id]
+		if !ok || mf.f.User != user {
+			errs = append(errs, memory.ErrNotFound)
+		} else if mf.f.Pinned != pin && m.behind(id) {
+			errs = append(errs, memory.ErrTimeOrder)
+		}
+		op, call := "Unpin", s.Unpin
+		if pin {
+			op, call = "Pin", s.Pin
+		}
+		now := m.now()
+		got, err := call(ctx, user, id)
+		if !m.expectErr(t, op, err, errs...) {
+			return
+		}
+		if mf.f.Pinned != pin { // pinning a pinned fact changes nothing
+			mf.f.Pinned = pin
+			kind := memory.EventUnpinned
+			if pin {
+				kind = memory.EventPinned
+			}
+			mf.log = append(mf.log, mEvent{kind: kind, at: now})
+		}
+		m.wantFact(t, op, got)
+	}
+	supersede := write(supersedeOp)
+	// A clock set back (a wrong system clock, corrected) for one write:
+	// the table refuses a step before a fact's last one and takes the
+	// rest. The clock then comes forward again, so that the reads the model
+	// compares are at a time no step is after.
+	clockBack := write(func(t *rapid.T) {
+		d := rapid.SampledFrom([]time.Duration{time.Nanosecond, time.Second, time.Hour}).Draw(t, "back")
+		m.clock.advance(-d)
+		m.stats["clock back"]++
+		rapid.SampledFrom([]func(*rapid.T){supersedeOp, invalidate, restore, pinUnpin}).Draw(t, "write behind")(t)
+		m.clock.advance(d)
 	})
 	return map[string]func(*rapid.T){
 		"Add":        add,
 		"Add again":  add, // adds are drawn twice as often: the others need facts
 		"Supersede":  supersede,
 		"Supersede2": supersede,
-		"Invalidate": write(func(t *rapid.T) {
-			id, user := m.drawTarget(t, isCurrent)
-			c := drawChange(t)
-			var errs []error
-			mf, ok := m.facts[id]
-			switch {
-			case !ok || mf.f.User != user:
-				errs = append(errs, memory.ErrNotFound)
-			case mf.f.State() != memory.Current:
-				errs = append(errs, memory.ErrNotCurrent)
-			case mf.f.Pinned && c.Origin == memory.OriginAuto:
-				errs = append(errs, memory.ErrPinned)
-			}
-			now := m.now()
-			got, err := s.Invalidate(ctx, user, id, c)
-			if !m.expectErr(t, "Invalidate", err, errs...) {
-				return
-			}
-			mf.f.ValidUntil = now
-			mf.log = append(mf.log, mEvent{kind: memory.EventRetracted, at: now, origin: c.Origin, cause: c.Reason})
-			m.wantFact(t, "Invalidate", got)
-		}),
-		"Restore": write(func(t *rapid.T) {
-			id, user := m.drawTarget(t, notCurrent)
-			c := drawChange(t)
-			var errs []error
-			mf, ok := m.facts[id]
-			switch {
-			case !ok || mf.f.User != user:
-				errs = append(errs, memory.ErrNotFound)
-			case mf.f.State() == memory.Current:
-				errs = append(errs, memory.ErrAlreadyCurrent)
-			case mf.f.Pinned && c.Origin == memory.OriginAuto:
-				errs = append(errs, memory.ErrPinned)
-			case mf.f.Origin == memory.OriginAuto && m.autoCurrent(user) >= modelBudget:
-				errs = append(errs, memory.ErrBudgetExceeded)
-			}
-			now := m.now()
-			got, err := s.Restore(ctx, user, id, c)
-			if !m.expectErr(t, "Restore", err, errs...) {
-				return
-			}
-			mf.f.ValidUntil, mf.f.SupersededBy = time.Time{}, 0
-			mf.log = append(mf.log, mEvent{kind: memory.EventRestored, at: now, origin: c.Origin, cause: c.Reason})
-			m.wantFact(t, "Restore", got)
-		}),
-		"Pin/Unpin": write(func(t *rapid.T) {
-			id, user := m.drawTarget(t, nil)
-			pin := rapid.Bool().Draw(t, "pin")
-			var errs []error
-			mf, ok := m.facts[id]
-			if !ok || mf.f.User != user {
-				errs = append(errs, memory.ErrNotFound)
-			}
-			op, call := "Unpin", s.Unpin
-			if pin {
-				op, call = "Pin", s.Pin
-			}
-			now := m.now()
-			got, err := call(ctx, user, id)
-			if !m.expectErr(t, op, err, errs...) {
-				return
-			}
-			if mf.f.Pinned != pin { // pinning a pinned fact changes nothing
-				mf.f.Pinned = pin
-				kind := memory.EventUnpinned
-				if pin {
-					kind = memory.EventPinned
-				}
-				mf.log = append(mf.log, mEvent{kind: kind, at: now})
-			}
-			m.wantFact(t, op, got)
-		}),
+		"Invalidate": write(invalidate),
+		"Restore":    write(restore),
+		"Pin/Unpin":  write(pinUnpin),
+		"clock back": clockBack,
 		"Delete": write(func(t *rapid.T) {
 			id, user := m.drawTarget(t, nil)
 			chain := rapid.Bool().Draw(t, "chain")
