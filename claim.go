@@ -178,7 +178,7 @@ func modelClaims(cs []Claim) (kept []kv.Claim, dropped []string) {
 // means no claims call: the same server would likely fail again, and the
 // fallback already says so; nor does a noop, which stores nothing (but for
 // a target changed meanwhile, which keeps the rules' claims).
-func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile.Decision, v *verdict) claimChoice {
+func (s *Store) claimsFor(ctx context.Context, n *Note, text string, d reconcile.Verdict, v *judgement) claimChoice {
 	if n.Claims != nil {
 		return claimChoice{from: ClaimsFromCaller}
 	}

@@ -211,7 +211,7 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 	}()
 	var (
 		touched func(func(uint64, *kv.Record))
-		users   changes
+		users   touchedUsers
 		graphs  map[string]*userGraph
 	)
 	err := s.db.Update(func(tx *kv.Tx) error {

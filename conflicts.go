@@ -239,13 +239,13 @@ func upgradeConflicts(clock func() time.Time) func(tx *kv.Tx, from uint64) error
 }
 
 func (u upkeep) run(tx *kv.Tx) error {
-	type change struct {
+	type touched struct {
 		user string
 		ids  []uint64
 	}
-	var users []change
-	tx.TouchedUsers(func(user string, ids []uint64) { users = append(users, change{user, ids}) })
-	slices.SortFunc(users, func(a, b change) int { return cmp.Compare(a.user, b.user) })
+	var users []touched
+	tx.TouchedUsers(func(user string, ids []uint64) { users = append(users, touched{user, ids}) })
+	slices.SortFunc(users, func(a, b touched) int { return cmp.Compare(a.user, b.user) })
 	for _, c := range users {
 		if err := u.user(tx, c.user, c.ids, false); err != nil {
 			return err

@@ -30,7 +30,7 @@ type DecideCandidate = reconcile.Candidate
 // fact's claims in Claims (maybe none); Remember validates each, drops and
 // lists the invalid ones (Decision.ClaimsNote), and stores the rest with
 // the fact instead of the rules' claims.
-type Verdict = reconcile.Decision
+type Verdict = reconcile.Verdict
 
 // DefaultModelTimeout bounds one request to a model unless OllamaOptions
 // or OpenAIOptions say otherwise: a chat model on a CPU can take tens of

@@ -214,11 +214,11 @@ const deletedText = "[deleted]"
 // model's answer and its reason (any may quote the fact); ids of deleted
 // facts are cut from every decision; conflicts involving one are dropped.
 func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
-	type change struct {
+	type scrubbed struct {
 		id uint64
 		d  Decision
 	}
-	var decisions []change
+	var decisions []scrubbed
 	err := forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
 		touched := gone[d.Added] || gone[d.Target]
 		kept := d.Candidates[:0]
@@ -252,7 +252,7 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		if gone[d.Target] {
 			d.Target = 0
 		}
-		decisions = append(decisions, change{id, d})
+		decisions = append(decisions, scrubbed{id, d})
 		return nil
 	})
 	if err != nil {

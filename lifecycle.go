@@ -168,7 +168,7 @@ func endsAfterStart(old *kv.Record, end int64) error {
 // Invalidate retracts a current fact: it was never true. It stays as history
 // and Restore undoes it. With c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(*kv.Tx, *kv.Record) (*kv.Event, error) {
+	return s.moveFact(ctx, user, id, c, func(*kv.Tx, *kv.Record) (*kv.Event, error) {
 		return &kv.Event{Kind: kv.Retracted}, nil
 	})
 }
@@ -178,7 +178,7 @@ func (s *Store) Invalidate(ctx context.Context, user string, id uint64, c Change
 // as it is. An automatic fact counts against AutoBudget again. With
 // c.Origin == OriginAuto a pinned fact gives ErrPinned.
 func (s *Store) Restore(ctx context.Context, user string, id uint64, c Change) (Fact, error) {
-	return s.change(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record) (*kv.Event, error) {
+	return s.moveFact(ctx, user, id, c, func(tx *kv.Tx, r *kv.Record) (*kv.Event, error) {
 		// The table judges the step first: the budget is a question only
 		// for a restore that may be taken.
 		e := &kv.Event{Kind: kv.Restored, Auto: c.Origin == OriginAuto}
@@ -203,7 +203,7 @@ func (s *Store) Unpin(ctx context.Context, user string, id uint64) (Fact, error)
 }
 
 func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bool) (Fact, error) {
-	return s.change(ctx, user, id, Change{}, func(_ *kv.Tx, r *kv.Record) (*kv.Event, error) {
+	return s.moveFact(ctx, user, id, Change{}, func(_ *kv.Tx, r *kv.Record) (*kv.Event, error) {
 		if r.Pinned == pinned {
 			return nil, nil
 		}
@@ -214,10 +214,10 @@ func (s *Store) setPinned(ctx context.Context, user string, id uint64, pinned bo
 	})
 }
 
-// change takes the step fn returns for fact id, in one transaction; fn
+// moveFact takes the step fn returns for fact id, in one transaction; fn
 // only judges whether the step may be taken, and a nil step means there is
-// nothing to change.
-func (s *Store) change(ctx context.Context, user string, id uint64, c Change,
+// nothing to moveFact.
+func (s *Store) moveFact(ctx context.Context, user string, id uint64, c Change,
 	fn func(tx *kv.Tx, r *kv.Record) (*kv.Event, error)) (Fact, error) {
 	reason, err := s.validText("reason", c.Reason, true)
 	if err != nil {

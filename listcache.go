@@ -107,13 +107,13 @@ func (c *listCache) put(k listKey, gen uint64, facts []Fact) {
 	}
 }
 
-// changes is what a commit changed: the ids of each user's facts it
+// touchedUsers is what a commit changed: the ids of each user's facts it
 // wrote, deleted or logged (a user with none had other data changed).
-type changes func(fn func(user string, ids []uint64))
+type touchedUsers func(fn func(user string, ids []uint64))
 
 // invalidate makes stale what a commit changed; nil says it is not known,
 // and everything goes. Called after each commit.
-func (c *listCache) invalidate(ch changes) {
+func (c *listCache) invalidate(ch touchedUsers) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++

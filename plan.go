@@ -12,9 +12,9 @@ import (
 	"github.com/palimpsest-mem/memory/reconcile"
 )
 
-// verdict is the decider's answer as Remember plans from it.
-type verdict struct {
-	d        reconcile.Decision
+// judgement is the decider's answer as Remember plans from it.
+type judgement struct {
+	d        reconcile.Verdict
 	proposed Action           // what the decider answered, before the rules below
 	fallback string           // why the decider's answer was not used; "" when it was
 	words    eventtime.Result // the time expression of the new fact's text
@@ -27,7 +27,7 @@ type verdict struct {
 }
 
 // judge makes the decider's answer d (or its failure derr) on input in a
-// verdict: an update or retraction of a candidate pinned at the lookup
+// judgement: an update or retraction of a candidate pinned at the lookup
 // becomes an add in conflict with it, since automation never touches a
 // pinned fact; an answer that failed or is invalid becomes the fallback
 // policy's add, or no action at all when refuse (FallbackError). The
@@ -35,11 +35,11 @@ type verdict struct {
 // text alone, in the project's words: no provider message, no model
 // answer (Raw is dropped), no error of a decider's own, any of which may
 // quote the text; the whole error goes to the caller in v.err.
-func judge(d reconcile.Decision, derr error, in reconcile.Input, decider string, refuse bool) verdict {
-	v := verdict{proposed: d.Action}
+func judge(d reconcile.Verdict, derr error, in reconcile.Input, decider string, refuse bool) judgement {
+	v := judgement{proposed: d.Action}
 	if derr == nil && (d.Action == ActionUpdate || d.Action == ActionInvalidate) &&
 		d.Target >= 1 && d.Target <= len(in.Candidates) && in.Candidates[d.Target-1].Pinned {
-		d = reconcile.Decision{Action: ActionAdd, ConflictWith: d.Target, Decider: d.Decider, Model: d.Model, Raw: d.Raw,
+		d = reconcile.Verdict{Action: ActionAdd, ConflictWith: d.Target, Decider: d.Decider, Model: d.Model, Raw: d.Raw,
 			EventFrom: d.EventFrom, Grain: d.Grain,
 			Reason: fmt.Sprintf("%s (the decider said %s candidate %d, which is pinned)", d.Reason, d.Action, d.Target)}
 	}
@@ -58,7 +58,7 @@ func judge(d reconcile.Decision, derr error, in reconcile.Input, decider string,
 		if !slices.Contains(reconcile.Actions, v.proposed) {
 			v.proposed = "" // an action of its own words is no action
 		}
-		d = reconcile.Decision{Action: ActionAdd, Decider: decider, Model: d.Model}
+		d = reconcile.Verdict{Action: ActionAdd, Decider: decider, Model: d.Model}
 		if refuse {
 			d.Action = ""
 		}
@@ -125,7 +125,7 @@ type candidateState struct {
 
 // planInput is what planRemember plans from.
 type planInput struct {
-	verdict
+	judgement
 	// note is the new fact as the note gives it.
 	note kv.Record
 	// candidates are the lookup's, numbered 1..n as the decider saw them.

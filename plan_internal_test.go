@@ -37,12 +37,12 @@ func TestPlanRemember(t *testing.T) {
 
 	// base is the input of a verdict about candidate 1 (fact 7), the
 	// target in state target.
-	base := func(d reconcile.Decision, target kv.Record) planInput {
+	base := func(d reconcile.Verdict, target kv.Record) planInput {
 		if d.Decider == "" {
 			d.Decider = "custom"
 		}
 		return planInput{
-			verdict:    verdict{d: d, proposed: d.Action},
+			judgement:  judgement{d: d, proposed: d.Action},
 			note:       note,
 			candidates: []candidateState{{id: 7}},
 			target:     target,
@@ -66,11 +66,11 @@ func TestPlanRemember(t *testing.T) {
 		return Conflict{ID: 3, At: at, User: "ann", New: 10, Existing: 7, Decision: 5,
 			Reason: "fact 10 seems to contradict fact 7, which " + why}
 	}
-	update := reconcile.Decision{Action: ActionUpdate, Target: 1, Reason: "moved"}
-	invalidate := reconcile.Decision{Action: ActionInvalidate, Target: 1, Reason: "wrong"}
-	noop := reconcile.Decision{Action: ActionNoop, Target: 1, Reason: "restates"}
-	conflictWith := reconcile.Decision{Action: ActionAdd, ConflictWith: 1, Reason: "r (the decider said update candidate 1, which is pinned)"}
-	twoConflicts := reconcile.Decision{Action: ActionAdd, ConflictWith: 1, AlsoConflictWith: []int{2}, Reason: "may replace 1 or 2"}
+	update := reconcile.Verdict{Action: ActionUpdate, Target: 1, Reason: "moved"}
+	invalidate := reconcile.Verdict{Action: ActionInvalidate, Target: 1, Reason: "wrong"}
+	noop := reconcile.Verdict{Action: ActionNoop, Target: 1, Reason: "restates"}
+	conflictWith := reconcile.Verdict{Action: ActionAdd, ConflictWith: 1, Reason: "r (the decider said update candidate 1, which is pinned)"}
+	twoConflicts := reconcile.Verdict{Action: ActionAdd, ConflictWith: 1, AlsoConflictWith: []int{2}, Reason: "may replace 1 or 2"}
 	cello := kv.Record{ID: 8, User: "ann", Text: "I play the cello.", RecordedAt: now.Add(-time.Hour).UnixNano()}
 
 	for _, c := range []struct {
@@ -80,7 +80,7 @@ func TestPlanRemember(t *testing.T) {
 		want plan
 		err  error
 	}{
-		{name: "add", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+		{name: "add", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			want: plan{action: planAdd, fact: note, decision: decision(ActionAdd, "new", added)}},
 		{name: "noop keeps the fact it restates", in: base(noop, lisbon),
 			want: plan{action: planNoop, fact: note, target: lisbon,
@@ -175,7 +175,7 @@ func TestPlanRemember(t *testing.T) {
 					d.Fallback = "custom decider's update refused: " + endsAfterStart(&startsLater, now.UnixNano()).Error()
 				})}},
 		// The fallback comes in the store's own words (judge): kept as it is.
-		{name: "a refused fact logs no text", in: base(reconcile.Decision{Decider: "custom", Raw: "I live in Porto now. ok"}, kv.Record{}),
+		{name: "a refused fact logs no text", in: base(reconcile.Verdict{Decider: "custom", Raw: "I live in Porto now. ok"}, kv.Record{}),
 			edit: func(in *planInput) {
 				in.proposed, in.fallback = ActionUpdate, "custom decider failed: the answer is not the JSON expected"
 			},
@@ -183,7 +183,7 @@ func TestPlanRemember(t *testing.T) {
 				decision: decision("", "", func(d *Decision) {
 					d.Text, d.Proposed, d.Fallback = "", ActionUpdate, "custom decider failed: the answer is not the JSON expected"
 				})}},
-		{name: "the model's event time", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new", EventFrom: may, Grain: "month"}, kv.Record{}),
+		{name: "the model's event time", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new", EventFrom: may, Grain: "month"}, kv.Record{}),
 			edit: func(in *planInput) {
 				in.words = eventtime.Result{Found: true, Start: may.AddDate(0, -1, 0), Grain: "day"}
 			},
@@ -194,7 +194,7 @@ func TestPlanRemember(t *testing.T) {
 					return r
 				}(),
 				decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.EventFrom, d.Grain = 10, &may, "month" })}},
-		{name: "the words' event time", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+		{name: "the words' event time", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			edit: func(in *planInput) { in.words = eventtime.Result{Found: true, Start: may, Grain: "month"} },
 			want: plan{action: planAdd,
 				fact: func() kv.Record {
@@ -203,7 +203,7 @@ func TestPlanRemember(t *testing.T) {
 					return r
 				}(),
 				decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.EventFrom, d.Grain = 10, &may, "month" })}},
-		{name: "an event end before the words' time keeps the note's interval", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+		{name: "an event end before the words' time keeps the note's interval", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			edit: func(in *planInput) {
 				in.words = eventtime.Result{Found: true, Start: may, Grain: "month"}
 				in.note.HasUntil, in.note.EventUntil = true, may.UnixNano()
@@ -215,11 +215,11 @@ func TestPlanRemember(t *testing.T) {
 					return r
 				}(),
 				decision: decision(ActionAdd, "new", added)}},
-		{name: "the store's decider names an unnamed answer", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+		{name: "the store's decider names an unnamed answer", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			edit: func(in *planInput) { in.d.Decider, in.decider = "", "rules" },
 			want: plan{action: planAdd, fact: note, decision: decision(ActionAdd, "new", func(d *Decision) { d.Added, d.Decider = 10, "rules" })}},
 		{name: "a candidate the lookup did not give is an error, not a panic",
-			in: base(reconcile.Decision{Action: ActionUpdate, Target: 2}, lisbon), err: errNoSuchCandidate},
+			in: base(reconcile.Verdict{Action: ActionUpdate, Target: 2}, lisbon), err: errNoSuchCandidate},
 		{name: "the model's claims replace the note's in the fact stored", in: base(update, lisbon),
 			edit: func(in *planInput) {
 				in.note.Claims = []kv.Claim{{Relation: "lives_in", Object: "Porto now", Kind: "place"}}
@@ -231,7 +231,7 @@ func TestPlanRemember(t *testing.T) {
 					d.Target, d.Added = 7, 10
 					d.ClaimsFrom, d.ClaimsNote = ClaimsFromModel, "dropped claim 2 of 2: an empty object"
 				})}},
-		{name: "the note's claims stay unless the choice sets them", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+		{name: "the note's claims stay unless the choice sets them", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			edit: func(in *planInput) {
 				in.note.Claims = portoClaims
 				in.claims = claimChoice{from: ClaimsFromRules, note: "claims call failed: HTTP 500: the rules' claims"}
@@ -246,7 +246,7 @@ func TestPlanRemember(t *testing.T) {
 			},
 			want: plan{action: planNoop, target: lisbon, fact: func() kv.Record { r := note; r.Claims = portoClaims; return r }(),
 				decision: decision(ActionNoop, "restates", func(d *Decision) { d.Target = 7 })}},
-		{name: "a deleted candidate, judged again, takes the claims note", in: base(reconcile.Decision{Action: ActionAdd, Reason: "new"}, kv.Record{}),
+		{name: "a deleted candidate, judged again, takes the claims note", in: base(reconcile.Verdict{Action: ActionAdd, Reason: "new"}, kv.Record{}),
 			edit: func(in *planInput) {
 				in.attempt, in.candidates = 2, []candidateState{{id: 7}, {id: 8, gone: true}}
 				in.claims = claimChoice{set: true, from: ClaimsFromModel, note: "dropped claim 1 of 1: unknown relation \"lisbon_flat\""}
@@ -305,36 +305,36 @@ func TestJudge(t *testing.T) {
 	boom := errors.New("timeout")
 	for _, c := range []struct {
 		name   string
-		d      reconcile.Decision
+		d      reconcile.Verdict
 		derr   error
 		refuse bool
-		want   verdict
+		want   judgement
 	}{
 		{name: "a valid answer stands",
-			d:    reconcile.Decision{Action: ActionUpdate, Target: 1, Reason: "moved", Decider: "m"},
-			want: verdict{d: reconcile.Decision{Action: ActionUpdate, Target: 1, Reason: "moved", Decider: "m"}, proposed: ActionUpdate}},
+			d:    reconcile.Verdict{Action: ActionUpdate, Target: 1, Reason: "moved", Decider: "m"},
+			want: judgement{d: reconcile.Verdict{Action: ActionUpdate, Target: 1, Reason: "moved", Decider: "m"}, proposed: ActionUpdate}},
 		{name: "a pinned candidate is not changed: added in conflict",
-			d: reconcile.Decision{Action: ActionInvalidate, Target: 2, Reason: "wrong", Decider: "m", Model: "x", Raw: "{}", Grain: "day"},
-			want: verdict{d: reconcile.Decision{Action: ActionAdd, ConflictWith: 2, Decider: "m", Model: "x", Raw: "{}", Grain: "day",
+			d: reconcile.Verdict{Action: ActionInvalidate, Target: 2, Reason: "wrong", Decider: "m", Model: "x", Raw: "{}", Grain: "day"},
+			want: judgement{d: reconcile.Verdict{Action: ActionAdd, ConflictWith: 2, Decider: "m", Model: "x", Raw: "{}", Grain: "day",
 				Reason: "wrong (the decider said invalidate candidate 2, which is pinned)"}, proposed: ActionInvalidate}},
 		{name: "a noop of a pinned candidate stands",
-			d:    reconcile.Decision{Action: ActionNoop, Target: 2, Reason: "same"},
-			want: verdict{d: reconcile.Decision{Action: ActionNoop, Target: 2, Reason: "same"}, proposed: ActionNoop}},
+			d:    reconcile.Verdict{Action: ActionNoop, Target: 2, Reason: "same"},
+			want: judgement{d: reconcile.Verdict{Action: ActionNoop, Target: 2, Reason: "same"}, proposed: ActionNoop}},
 		// The fallback is in the store's words; the model's answer is dropped.
 		{name: "an invalid answer falls back to add",
-			d: reconcile.Decision{Action: ActionUpdate, Target: 3, Model: "x", Raw: "{3}"},
-			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store", Model: "x"}, proposed: ActionUpdate,
+			d: reconcile.Verdict{Action: ActionUpdate, Target: 3, Model: "x", Raw: "{3}"},
+			want: judgement{d: reconcile.Verdict{Action: ActionAdd, Decider: "store", Model: "x"}, proposed: ActionUpdate,
 				fallback: "store decider failed: target out of range for the action"}},
 		{name: "an unknown action is not quoted",
-			d: reconcile.Decision{Action: "I live in Porto now.", Raw: "I live in Porto now."},
-			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store"},
+			d: reconcile.Verdict{Action: "I live in Porto now.", Raw: "I live in Porto now."},
+			want: judgement{d: reconcile.Verdict{Action: ActionAdd, Decider: "store"},
 				fallback: "store decider failed: unknown action"}},
 		{name: "an error of a decider's own is not quoted", derr: boom, refuse: true,
-			want: verdict{d: reconcile.Decision{Decider: "store"}, fallback: "store decider failed: an error of its own, not recorded"}},
+			want: judgement{d: reconcile.Verdict{Decider: "store"}, fallback: "store decider failed: an error of its own, not recorded"}},
 		{name: "a provider's status and code", derr: fmt.Errorf("at x: %w", &reconcile.Failure{Reason: reconcile.ReasonStatus, Status: 400, Code: "content_filter", Err: boom}),
-			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store"}, fallback: "store decider failed: HTTP 400 Bad Request (content_filter)"}},
+			want: judgement{d: reconcile.Verdict{Action: ActionAdd, Decider: "store"}, fallback: "store decider failed: HTTP 400 Bad Request (content_filter)"}},
 		{name: "a code that is a word of the text is left out", derr: &reconcile.Failure{Reason: reconcile.ReasonStatus, Status: 400, Code: "porto"},
-			want: verdict{d: reconcile.Decision{Action: ActionAdd, Decider: "store"}, fallback: "store decider failed: HTTP 400 Bad Request"}},
+			want: judgement{d: reconcile.Verdict{Action: ActionAdd, Decider: "store"}, fallback: "store decider failed: HTTP 400 Bad Request"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := judge(c.d, c.derr, in, "store", c.refuse)

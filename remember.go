@@ -127,14 +127,14 @@ func (s *Store) decisionInput(rec *kv.Record, n Note, look Lookup) reconcile.Inp
 // rememberTx reads in tx what the plan depends on — which candidates
 // still exist, the state of the one the verdict names, the ids the
 // transaction would give — plans, and carries the plan out.
-func (s *Store) rememberTx(tx *kv.Tx, note *kv.Record, vec []float32, look Lookup, v verdict, attempt int) (Outcome, error) {
+func (s *Store) rememberTx(tx *kv.Tx, note *kv.Record, vec []float32, look Lookup, v judgement, attempt int) (Outcome, error) {
 	id, err := tx.NextBlobID(kv.BucketDecisions)
 	if err != nil {
 		return Outcome{}, err
 	}
 	now := s.now()
 	in := planInput{
-		verdict: v, note: *note, attempt: attempt, now: now,
+		judgement: v, note: *note, attempt: attempt, now: now,
 		ids:        planIDs{decision: id, fact: tx.PeekNextID(), conflict: tx.BlobSeq(kv.BucketConflicts) + 1},
 		candidates: make([]candidateState, len(look.Candidates)),
 		decider:    s.decider.Name(),

@@ -146,17 +146,17 @@ func sameTimeline(a, b timeline) bool {
 // one replaced, added in id order, or dropped when it is gone. Base is
 // shared with other readers and left as it is.
 func (s *Store) patchTimeline(ctx context.Context, base timeline, ids []uint64) (timeline, error) {
-	type change struct {
+	type patch struct {
 		id   uint64
 		e    timelineEntry
 		gone bool
 	}
-	chs := make([]change, 0, len(ids))
+	chs := make([]patch, 0, len(ids))
 	err := s.view(ctx, func(tx *kv.Tx) error {
 		for _, id := range ids {
 			r, err := tx.Get(id)
 			if errors.Is(err, kv.ErrNotFound) {
-				chs = append(chs, change{id: id, gone: true})
+				chs = append(chs, patch{id: id, gone: true})
 				continue
 			}
 			if err != nil {
@@ -166,7 +166,7 @@ func (s *Store) patchTimeline(ctx context.Context, base timeline, ids []uint64) 
 			if err != nil {
 				return err
 			}
-			chs = append(chs, change{id: id, e: timelineEntry{r, evs}})
+			chs = append(chs, patch{id: id, e: timelineEntry{r, evs}})
 		}
 		return nil
 	})

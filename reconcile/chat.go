@@ -350,13 +350,13 @@ func (m *modelDecider) String() string { return m.name + " decider " + m.Describ
 // error status, a timeout, a refusal — is returned at once: a second
 // request would wait as long and fail the same way, and the fallback
 // policy is the caller's. Every error holds a *Failure (errors.As). On
-// error the Decision carries only Decider, Model and Raw (the last answer
+// error the Verdict carries only Decider, Model and Raw (the last answer
 // received, if any), for the caller to see: a store keeps none of it.
 //
 // An update or invalidate naming a pinned candidate is a valid answer:
 // the caller keeps the pinned fact and records the disagreement.
-func (m *modelDecider) Decide(ctx context.Context, in Input) (Decision, error) {
-	base := Decision{Decider: m.name, Model: m.model}
+func (m *modelDecider) Decide(ctx context.Context, in Input) (Verdict, error) {
+	base := Verdict{Decider: m.name, Model: m.model}
 	if err := ctx.Err(); err != nil {
 		return base, &Failure{Reason: ReasonCanceled, Err: err}
 	}

@@ -131,7 +131,7 @@ func TestPinnedTargetIsAnAnswer(t *testing.T) {
 		})
 	}
 	// Validate, the store's rule, still refuses it as a change.
-	if err := Validate(Decision{Action: Update, Target: 2}, deciderInput()); !errors.Is(err, ErrInvalidDecision) {
+	if err := Validate(Verdict{Action: Update, Target: 2}, deciderInput()); !errors.Is(err, ErrInvalidDecision) {
 		t.Errorf("Validate of an update of a pinned fact: %v", err)
 	}
 }

@@ -146,7 +146,7 @@ func parseClaim(raw json.RawMessage) (claims.Claim, string) {
 // decisionClaims reads the claims field of a decision answer into d. A
 // missing or malformed field leaves ClaimsGiven false and says why in
 // ClaimsDropped: the decision itself stands.
-func decisionClaims(d *Decision, fields map[string]json.RawMessage) {
+func decisionClaims(d *Verdict, fields map[string]json.RawMessage) {
 	raw, ok := fields["claims"]
 	if !ok {
 		d.ClaimsDropped = []string{"the answer has no claims field"}

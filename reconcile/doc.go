@@ -16,7 +16,7 @@
 // internal/term, internal/wordlist), never package memory, kv or index.
 //
 // Stable: what package memory re-exports as aliases (Decider, Input,
-// Candidate, Decision, Action and its values, Claimer, ClaimsAnswer, the
+// Candidate, Verdict, Action and its values, Claimer, ClaimsAnswer, the
 // Default* settings, ErrNoModel, MaxRaw); every other identifier changes with
 // package memory. The imports test (imports_test.go in the module root)
 // enforces that reconcile imports of this module only claims, eventtime and

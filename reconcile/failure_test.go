@@ -56,7 +56,7 @@ func TestInvalidAnswersHaveClosedTexts(t *testing.T) {
 			t.Errorf("%q: error %v, text %q", reply, err, f.Text())
 		}
 	}
-	if err := Validate(Decision{Action: "My door code is 7781"}, in); AsFailure(err).Text() != "unknown action" {
+	if err := Validate(Verdict{Action: "My door code is 7781"}, in); AsFailure(err).Text() != "unknown action" {
 		t.Errorf("Validate: %v", err)
 	}
 }

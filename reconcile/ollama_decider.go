@@ -87,71 +87,71 @@ var replyFields = []string{"reasoning", "action", "target", "event_from", "grain
 // invalidate may name a pinned candidate: that is the model's judgement,
 // which the caller turns into a conflict rather than a change. Every error
 // wraps ErrInvalidDecision.
-func parseAnswer(content string, in Input) (Decision, error) {
+func parseAnswer(content string, in Input) (Verdict, error) {
 	if strings.TrimSpace(content) == "" {
-		return Decision{}, invalid(ReasonNotObject, "", "the answer is empty, not one JSON object")
+		return Verdict{}, invalid(ReasonNotObject, "", "the answer is empty, not one JSON object")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(content), &fields); err != nil {
-		return Decision{}, invalid(ReasonNotObject, "", "the answer is not one JSON object: %v", err)
+		return Verdict{}, invalid(ReasonNotObject, "", "the answer is not one JSON object: %v", err)
 	}
 	if fields == nil { // the answer was null
-		return Decision{}, invalid(ReasonNotObject, "", "the answer is null, not a JSON object")
+		return Verdict{}, invalid(ReasonNotObject, "", "the answer is null, not a JSON object")
 	}
 	// Unmarshal lets the last of two equal keys win: a noop that says
 	// invalidate at its end is no answer to act on.
 	if err := uniqueKeys(content); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 	for _, f := range replyFields {
 		if _, ok := fields[f]; !ok {
-			return Decision{}, invalid(ReasonMissingField, f, "field %q is missing", f)
+			return Verdict{}, invalid(ReasonMissingField, f, "field %q is missing", f)
 		}
 	}
 	if len(fields) != len(replyFields) {
 		for k := range fields {
 			if !isReplyField(k) && k != "claims" {
-				return Decision{}, invalid(ReasonUnknownField, "", "unknown field %q", clip.Bytes(k, 40))
+				return Verdict{}, invalid(ReasonUnknownField, "", "unknown field %q", clip.Bytes(k, 40))
 			}
 		}
 	}
 	var r modelReply
 	if err := strictField(fields, "reasoning", &r.Reasoning, "a string"); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 	if err := strictField(fields, "action", &r.Action, "a string"); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 	if err := strictField(fields, "target", &r.Target, "an integer"); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 	if err := nullableString(fields, "event_from", &r.EventFrom); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 	if err := nullableString(fields, "grain", &r.Grain); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 
-	d := Decision{Action: Action(r.Action), Target: r.Target, Reason: clip.Bytes(r.Reasoning, MaxRaw)}
+	d := Verdict{Action: Action(r.Action), Target: r.Target, Reason: clip.Bytes(r.Reasoning, MaxRaw)}
 	switch d.Action {
 	case Add, Update, Invalidate, Noop:
 	default:
-		return Decision{}, invalid(ReasonUnknownAction, "", "unknown action %q, want add, update, invalidate or noop", clip.Bytes(r.Action, 80))
+		return Verdict{}, invalid(ReasonUnknownAction, "", "unknown action %q, want add, update, invalidate or noop", clip.Bytes(r.Action, 80))
 	}
 	if r.Grain != nil {
 		switch *r.Grain {
 		case "day", "week", "month", "season", "year":
 		default:
-			return Decision{}, invalid(ReasonUnknownGrain, "", "unknown grain %q, want day, week, month, season, year or null", clip.Bytes(*r.Grain, 40))
+			return Verdict{}, invalid(ReasonUnknownGrain, "", "unknown grain %q, want day, week, month, season, year or null", clip.Bytes(*r.Grain, 40))
 		}
 	}
 	if r.EventFrom != nil {
 		t, err := time.Parse(time.DateOnly, *r.EventFrom)
 		if err != nil {
-			return Decision{}, invalid(ReasonBadDate, "", "event_from %q is not a date YYYY-MM-DD", clip.Bytes(*r.EventFrom, 40))
+			return Verdict{}, invalid(ReasonBadDate, "", "event_from %q is not a date YYYY-MM-DD", clip.Bytes(*r.EventFrom, 40))
 		}
 		if !eventtime.InRange(t) {
-			return Decision{}, invalid(ReasonDateRange, "", "event_from %q is out of range (%s)", *r.EventFrom, eventtime.RangeText)
+			return Verdict{}, invalid(ReasonDateRange, "", "event_from %q is out of range (%s)", *r.EventFrom, eventtime.RangeText)
 		}
 		d.EventFrom = t.UTC()
 		if r.Grain != nil {
@@ -160,7 +160,7 @@ func parseAnswer(content string, in Input) (Decision, error) {
 	}
 	// A grain without a date says nothing; it is dropped.
 	if err := validate(d, in, true); err != nil {
-		return Decision{}, err
+		return Verdict{}, err
 	}
 	decisionClaims(&d, fields)
 	return d, nil

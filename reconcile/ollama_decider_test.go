@@ -74,22 +74,22 @@ func TestOllamaDecidesEachAction(t *testing.T) {
 	june1 := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name, reply string
-		want        Decision
+		want        Verdict
 	}{
 		{"add", `{"reasoning":"a different subject","action":"add","target":0,"event_from":null,"grain":null}`,
-			Decision{Action: Add, Reason: "a different subject"}},
+			Verdict{Action: Add, Reason: "a different subject"}},
 		{"update", `{"reasoning":"moved from A to B in June","action":"update","target":1,"event_from":"2025-06-01","grain":"month"}`,
-			Decision{Action: Update, Target: 1, EventFrom: june1, Grain: "month", Reason: "moved from A to B in June"}},
+			Verdict{Action: Update, Target: 1, EventFrom: june1, Grain: "month", Reason: "moved from A to B in June"}},
 		{"invalidate", `{"reasoning":"a correction","action":"invalidate","target":3,"event_from":"2025-08-18","grain":"day"}`,
-			Decision{Action: Invalidate, Target: 3, EventFrom: time.Date(2025, 8, 18, 0, 0, 0, 0, time.UTC), Grain: "day", Reason: "a correction"}},
+			Verdict{Action: Invalidate, Target: 3, EventFrom: time.Date(2025, 8, 18, 0, 0, 0, 0, time.UTC), Grain: "day", Reason: "a correction"}},
 		{"noop", `{"reasoning":"says the same","action":"noop","target":1,"event_from":null,"grain":null}`,
-			Decision{Action: Noop, Target: 1, Reason: "says the same"}},
+			Verdict{Action: Noop, Target: 1, Reason: "says the same"}},
 		{"noop of a pinned fact", `{"reasoning":"restates the birthday","action":"noop","target":2,"event_from":null,"grain":null}`,
-			Decision{Action: Noop, Target: 2, Reason: "restates the birthday"}},
+			Verdict{Action: Noop, Target: 2, Reason: "restates the birthday"}},
 		{"year grain", "\n {\"reasoning\":\"since 2019\",\"action\":\"add\",\"target\":0,\"event_from\":\"2019-01-01\",\"grain\":\"year\"} \n",
-			Decision{Action: Add, EventFrom: time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC), Grain: "year", Reason: "since 2019"}},
+			Verdict{Action: Add, EventFrom: time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC), Grain: "year", Reason: "since 2019"}},
 		{"grain without a date is dropped", `{"reasoning":"r","action":"add","target":0,"event_from":null,"grain":"month"}`,
-			Decision{Action: Add, Reason: "r"}},
+			Verdict{Action: Add, Reason: "r"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, srv := fakeDecider(t, 2*time.Second, tc.reply)

@@ -50,16 +50,16 @@ func TestOpenAIDecidesEachAction(t *testing.T) {
 	june1 := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name, reply string
-		want        Decision
+		want        Verdict
 	}{
 		{"add", `{"reasoning":"a different subject","action":"add","target":0,"event_from":null,"grain":null}`,
-			Decision{Action: Add, Reason: "a different subject"}},
+			Verdict{Action: Add, Reason: "a different subject"}},
 		{"update", `{"reasoning":"moved from A to B in June","action":"update","target":1,"event_from":"2025-06-01","grain":"month"}`,
-			Decision{Action: Update, Target: 1, EventFrom: june1, Grain: "month", Reason: "moved from A to B in June"}},
+			Verdict{Action: Update, Target: 1, EventFrom: june1, Grain: "month", Reason: "moved from A to B in June"}},
 		{"invalidate", `{"reasoning":"a correction","action":"invalidate","target":3,"event_from":null,"grain":null}`,
-			Decision{Action: Invalidate, Target: 3, Reason: "a correction"}},
+			Verdict{Action: Invalidate, Target: 3, Reason: "a correction"}},
 		{"noop", `{"reasoning":"says the same","action":"noop","target":1,"event_from":null,"grain":null}`,
-			Decision{Action: Noop, Target: 1, Reason: "says the same"}},
+			Verdict{Action: Noop, Target: 1, Reason: "says the same"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, srv := fakeOpenAI(t, testKey, 2*time.Second, tc.reply)

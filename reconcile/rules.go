@@ -63,13 +63,13 @@ const paraphraseOverlap = 0.15
 // candidate of the most specific evidence after it: never
 // silently beside it, and never retiring a fact on a guess. The phrases
 // are those of the files in markers/.
-func (Rules) Decide(_ context.Context, in Input) (Decision, error) {
+func (Rules) Decide(_ context.Context, in Input) (Verdict, error) {
 	for _, err := range []error{markersErr, additionErr, weakErr, negationErr, startErr, hedgeErr} {
 		if err != nil {
-			return Decision{}, fmt.Errorf("rules: %w", err)
+			return Verdict{}, fmt.Errorf("rules: %w", err)
 		}
 	}
-	d := Decision{Action: Add, Decider: "rules"}
+	d := Verdict{Action: Add, Decider: "rules"}
 	words := tokens(in.Text)
 	correction := findSaid(words, correctionMarkers)
 	change := findSaid(words, changeMarkers)
@@ -216,7 +216,7 @@ func negated(text string) bool { return findMarker(tokens(text), negationMarkers
 // not clear or the candidate is pinned. A time it began ("start") is the
 // weaker sign: it acts only on other numbers or another value of a
 // single-valued relation.
-func changeOf(d Decision, in Input, marker string, action Action, what string) Decision {
+func changeOf(d Verdict, in Input, marker string, action Action, what string) Verdict {
 	startOnly := what == "start"
 	cs := in.Candidates
 	ev := rank(cs, marker)
@@ -266,7 +266,7 @@ const specificShare = 1
 // with evidence of their own (a content word, a synonym set, a specific
 // frame, another value of the relation), the most specific first, up to
 // maxConflicts in all.
-func alsoConflicts(d Decision, ev []evidence) Decision {
+func alsoConflicts(d Verdict, ev []evidence) Verdict {
 	var named []string
 	// The first is the best evidenced; the next the most specific, as the
 	// old fact is often the one fact sharing a word or frame, however few.

@@ -73,8 +73,9 @@ type Input struct {
 	Candidates []Candidate
 }
 
-// Decision is a decider's verdict.
-type Decision struct {
+// Verdict is a decider's answer: what the new fact does, to which
+// candidate, and why. Package memory logs it in a Decision.
+type Verdict struct {
 	Action Action
 	// Target is the candidate's number, 1..n, or 0 for none.
 	Target int
@@ -111,7 +112,7 @@ type Decision struct {
 // Decider decides what a new fact does to its candidates.
 type Decider interface {
 	Name() string
-	Decide(ctx context.Context, in Input) (Decision, error)
+	Decide(ctx context.Context, in Input) (Verdict, error)
 }
 
 // ErrInvalidDecision wraps every reason a decision is refused.
@@ -123,11 +124,11 @@ const MaxRaw = 4000
 // Validate checks a decision against its input: a known action; update and
 // invalidate name an eligible candidate; add names none. Its errors are
 // *Failure and wrap ErrInvalidDecision.
-func Validate(d Decision, in Input) error { return validate(d, in, false) }
+func Validate(d Verdict, in Input) error { return validate(d, in, false) }
 
 // validate is Validate; with pinnedOK an update or invalidate may name a
 // pinned candidate, as a model's answer may (see parseAnswer).
-func validate(d Decision, in Input, pinnedOK bool) error {
+func validate(d Verdict, in Input, pinnedOK bool) error {
 	switch d.Action {
 	case Add:
 		if d.Target != 0 {
@@ -172,6 +173,6 @@ type AddAll struct{}
 func (AddAll) Name() string { return "add" }
 
 // Decide adds.
-func (AddAll) Decide(context.Context, Input) (Decision, error) {
-	return Decision{Action: Add, Reason: "the add decider always adds", Decider: "add"}, nil
+func (AddAll) Decide(context.Context, Input) (Verdict, error) {
+	return Verdict{Action: Add, Reason: "the add decider always adds", Decider: "add"}, nil
 }
