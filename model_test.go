@@ -745,56 +745,44 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		m.supersede(old, want, now)
 		m.wantFact(t, "Supersede", got)
 	}
-	invalidate := func(t *rapid.T) {
-		id, user := m.drawTarget(t, isCurrent)
-		c := drawChange(t)
-		var errs []error
-		mf, ok := m.facts[id]
-		switch {
-		case !ok || mf.f.User != user:
-			errs = append(errs, memory.ErrNotFound)
-		case mf.f.State() != memory.Current:
-			errs = append(errs, memory.ErrNotCurrent)
-		case mf.f.Pinned && c.Origin == memory.OriginAuto:
-			errs = append(errs, memory.ErrPinned)
-		case m.behind(id):
-			errs = append(errs, memory.ErrTimeOrder)
+	// retractOrRestore is Invalidate (retract) or Restore, as the model
+	// expects each: one from a current fact, the other back to one.
+	retractOrRestore := func(retract bool) func(*rapid.T) {
+		op, call, from, wrong, kind := "Invalidate", s.Invalidate, isCurrent, memory.ErrNotCurrent, memory.EventRetracted
+		if !retract {
+			op, call, from, wrong, kind = "Restore", s.Restore, notCurrent, memory.ErrAlreadyCurrent, memory.EventRestored
 		}
-		now := m.now()
-		got, err := s.Invalidate(ctx, user, id, c)
-		if !m.expectErr(t, "Invalidate", err, errs...) {
-			return
+		return func(t *rapid.T) {
+			id, user := m.drawTarget(t, from)
+			c := drawChange(t)
+			var errs []error
+			mf, ok := m.facts[id]
+			switch {
+			case !ok || mf.f.User != user:
+				errs = append(errs, memory.ErrNotFound)
+			case !from(mf.f):
+				errs = append(errs, wrong)
+			case mf.f.Pinned && c.Origin == memory.OriginAuto:
+				errs = append(errs, memory.ErrPinned)
+			case m.behind(id):
+				errs = append(errs, memory.ErrTimeOrder)
+			case !retract && mf.f.Origin == memory.OriginAuto && m.autoCurrent(user) >= modelBudget:
+				errs = append(errs, memory.ErrBudgetExceeded)
+			}
+			now := m.now()
+			got, err := call(ctx, user, id, c)
+			if !m.expectErr(t, op, err, errs...) {
+				return
+			}
+			mf.f.ValidUntil, mf.f.SupersededBy = time.Time{}, 0
+			if retract {
+				mf.f.ValidUntil = now
+			}
+			mf.log = append(mf.log, mEvent{kind: kind, at: now, origin: c.Origin, cause: c.Reason})
+			m.wantFact(t, op, got)
 		}
-		mf.f.ValidUntil = now
-		mf.log = append(mf.log, mEvent{kind: memory.EventRetracted, at: now, origin: c.Origin, cause: c.Reason})
-		m.wantFact(t, "Invalidate", got)
 	}
-	restore := func(t *rapid.T) {
-		id, user := m.drawTarget(t, notCurrent)
-		c := drawChange(t)
-		var errs []error
-		mf, ok := m.facts[id]
-		switch {
-		case !ok || mf.f.User != user:
-			errs = append(errs, memory.ErrNotFound)
-		case mf.f.State() == memory.Current:
-			errs = append(errs, memory.ErrAlreadyCurrent)
-		case mf.f.Pinned && c.Origin == memory.OriginAuto:
-			errs = append(errs, memory.ErrPinned)
-		case m.behind(id):
-			errs = append(errs, memory.ErrTimeOrder)
-		case mf.f.Origin == memory.OriginAuto && m.autoCurrent(user) >= modelBudget:
-			errs = append(errs, memory.ErrBudgetExceeded)
-		}
-		now := m.now()
-		got, err := s.Restore(ctx, user, id, c)
-		if !m.expectErr(t, "Restore", err, errs...) {
-			return
-		}
-		mf.f.ValidUntil, mf.f.SupersededBy = time.Time{}, 0
-		mf.log = append(mf.log, mEvent{kind: memory.EventRestored, at: now, origin: c.Origin, cause: c.Reason})
-		m.wantFact(t, "Restore", got)
-	}
+	invalidate, restore := retractOrRestore(true), retractOrRestore(false)
 	pinUnpin := func(t *rapid.T) {
 		id, user := m.drawTarget(t, nil)
 		pin := rapid.Bool().Draw(t, "pin")
