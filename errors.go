@@ -2,9 +2,11 @@ package memory
 
 import (
 	"errors"
-	"github.com/palimpsest-mem/memory/claims"
+	"fmt"
 
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/index/live"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -126,3 +128,12 @@ var (
 // errMoved stops a Remember transaction whose target changed after the
 // decision was made: the decision is made again on the new state.
 var errMoved = errors.New("target changed since the decision")
+
+// fromLive maps the live index's ErrClosed to ErrClosed, which it stands
+// for (the index closes with its store), keeping the message as it is.
+func fromLive(err error) error {
+	if errors.Is(err, live.ErrClosed) {
+		return fmt.Errorf("%w%.0w", err, ErrClosed) // %.0w wraps ErrClosed without printing it
+	}
+	return err
+}
