@@ -3,6 +3,8 @@ package live
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -153,6 +155,14 @@ func (s *store) dir() string {
 		return ""
 	}
 	return s.l.ix.Dir()
+}
+
+// wantNoRoot wants no folder of indexes beside the store.
+func (s *store) wantNoRoot(t *testing.T, when string) {
+	t.Helper()
+	if _, err := os.Lstat(s.path + ".index"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s: the index directory is there (%v)", when, err)
+	}
 }
 
 // delayedStore opens the index of a store whose indexer waits an hour for

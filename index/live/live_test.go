@@ -45,15 +45,11 @@ func TestCloseDuringTheFirstBuildLeavesNoIndex(t *testing.T) {
 	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the index built during Close is still there: %s (%v)", dir, err)
 	}
-	if _, err := os.Lstat(s.path + ".index"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the index directory is still there after Close: %v", err)
-	}
+	s.wantNoRoot(t, "after Close")
 	if _, err := s.find(ctx, "", "apple trees", 1); !errors.Is(err, ErrClosed) {
 		t.Errorf("a lookup after Close: %v", err)
 	}
-	if _, err := os.Lstat(s.path + ".index"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a lookup after Close made an index directory: %v", err)
-	}
+	s.wantNoRoot(t, "after a lookup after Close")
 }
 
 // Close cancels a build that is still reading the store, instead of
@@ -80,9 +76,7 @@ func TestCloseCancelsABuild(t *testing.T) {
 	if err := <-lookup; !errors.Is(err, ErrClosed) {
 		t.Errorf("the lookup whose build Close cancelled: %v", err)
 	}
-	if _, err := os.Lstat(s.path + ".index"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the index directory is still there after Close: %v", err)
-	}
+	s.wantNoRoot(t, "after Close")
 }
 
 // An index whose segment files are truncated under it (its memory maps
