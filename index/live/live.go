@@ -80,9 +80,11 @@ type Source struct {
 type Options struct {
 	// Mode is the lookup mode, which makes the analyzer.
 	Mode index.Mode
-	// ReadOnly says the store is open for reading only: Open then removes
-	// from the folder of indexes only what is surely not in use, and Check
-	// does not sweep it (what is left there is not its own to report).
+	// ReadOnly says the store is open for reading only, maybe beside other
+	// handles: Open then removes from the folder of indexes only those no
+	// open index holds (a writable store holds its file alone, so every
+	// index there is a gone process's), and Check only asks whether the
+	// folder is the store's (what others left is not its own to report).
 	ReadOnly bool
 	// Writes is the store's write lock (see Index).
 	Writes sync.Locker
