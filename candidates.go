@@ -134,7 +134,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	if err := validUser(user); err != nil {
 		return out, err
 	}
-	an, err := s.live.analyzer()
+	an, err := s.live.Analyzer()
 	if err != nil {
 		return out, err
 	}
@@ -150,7 +150,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	}
 	var hits []index.Hit
 	similar := map[uint64]float64{}
-	err = s.live.search(ctx, user, func(ix *index.Index) (err error) {
+	err = s.live.Search(ctx, user, func(ix *index.Index) (err error) {
 		if q.Empty() {
 			return nil
 		}
@@ -165,7 +165,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		return nil
 	})
 	if err != nil {
-		return out, err
+		return out, fromLive(err)
 	}
 	var peers []peer
 	if singleValued(cs) {
@@ -175,7 +175,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		}
 		peers = g.functionalPeers(cs)
 	}
-	gen := s.live.seenGen() // before the store is read: see terms
+	gen := s.live.Generation() // before the store is read: see live.Index.Terms
 	err = s.view(ctx, func(tx *kv.Tx) error {
 		// Hits come best first, and only the first k that are still
 		// current are kept: the rest need not be read or analysed again.
@@ -307,7 +307,7 @@ func namesOf(cs []Claim) map[string]bool {
 // candidateOf is the candidate r is for a text analysed as q, read by a
 // lookup that took generation gen of the kept analyses.
 func (s *Store) candidateOf(an *index.Analyzer, q index.Terms, r *kv.Record, score, similarity float64, gen uint64) Candidate {
-	d := s.live.terms(an, r.ID, r.Text, gen)
+	d := s.live.Terms(an, r.ID, r.Text, gen)
 	why := index.Shared(q, d)
 	return Candidate{Fact: factOf(r), Score: score, Terms: why.Terms, Topics: why.Topics, Similarity: similarity,
 		Overlap: overlap(q, d, why)}

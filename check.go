@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -45,7 +44,7 @@ func (s *Store) Check(ctx context.Context) error {
 	// A Close begun before the lock was ours is dropping the index: the
 	// comparison would find it short (Close waits for a Check that holds
 	// the lock first).
-	if s.live.closed() {
+	if s.live.Closed() {
 		return ErrClosed
 	}
 	stale := s.db.Check()
@@ -64,9 +63,14 @@ func (s *Store) Check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	errs = append(errs, s.checkIndex(ctx, current)...)
+	// The candidate index, if built, against the current facts; and what
+	// keeps it from its folder, told last.
+	ixDiffs, ixDir := s.live.Check(ctx, current)
+	if ixDir != nil {
+		ixDir = fmt.Errorf("memory: %w", ixDir)
+	}
+	errs = append(errs, ixDiffs...)
 	errs = append(errs, s.checkCaches(ctx)...)
-	ixDir := s.checkIndexDir()
 	if len(errs) > 0 && stale != nil {
 		errs = append(errs, errors.New(stale.Error())) // told, but only ErrCorrupt is wrapped
 	}
@@ -87,49 +91,6 @@ func (s *Store) Check(ctx context.Context) error {
 		return ErrCompactionPending
 	}
 	return ixDir
-}
-
-// checkIndexDir reports what keeps the candidate index from its folder
-// beside the store, or, for a writable store, what the sweep of that folder
-// (done again here: the store is held alone, and the index of this Store,
-// if any, is locked, so only what processes now gone left is removed)
-// could not remove. A read-only store does not report another user's
-// leftovers, which are not its own. Called with writeMu held.
-func (s *Store) checkIndexDir() error {
-	var err error
-	if s.db.ReadOnly() {
-		err = index.Foreign(s.live.root)
-	} else {
-		err = index.Sweep(s.live.root, false)
-	}
-	if err != nil {
-		return fmt.Errorf("memory: %w", err)
-	}
-	return nil
-}
-
-// checkIndex compares the candidate index, if built, with the current
-// facts. Called with writeMu held, so none changes meanwhile.
-func (s *Store) checkIndex(ctx context.Context, current map[uint64]bool) []error {
-	docs, built, err := s.live.ids(ctx)
-	if err != nil {
-		return []error{err}
-	}
-	if !built {
-		return nil
-	}
-	var errs []error
-	for id := range current {
-		if !docs[id] {
-			errs = append(errs, fmt.Errorf("index lacks current fact %d", id))
-		}
-	}
-	for id := range docs {
-		if !current[id] {
-			errs = append(errs, fmt.Errorf("index holds fact %d, which is not current", id))
-		}
-	}
-	return errs
 }
 
 // checkCaches compares every cached timeline and graph, which commits

@@ -21,15 +21,15 @@ func closeRace(t *testing.T) (s *Store, release func()) {
 	}
 	held, block := make(chan struct{}), make(chan struct{})
 	// No indexer runs now; the one the next write starts reads the hook.
-	s.live.q.hookBeforeApply = func() {
-		s.live.q.hookBeforeApply = nil
+	s.hookIndexApply = func() {
+		s.hookIndexApply = nil
 		close(held)
 		<-block
 	}
+	// A small change to a user just looked up is applied at once.
 	if _, err := s.Add(ctx, Note{Text: "I like black coffee."}); err != nil {
 		t.Fatal(err)
 	}
-	s.live.q.wake()
 	<-held
 	return s, once(func() { close(block) })
 }
@@ -45,11 +45,17 @@ func once(f func()) func() {
 	}
 }
 
-// stopped reports whether the indexer was told to stop (by Close).
-func stopped(s *Store) bool {
-	s.live.q.mu.Lock()
-	defer s.live.q.mu.Unlock()
-	return s.live.q.stopped
+// closing reports whether Close has begun and holds the write lock (it
+// waits then for the indexer to stop).
+func closing(s *Store) bool {
+	if !s.live.Closed() {
+		return false
+	}
+	if s.writeMu.TryLock() {
+		s.writeMu.Unlock()
+		return false
+	}
+	return true
 }
 
 // A Check that starts while Close is in progress reports ErrClosed; it
@@ -60,7 +66,7 @@ func TestCheckDuringCloseIsErrClosed(t *testing.T) {
 	defer release()
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
-	for !stopped(s) { // Close waits in the indexer's stop for the held apply
+	for !closing(s) { // Close waits in the indexer's stop for the held apply
 		time.Sleep(time.Millisecond)
 	}
 	checked := make(chan error, 1)
@@ -94,8 +100,10 @@ func TestCloseWaitsForCheck(t *testing.T) {
 	}
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
+	// Give Close the time to stop the indexer under the Check (which it
+	// must not) before the held apply goes on.
 	deadline := time.Now().Add(200 * time.Millisecond)
-	for !stopped(s) && len(checked) == 0 && time.Now().Before(deadline) {
+	for len(checked) == 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	release()

@@ -2,9 +2,11 @@ package memory
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"sync"
 
+	"github.com/palimpsest-mem/memory/index/live"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -238,6 +240,25 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 		s.lists.putTimeline(user, gen, g.tl)
 		s.lists.putGraph(user, gen, g)
 	}
-	s.live.sync(touched)
+	s.live.Sync(liveChanges(touched))
 	return outcome{}, true
+}
+
+// liveChanges is what a commit did to the set of current facts, as the
+// live index takes it: touched calls its argument with the final state of
+// each record the commit wrote, nil for one deleted.
+func liveChanges(touched func(func(uint64, *kv.Record))) iter.Seq[live.Change] {
+	return func(yield func(live.Change) bool) {
+		more := true
+		touched(func(id uint64, r *kv.Record) {
+			if !more {
+				return
+			}
+			c := live.Change{ID: id, Deleted: r == nil}
+			if r != nil {
+				c.User, c.Text, c.Current = r.User, r.Text, r.Current()
+			}
+			more = yield(c)
+		})
+	}
 }

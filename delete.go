@@ -87,7 +87,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 	// outside its transaction; meanwhile a lookup finds no deleted fact
 	// (the commit's removals reach the index first, and hits are read back
 	// from the store), and a Check waits for the whole Delete.
-	s.live.drop()
+	s.live.Drop()
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	if s.hookBeforeCompact != nil {
 		s.hookBeforeCompact()

@@ -58,14 +58,15 @@
 //
 //	commit.go      group commit: writes from many goroutines share transactions
 //	candidates.go  Candidates: what a candidate is, ranking, overlap
-//	liveindex.go   the live candidate index beside the store: build, sync, search, drop
 //	semantic.go    the semantic mode's embeddings, stored per fact
 //	listcache.go   users' decoded lists, kept between writes
 //
 // Packages: kv (bbolt: records, logs, transactions, compaction; the only
 // importer of bbolt), index (text analysis, the lexicons in index/lexicons,
 // the Bleve index; the only importer of bleve but the test-support package
-// internal/indextest), internal/fold (ё folding and
+// internal/indextest), index/live (the live candidate index beside the
+// store: its build, the background indexer that follows commits, search,
+// check, drop, close; on index, never kv or this package), internal/fold (ё folding and
 // rune prefixes shared by index and reconcile), internal/clip (cutting a
 // text to a byte bound at a rune boundary, for the root and reconcile),
 // internal/term (the typed evidence term: word, root or synonym set, made

@@ -2,9 +2,11 @@ package memory
 
 import (
 	"errors"
-	"github.com/palimpsest-mem/memory/claims"
+	"fmt"
 
+	"github.com/palimpsest-mem/memory/claims"
 	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/index/live"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -132,3 +134,12 @@ var errMoved = errors.New("target changed since the decision")
 // clock stood behind the log when the restatement came); in a log it is
 // corruption.
 var errNoConfirmation = errors.New("cancels no confirmation")
+
+// fromLive maps the live index's ErrClosed to ErrClosed, which it stands
+// for (the index closes with its store), keeping the message as it is.
+func fromLive(err error) error {
+	if errors.Is(err, live.ErrClosed) {
+		return fmt.Errorf("%w%.0w", err, ErrClosed) // %.0w wraps ErrClosed without printing it
+	}
+	return err
+}

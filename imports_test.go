@@ -40,6 +40,8 @@ var arrowRules = []arrowRule{
 		from: []string{"kv"}, to: []string{"internal/fsx"}},
 	{why: "index is derived from what package memory feeds it: it shares internal helpers, nothing else",
 		from: []string{"index"}, to: []string{"internal/..."}},
+	{why: "index/live keeps the index in line with the store through what package memory hands it: it drives index, never the store (kv) nor package memory, which depends on it",
+		from: []string{"index/live"}, to: []string{"index", "internal/..."}},
 	{why: "claims is a leaf, so package memory and reconcile both depend on it without a cycle",
 		from: []string{"claims"}, to: []string{"internal/..."}},
 	{why: "memctl is a client of the public API: it may use package memory, eventtime's range, its front-ends and its decider settings",
@@ -129,7 +131,7 @@ func TestImportArrows(t *testing.T) {
 	imports := moduleImports(t)
 	// The list must hold the packages the rules are about, or the rules
 	// would hold of nothing.
-	for _, p := range []string{"", "/kv", "/index", "/reconcile", "/cmd/memctl", "/inspect", "/mcpserver"} {
+	for _, p := range []string{"", "/kv", "/index", "/index/live", "/reconcile", "/cmd/memctl", "/inspect", "/mcpserver"} {
 		if _, ok := imports[modulePath+p]; !ok {
 			t.Fatalf("go list did not list %s%s", modulePath, p)
 		}
@@ -144,10 +146,11 @@ func TestImportArrows(t *testing.T) {
 func TestCheckArrowsCatches(t *testing.T) {
 	m := func(p string) string { return modulePath + p }
 	clean := map[string][]string{
-		m(""):           {m("/kv"), m("/index"), m("/reconcile"), m("/claims")},
-		m("/kv"):        {"go.etcd.io/bbolt", "go.etcd.io/bbolt/errors", m("/internal/fsx")},
-		m("/index"):     {"github.com/blevesearch/bleve/v2", m("/internal/term")},
-		m("/reconcile"): {"github.com/ollama/ollama/api", m("/claims"), m("/eventtime"), m("/internal/clip")},
+		m(""):            {m("/kv"), m("/index"), m("/reconcile"), m("/claims")},
+		m("/kv"):         {"go.etcd.io/bbolt", "go.etcd.io/bbolt/errors", m("/internal/fsx")},
+		m("/index"):      {"github.com/blevesearch/bleve/v2", m("/internal/term")},
+		m("/index/live"): {m("/index")},
+		m("/reconcile"):  {"github.com/ollama/ollama/api", m("/claims"), m("/eventtime"), m("/internal/clip")},
 		m("/cmd/memctl"): {m(""), m("/eventtime"), m("/inspect"), m("/mcpserver"), m("/internal/modelenv"),
 			"github.com/spf13/cobra"},
 		m("/inspect"): {m(""), "net/http"},
@@ -156,16 +159,19 @@ func TestCheckArrowsCatches(t *testing.T) {
 		t.Fatalf("clean set refused: %q", bad)
 	}
 	for _, c := range []struct{ pkg, imp string }{
-		{"", "go.etcd.io/bbolt"},                          // bbolt outside kv
-		{"/reconcile", "github.com/blevesearch/bleve/v2"}, // bleve outside index
-		{"/reconcile", ""},                                // reconcile on package memory
-		{"/reconcile", "/kv"},                             // reconcile on the store
-		{"/kv", "/claims"},                                // kv on the module
-		{"/index", "/kv"},                                 // index on the store
-		{"/claims", "/eventtime"},                         // claims off its leaf
-		{"/cmd/memctl", "/kv"},                            // memctl past the public API
-		{"/mcpserver", "/internal/clip"},                  // a front-end on an internal package
-		{"", "/cmd/memctl"},                               // a program imported
+		{"", "go.etcd.io/bbolt"},                           // bbolt outside kv
+		{"/reconcile", "github.com/blevesearch/bleve/v2"},  // bleve outside index
+		{"/reconcile", ""},                                 // reconcile on package memory
+		{"/reconcile", "/kv"},                              // reconcile on the store
+		{"/kv", "/claims"},                                 // kv on the module
+		{"/index", "/kv"},                                  // index on the store
+		{"/index/live", "/kv"},                             // the live index on the store
+		{"/index/live", ""},                                // the live index on package memory
+		{"/index/live", "github.com/blevesearch/bleve/v2"}, // the live index past package index
+		{"/claims", "/eventtime"},                          // claims off its leaf
+		{"/cmd/memctl", "/kv"},                             // memctl past the public API
+		{"/mcpserver", "/internal/clip"},                   // a front-end on an internal package
+		{"", "/cmd/memctl"},                                // a program imported
 		{"", "/bench"},
 	} {
 		imp := c.imp

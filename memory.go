@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/palimpsest-mem/memory/index"
+	"github.com/palimpsest-mem/memory/index/live"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -78,7 +78,7 @@ type Store struct {
 	// live is the candidate index beside the store file, in its private
 	// directory <store>.index: the index is personal data, so it stays
 	// with the store, not in a shared temporary directory.
-	live     *liveIndex
+	live     *live.Index
 	embedder Embedder // nil unless the lookup is semantic
 	decider  Decider
 	claimer  Claimer // nil: none
@@ -101,6 +101,9 @@ type Store struct {
 	// hookBeforeCompact, when set by a test, runs in Delete between its
 	// commit and the compaction.
 	hookBeforeCompact func()
+	// hookIndexApply, when set by a test, runs when the candidate index
+	// applies a batch of commits, before it reads their vectors.
+	hookIndexApply func()
 
 	// vectorDim is the dimension of the store's vectors, 0 until known
 	// (semantic.go, checkDim).
@@ -156,24 +159,12 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
-	ixRoot, err := indexRoot(db.Path())
+	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Writes: &s.writeMu,
+		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors}})
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: %w", err)
 	}
-	// Removing what processes now gone left is worth a try, but a failure
-	// must not keep the store from being read: a read-only handle fails
-	// only on what is not its own (another user's folder); a writable one
-	// tries again in Check, which reports what it could not remove, and
-	// lookups say what stops them.
-	_ = index.Sweep(ixRoot, !o.ReadOnly)
-	s.live = newLiveIndex(ixRoot, o.Lookup, &s.writeMu, liveSource{
-		page: s.indexPage,
-		vectors: func(docs []index.Doc) error {
-			_, err := s.storedVectors(docs)
-			return err
-		},
-	})
 	s.decider = o.Decider
 	if s.decider == nil {
 		s.decider = RulesDecider()
@@ -193,21 +184,8 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 // index outlives the store. A Check under way ends first; one that Close
 // overtakes returns ErrClosed, as every call after Close does.
 func (s *Store) Close() error {
-	s.live.close()
+	s.live.Close()
 	return s.db.Close()
-}
-
-// indexRoot returns the directory where the index of the store file at
-// path lives: beside the file it really is (a symlink's target).
-func indexRoot(path string) (string, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err == nil {
-		real, err = filepath.Abs(real)
-	}
-	if err != nil {
-		return "", fmt.Errorf("locating the candidate index: %w", err)
-	}
-	return real + ".index", nil
 }
 
 // Path returns the file the store lives in.

@@ -126,6 +126,16 @@ func (s *Store) storedVectors(docs []index.Doc) (missing []int, err error) {
 	return missing, err
 }
 
+// indexVectors fills in the stored embeddings of docs a commit wrote, for
+// the candidate index that applies it.
+func (s *Store) indexVectors(docs []index.Doc) error {
+	if s.hookIndexApply != nil {
+		s.hookIndexApply()
+	}
+	_, err := s.storedVectors(docs)
+	return err
+}
+
 // buildVectors fills in the embeddings of docs for a build of the index:
 // those stored, and for facts stored without one what the embedder now
 // returns (bounded by the lookup's context), which it keeps in the store

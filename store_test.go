@@ -89,6 +89,13 @@ func TestClosedStore(t *testing.T) {
 	if _, err := s.Add(ctx, memory.Note{Text: "x"}); !errors.Is(err, memory.ErrClosed) {
 		t.Errorf("add after close: %v", err)
 	}
+	// A lookup meets the closed candidate index before the file.
+	if _, err := s.Candidates(ctx, "", "apple trees", 1); !errors.Is(err, memory.ErrClosed) || err.Error() != "store is closed" {
+		t.Errorf("lookup after close: %v", err)
+	}
+	if _, err := s.Remember(ctx, memory.Note{Text: "I like apple trees."}); !errors.Is(err, memory.ErrClosed) {
+		t.Errorf("remember after close: %v", err)
+	}
 }
 
 // A damaged or foreign file gives an error from Open or Check, never a panic.

@@ -3,8 +3,8 @@
 // topics), the Bleve index of the current facts and the in-memory vectors
 // of the semantic mode.
 //
-// index is for package memory (and the bench and tests); it is not a public
-// API. It is the only package that imports bleve, besides internal/indextest,
+// index is for package memory and index/live, which keeps an Index in line
+// with the store (and for the bench and tests); it is not a public API. It is the only package that imports bleve, besides internal/indextest,
 // which reads its segment files for tests. Its data is derived: the caller
 // rebuilds it from the store at open and feeds it every change after commit,
 // so it is never the source of truth. It imports of this module only the

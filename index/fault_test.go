@@ -17,8 +17,7 @@ import (
 func segments(t *testing.T, ix *Index) []string {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		st, _ := ix.bleve.StatsMap()["index"].(map[string]any)
-		if st["num_root_memorysegments"] != uint64(0) || st["num_root_filesegments"] == uint64(0) {
+		if !ix.Persisted() {
 			continue
 		}
 		var zaps []string

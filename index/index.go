@@ -380,6 +380,21 @@ func (ix *Index) DocIDs(ctx context.Context) (_ map[uint64]bool, err error) {
 	return out, nil
 }
 
+// Persisted reports whether every segment the searches read is in a file
+// they map, none in memory only. For tests that damage the files: damage
+// to a mapped file meets a search as a fault (ErrFault), but a file bleve
+// is still writing, truncated, is written on past the hole and opened as
+// it is, zeros and all, and answers nothing, with no fault to tell.
+func (ix *Index) Persisted() bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return false
+	}
+	st, _ := ix.bleve.StatsMap()["index"].(map[string]any)
+	return st["num_root_memorysegments"] == uint64(0) && st["num_root_filesegments"] != uint64(0)
+}
+
 // Nearest returns up to k facts of user whose embeddings are closest to v
 // by cosine similarity (the score), best first. Only the Semantic mode
 // keeps embeddings; other modes return nothing.

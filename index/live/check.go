@@ -1,0 +1,77 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/palimpsest-mem/memory/index"
+)
+
+// Check compares the index, if one is built, with current, the ids of the
+// store's current facts, once every change synced before the call is in:
+// diffs holds one error for each fact one has and the other lacks (or the
+// error that kept it from looking). An index whose files faulted is
+// dropped instead: it is derived data, not the store's, and the next
+// lookup builds it again. dir reports what keeps the index from its
+// folder beside the store or, for a writable store, what the sweep of that
+// folder could not remove. Called with the write lock held, so that
+// nothing commits meanwhile and no index of the store but this one is
+// being made; the caller tells a Close that overtook it by Closed.
+func (l *Index) Check(ctx context.Context, current map[uint64]bool) (diffs []error, dir error) {
+	docs, built, err := l.ids(ctx)
+	switch {
+	case err != nil:
+		diffs = []error{err}
+	case built:
+		for id := range current {
+			if !docs[id] {
+				diffs = append(diffs, fmt.Errorf("index lacks current fact %d", id))
+			}
+		}
+		for id := range docs {
+			if !current[id] {
+				diffs = append(diffs, fmt.Errorf("index holds fact %d, which is not current", id))
+			}
+		}
+	}
+	return diffs, l.checkDir()
+}
+
+// ids returns the documents the index holds once every change queued
+// before the call is in, or ok false when no index is built (or it
+// faulted, and is dropped).
+func (l *Index) ids(ctx context.Context) (docs map[uint64]bool, ok bool, err error) {
+	l.mu.RLock()
+	ix := l.ix
+	l.mu.RUnlock()
+	if ix == nil {
+		return nil, false, nil
+	}
+	if err := l.q.wait(ctx); err != nil {
+		return nil, false, err
+	}
+	docs, err = ix.DocIDs(ctx)
+	switch {
+	case errors.Is(err, index.ErrClosed):
+		return nil, false, nil // dropped meanwhile: nothing to compare
+	case errors.Is(err, index.ErrFault):
+		l.Drop()
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return docs, true, nil
+}
+
+// checkDir sweeps the folder again for a writable store (held alone by the
+// caller, with this index, if any, locked: only what processes now gone
+// left is removed). A read-only store does not report another user's
+// leftovers, which are not its own: it only asks whether the folder is
+// the store's.
+func (l *Index) checkDir() error {
+	if l.readOnly {
+		return index.Foreign(l.root)
+	}
+	return index.Sweep(l.root, false)
+}

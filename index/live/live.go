@@ -1,0 +1,276 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/palimpsest-mem/memory/index"
+)
+
+// ErrClosed is returned by a lookup, or a build, once Close has begun. Its
+// words are those of the store's own ErrClosed, to which package memory
+// maps it: the index closes with its store, and a caller sees the store's
+// error, worded as it always was.
+var ErrClosed = errors.New("store is closed")
+
+// Index is the candidate index beside a store, kept in line with its
+// commits: built from the store by the first lookup, fed each committed
+// write in the background, dropped when it fails or a Delete leaves
+// deleted words in it, and built again by the next lookup. Its surface:
+//
+//	Sync    queue a committed write (the writer holds the write lock)
+//	Search  run a function on the index once the user's changes are in,
+//	        building the index first; rebuilt once if its files faulted
+//	Check   compare the index with the store's current facts, and look
+//	        at its folder (the caller holds the write lock)
+//	Drop    close it and remove its files
+//	Close   cancel a build, wait for it, drop: no index outlives the store
+type Index struct {
+	root     string // the private directory beside the store file
+	mode     index.Mode
+	readOnly bool
+	src      Source
+	// writes is the store's write lock, held by each writer from its
+	// commit until its Sync: a build holds it so that no write commits
+	// between the snapshot it reads and the moment it receives updates.
+	writes sync.Locker
+
+	// The analyzer is built on first use: the topics lexicons take tens
+	// of milliseconds to load, which a store that never looks up need not pay.
+	anOnce sync.Once
+	an     *index.Analyzer
+	anErr  error
+
+	seen analyses
+
+	// mu guards ix, which is nil until the first lookup builds it and
+	// after a drop; the next lookup rebuilds it.
+	mu sync.RWMutex
+	ix *index.Index
+	q  indexer
+
+	// life ends at Close, first thing: it cancels a build in progress,
+	// and a build that ends later finds it over and keeps no index.
+	life context.Context
+	end  context.CancelFunc
+
+	// hookAfterBuild, when set by a test, runs when a build has filled
+	// its index and before the index is put in use.
+	hookAfterBuild func(*index.Index)
+	// hookBuildPage, when set by a test, runs before a build reads the
+	// first page of facts.
+	hookBuildPage func()
+}
+
+// Source is how the index reads the store.
+type Source struct {
+	// Page returns up to n current facts after the key after, as
+	// documents, and the key to go on from (nil at the end). The build
+	// calls it holding the write lock.
+	Page func(ctx context.Context, after []byte, n int) ([]index.Doc, []byte, error)
+	// Vectors fills in the stored vectors of documents a commit wrote;
+	// called without the write lock, it only reads.
+	Vectors func(docs []index.Doc) error
+}
+
+// Options configure an Index.
+type Options struct {
+	// Mode is the lookup mode, which makes the analyzer.
+	Mode index.Mode
+	// ReadOnly says the store is open for reading only, maybe beside other
+	// handles: Open then removes from the folder of indexes only those no
+	// open index holds (a writable store holds its file alone, so every
+	// index there is a gone process's), and Check only asks whether the
+	// folder is the store's (what others left is not its own to report).
+	ReadOnly bool
+	// Writes is the store's write lock (see Index).
+	Writes sync.Locker
+	// Source reads the store.
+	Source Source
+}
+
+// Open returns the index of the store file at path, in the folder
+// <store>.index beside the file it really is (a symlink's target), and
+// removes from that folder what processes now gone left. The index itself
+// is built by the first Search.
+func Open(path string, o Options) (*Index, error) {
+	root, err := rootOf(path)
+	if err != nil {
+		return nil, err
+	}
+	// Removing what processes now gone left is worth a try, but a failure
+	// must not keep the store from being read: a read-only handle fails
+	// only on what is not its own (another user's folder); a writable one
+	// tries again in Check, which reports what it could not remove, and
+	// lookups say what stops them.
+	_ = index.Sweep(root, !o.ReadOnly)
+	l := &Index{root: root, mode: o.Mode, readOnly: o.ReadOnly, writes: o.Writes, src: o.Source,
+		seen: analyses{kept: map[uint64]analysed{}}}
+	l.life, l.end = context.WithCancel(context.Background())
+	l.q.init(l)
+	return l, nil
+}
+
+// rootOf returns the directory where the index of the store file at path
+// lives: beside the file it really is (a symlink's target).
+func rootOf(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return "", fmt.Errorf("locating the candidate index: %w", err)
+	}
+	return real + ".index", nil
+}
+
+// Analyzer returns the text analyzer of the lookup mode.
+func (l *Index) Analyzer() (*index.Analyzer, error) {
+	l.anOnce.Do(func() { l.an, l.anErr = index.NewAnalyzer(l.mode) })
+	return l.an, l.anErr
+}
+
+// Search runs fn on the index, building it first if needed, once every
+// change committed before the call that can change user's candidates has
+// reached it (read your writes). An index whose files faulted under fn
+// (truncated or damaged while in use) is dropped and built again from the
+// store, once.
+func (l *Index) Search(ctx context.Context, user string, fn func(*index.Index) error) error {
+	err := l.try(ctx, user, fn)
+	if errors.Is(err, index.ErrFault) {
+		l.Drop()
+		err = l.try(ctx, user, fn)
+		if errors.Is(err, index.ErrFault) {
+			l.Drop()
+		}
+	}
+	return err
+}
+
+func (l *Index) try(ctx context.Context, user string, fn func(*index.Index) error) error {
+	for {
+		if err := l.q.waitUser(ctx, user); err != nil {
+			return err
+		}
+		l.mu.RLock()
+		if ix := l.ix; ix != nil {
+			defer l.mu.RUnlock()
+			return fn(ix)
+		}
+		l.mu.RUnlock()
+		if err := l.build(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// built says whether an index is in use.
+func (l *Index) built() bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.ix != nil
+}
+
+// build fills a new index from the current facts in the store, holding
+// the write lock from the snapshot it reads to the moment it is in use.
+func (l *Index) build(ctx context.Context) error {
+	l.writes.Lock()
+	defer l.writes.Unlock()
+	if l.life.Err() != nil {
+		return ErrClosed
+	}
+	if l.built() {
+		return nil
+	}
+	an, err := l.Analyzer()
+	if err != nil {
+		return err
+	}
+	// Close cancels the build: it waits for the write lock, which the
+	// build holds.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(l.life, cancel)()
+	ix, err := index.New(an, l.root)
+	if err != nil {
+		return fmt.Errorf("building the candidate index: %w", err)
+	}
+	// Batches come from short read transactions, one at a time as the
+	// index takes them; the write lock keeps the store still in between.
+	// Of the sizes tried (500 to 12,500), batches of 1,000 built a 100k
+	// index fastest, with nearly the least memory: larger ones leave bleve
+	// more and bigger unpersisted segments to merge.
+	const batch = 1000
+	var after []byte
+	done := false
+	err = ix.Bulk(func() ([]index.Doc, error) {
+		if done {
+			return nil, nil
+		}
+		if after == nil && l.hookBuildPage != nil {
+			l.hookBuildPage()
+		}
+		if l.life.Err() != nil {
+			return nil, ErrClosed
+		}
+		var docs []index.Doc
+		var err error
+		docs, after, err = l.src.Page(ctx, after, batch)
+		done = after == nil
+		return docs, err
+	})
+	if err != nil {
+		err = errors.Join(err, ix.Close())
+		if l.life.Err() != nil {
+			return fmt.Errorf("building the candidate index: %w", ErrClosed)
+		}
+		return fmt.Errorf("building the candidate index: %w", err)
+	}
+	if l.hookAfterBuild != nil {
+		l.hookAfterBuild(ix)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.life.Err() != nil {
+		return errors.Join(ErrClosed, ix.Close())
+	}
+	l.ix = ix
+	l.q.skip() // the build read every commit so far
+	return nil
+}
+
+// Drop closes the index and removes its files, and forgets the analyses
+// kept of lookups' hits; changes queued for it are moot, since the next
+// lookup rebuilds it from the store.
+func (l *Index) Drop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ix != nil {
+		l.ix.Close()
+		l.ix = nil
+	}
+	l.q.skip()
+	l.seen.forget()
+}
+
+// Close cancels a build in progress and waits for it to end, stops the
+// background work and drops the index, so that no index outlives the
+// store. Lookups after it return ErrClosed; a Check that it overtakes
+// tells by Closed.
+func (l *Index) Close() {
+	l.end()
+	// A build holds the write lock from start to end: once it is ours,
+	// none runs, and the ended life stops any later one. A Check holds it
+	// too while it compares the index with the store: the queue stops only
+	// then, for a stopped queue no longer brings the index up to date.
+	l.writes.Lock()
+	l.q.stop()
+	l.Drop()
+	l.writes.Unlock()
+}
+
+// Closed reports whether Close has begun.
+func (l *Index) Closed() bool { return l.life.Err() != nil }
