@@ -15,8 +15,8 @@ import (
 )
 
 // Check runs bbolt's page-level check of the file and then the store's own
-// invariants: every record decodes, its claims are valid, its log replays through the transition table
-// (transition.go) to its markers, links
+// invariants: every record decodes, its claims are valid, its log replays
+// through the transition table (transition.go) to its markers, links
 // between versions agree in both directions, the per-user indexes hold
 // exactly the keys the records imply, decisions and conflicts name only
 // facts that exist, and each merge of entities names entities the user's
@@ -66,9 +66,6 @@ func (s *Store) Check(ctx context.Context) error {
 	// The candidate index, if built, against the current facts; and what
 	// keeps it from its folder, told last.
 	ixDiffs, ixDir := s.live.Check(ctx, current)
-	if ixDir != nil {
-		ixDir = fmt.Errorf("memory: %w", ixDir)
-	}
 	errs = append(errs, ixDiffs...)
 	errs = append(errs, s.checkCaches(ctx)...)
 	if len(errs) > 0 && stale != nil {

@@ -394,3 +394,44 @@ func TestUpgradeSettlesConflicts(t *testing.T) {
 	}
 	checkClean(t, s)
 }
+
+// A resolution that keeps the existing fact ends the one conflict that
+// fact stood in; if it still contradicts a later fact, which stands in a
+// conflict with another, the upkeep raises one for it in the same
+// transaction: every current fact that contradicts another stands in a
+// conflict with one it contradicts.
+func TestResolveKeepsTheKeptFactInAConflict(t *testing.T) {
+	c := newClock("2026-03-01")
+	s, _ := open(t, c, nil)
+	days := []string{"2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"}
+	add := func(text, city string) memory.Fact {
+		c.set(days[0])
+		days = days[1:]
+		return must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: text, Claims: livesIn(city)}))
+	}
+	lyon := add("Home is Lyon.", "Lyon")
+	paris := add("Home is Paris.", "Paris")        // against Lyon
+	add("Home is Lyon again.", "Lyon")             // against Paris
+	paris2 := add("Home is Paris again.", "Paris") // against the newest Lyon: lyon2
+	var first memory.Conflict
+	for _, k := range must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil)) {
+		if k.New == paris.ID && k.Existing == lyon.ID {
+			first = k
+		}
+	}
+	if first.ID == 0 {
+		t.Fatalf("no conflict of %d against %d: %+v", paris.ID, lyon.ID, must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil)))
+	}
+	checkClean(t, s)
+	c.set("2026-03-06")
+	must[memory.Conflict](t)(s.ResolveConflict(ctx, "", first.ID, memory.KeepExisting))
+	checkClean(t, s)
+	found := false
+	for _, k := range must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil)) {
+		found = found || (k.Existing == lyon.ID || k.New == lyon.ID) && (k.New == paris2.ID || k.Existing == paris2.ID)
+	}
+	if !found {
+		t.Errorf("fact %d (kept, Lyon) stands in no conflict with fact %d (Paris): %+v", lyon.ID, paris2.ID,
+			must[[]memory.Conflict](t)(s.Conflicts(ctx, "", nil)))
+	}
+}

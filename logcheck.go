@@ -272,6 +272,16 @@ func putConflict(tx *kv.Tx, c *Conflict) error {
 		return &logProblem{"conflict", c.ID, err}
 	}
 	tx.TouchLog(c.User)
+	if !c.standing() {
+		// Its facts may stand in no conflict now: the commit's upkeep
+		// looks at them again, however the conflict ended (a resolution
+		// keeps one of them unchanged).
+		for _, id := range []uint64{c.New, c.Existing} {
+			if err := tx.TouchFact(id); err != nil {
+				return err
+			}
+		}
+	}
 	return putJSON(tx, kv.BucketConflicts, c.ID, c)
 }
 

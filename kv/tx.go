@@ -2,6 +2,7 @@ package kv
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 
@@ -214,6 +215,18 @@ func (t *Tx) TouchUser(user string) {
 		t.data = map[string]bool{}
 	}
 	t.data[user] = true
+}
+
+// TouchFact notes a change to what is derived from fact id though neither
+// its record nor its log changed (a conflict naming it stopped standing),
+// so that derived data follow the commit as for a change of its log. A
+// fact that does not exist (deleted in this transaction) is no change.
+func (t *Tx) TouchFact(id uint64) error {
+	err := t.logChanged(id)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
 }
 
 // TouchLog notes a change to a log entry of user (a conflict), so that
