@@ -87,6 +87,9 @@ type indexer struct {
 	// that user's next lookup is likely near (Remember looks up, writes,
 	// and looks up again) and would otherwise wait for the whole batch.
 	askedAt map[string]time.Time
+	// askedFor is how long a lookup counts as lately (askedForDefault; a
+	// test makes it outlast the test, so that a slow machine cannot age it).
+	askedFor time.Duration
 	// urgent: apply what is queued without waiting out the delay, because
 	// a lookup waits for it or a change touched a user looked up lately.
 	urgent bool
@@ -101,18 +104,18 @@ type indexer struct {
 // a batch worth applying at once; how long after its lookup a user's
 // changes are applied at once, and how many such users are remembered.
 const (
-	flushDelay  = 100 * time.Millisecond
-	flushBatch  = 1000
-	askedFor    = time.Second
-	askedMax    = 1024
-	smallChange = 4
+	flushDelay      = 100 * time.Millisecond
+	flushBatch      = 1000
+	askedForDefault = time.Second
+	askedMax        = 1024
+	smallChange     = 4
 )
 
 func (q *indexer) init(l *Index) {
 	q.l = l
 	q.cond = sync.NewCond(&q.mu)
 	q.kick = make(chan struct{}, 1)
-	q.delay, q.batch = flushDelay, flushBatch
+	q.delay, q.batch, q.askedFor = flushDelay, flushBatch, askedForDefault
 	q.byUser = map[string]uint64{}
 	q.askedAt = map[string]time.Time{}
 }
@@ -121,7 +124,7 @@ func (q *indexer) init(l *Index) {
 func (q *indexer) asked(user string, now time.Time) {
 	if len(q.askedAt) >= askedMax {
 		for u, at := range q.askedAt {
-			if now.Sub(at) >= askedFor {
+			if now.Sub(at) >= q.askedFor {
 				delete(q.askedAt, u)
 			}
 		}
@@ -162,7 +165,7 @@ func (q *indexer) add(changes iter.Seq[Change]) {
 	now := time.Now()
 	for _, u := range users {
 		q.byUser[u] = q.queued
-		if at, ok := q.askedAt[u]; ok && now.Sub(at) < askedFor && records <= smallChange {
+		if at, ok := q.askedAt[u]; ok && now.Sub(at) < q.askedFor && records <= smallChange {
 			q.urgent = true
 		}
 	}
