@@ -39,9 +39,11 @@ func (s *Store) insert(tx *kv.Tx, rec *kv.Record, vec []float32, now int64) erro
 	if rec.Pinned {
 		evs = append(evs, kv.Event{Kind: kv.Pinned, At: now, Auto: rec.Auto})
 	}
-	st, err := replay(evs)
-	if err != nil {
-		return err
+	var st factState // a new fact needs no confirmation counts
+	for i := range evs {
+		if st, err = next(st, &evs[i]); err != nil {
+			return err
+		}
 	}
 	st.mark(rec)
 	if err := tx.Put(rec); err != nil {
