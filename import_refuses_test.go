@@ -166,3 +166,21 @@ func TestImportKeepsEndBeforeExplicitStart(t *testing.T) {
 		t.Error("re-export differs from the import")
 	}
 }
+
+// A step at the record time zero (the Unix epoch, which a write records a
+// nanosecond later) cannot be told from no end in a record: an import of
+// a fact retracted then, with no valid_until, would show it current.
+func TestImportRefusesAStepAtRecordTimeZero(t *testing.T) {
+	line := `{"id":2,"user":"","text":"Bob works here.","pinned":false,"origin":"user","source":{},"recorded_at":"1969-12-31T23:00:00Z","valid_until":null,"superseded_by":0,"supersedes":0,"event_from":null,"event_until":null,"log":[{"kind":"recorded","at":"1969-12-31T23:00:00Z","origin":"user"},{"kind":"retracted","at":"1970-01-01T00:00:00Z","origin":"user"}]}`
+	wantRefused(t, exportOfLines(exportLine{id: 1}.String(), line), "line 3", "record time zero")
+	// A nanosecond later it is a retraction like any other.
+	later := strings.ReplaceAll(line, `"valid_until":null`, `"valid_until":"1970-01-01T00:00:00.000000001Z"`)
+	later = strings.Replace(later, `"at":"1970-01-01T00:00:00Z"`, `"at":"1970-01-01T00:00:00.000000001Z"`, 1)
+	s, _ := open(t, newClock("2026-06-01"), nil)
+	if _, err := s.Import(ctx, strings.NewReader(exportOfLines(exportLine{id: 1}.String(), later)), nil); err != nil {
+		t.Fatalf("a retraction a nanosecond after the epoch: %v", err)
+	}
+	if f := must[memory.Fact](t)(s.Get(ctx, "", 2)); f.State() == memory.Current {
+		t.Errorf("fact 2 after import: %+v", f)
+	}
+}

@@ -51,6 +51,11 @@ func (st factState) current() bool { return st.recorded && st.until == 0 }
 // taken updates st's confirmation counts in place (a fold keeps only what
 // next returns); a refused one changes nothing.
 func next(st factState, e *kv.Event) (factState, error) {
+	if e.At == 0 {
+		// Zero marks "not ended" in a record, so a step then could not be
+		// told from none; a write records the epoch a nanosecond later.
+		return st, fmt.Errorf("a %s step at record time zero, which a record cannot hold", e.Kind)
+	}
 	if !st.recorded {
 		if e.Kind != kv.Recorded {
 			return st, fmt.Errorf("a %s step before the fact's recording", e.Kind)
