@@ -15,7 +15,7 @@ var (
 	BucketDecisions = []byte("decisions")
 	BucketConflicts = []byte("conflicts")
 	BucketMerges    = []byte("merges")
-	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges, bucketLogUsers}
+	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges, bucketLogUsers, bucketChanges}
 )
 
 // MaxID is the largest id of a fact, decision, conflict or merge: 2^53−1,

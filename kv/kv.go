@@ -318,6 +318,11 @@ func (d *DB) unwritten() (empty bool) {
 	err := d.bolt.View(func(tx *bolt.Tx) error {
 		empty = true
 		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if string(name) == string(bucketChanges) {
+				// The commits of a file with no content touched no record.
+				empty = empty && loggedNoRecord(b)
+				return nil
+			}
 			if b.Sequence() != 0 {
 				empty = false
 			}
@@ -347,7 +352,13 @@ func (d *DB) Update(fn func(*Tx) error) (err error) {
 		return fmt.Errorf("write refused until the store is repaired: %w", err)
 	}
 	defer recoverCorrupt(&err, guard())
-	return d.bolt.Update(func(tx *bolt.Tx) error { return fn(d.newTx(tx)) })
+	return d.bolt.Update(func(btx *bolt.Tx) error {
+		tx := d.newTx(btx)
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return tx.logCommit()
+	})
 }
 
 // View runs fn in a read-only transaction that sees one consistent snapshot.
@@ -469,7 +480,12 @@ func (d *DB) compactLocked() error {
 	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
 		return fail(err)
 	}
-	if err := dst.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(keyCompact) }); err != nil {
+	if err := dst.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketMeta).Delete(keyCompact); err != nil {
+			return err
+		}
+		return logCompaction(tx)
+	}); err != nil {
 		return fail(err)
 	}
 	if err := dst.Sync(); err != nil {

@@ -62,6 +62,8 @@ type Tx struct {
 	// factsIndexed says the file's index holds those keys (format 5).
 	factKeys     LogFacts
 	factsIndexed bool
+	// commit is the change log's entry this transaction wrote (changes.go).
+	commit Commit
 }
 
 func newTx(tx *bolt.Tx) *Tx {
