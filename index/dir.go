@@ -46,6 +46,7 @@ var ErrDir = errors.New("problem with the candidate index's folder beside the st
 type handle struct {
 	root, dir string
 	lock      *os.File
+	kept      bool // the kept index's (keptName), which outlives the process
 }
 
 // ownRoot says whether root is a root of indexes: nil if it is, an error
@@ -277,6 +278,14 @@ func newHandle(root string) (*handle, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	return &handle{root: root, dir: dir, lock: lock}, nil
+}
+
+// release lets the sub-directory go without removing it.
+func (h *handle) release() error {
+	if err := h.lock.Close(); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
 }
 
 // remove deletes the handle's sub-directory, then the root if no other

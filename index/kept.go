@@ -1,0 +1,196 @@
+package index
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+)
+
+// The kept index outlives the process that writes it, so that the next one
+// answers at once instead of building an index of every fact. It lives in
+// the sub-directory keptName of the root, beside the private ones, and is
+// opened by one process at a time: the one holding the store for writing
+// (its lock file is held for as long as it is open). What it holds is told
+// by its marker (Marked), which its owner writes in the batch that brings
+// the index to a commit of the store, and by nothing else: a snapshot
+// scorch could not load, a crash before a persist, an index of another
+// store all show as a marker that is missing or names another commit.
+const keptName = "kept"
+
+// Internal keys of a kept index: its commit marker, and its user numbering
+// (see userKey), which terms are written under and must outlive the process.
+var (
+	markKey  = []byte("palimpsest.commit")
+	usersKey = []byte("palimpsest.users")
+)
+
+// ErrKeptBusy says that another open index holds the kept index.
+var ErrKeptBusy = errors.New("index: the kept index is open in another process")
+
+// OpenKept opens the kept index in root (made 0700 if missing), or makes
+// an empty one where there is none or what is there cannot be opened: it
+// is derived data, and its owner rebuilds it from the store when its
+// marker does not say what it holds. fresh says it was made empty.
+func OpenKept(an *Analyzer, root string) (ix *Index, fresh bool, err error) {
+	h, err := keptHandle(root)
+	if err != nil {
+		return nil, false, err
+	}
+	path := filepath.Join(h.dir, bleveName)
+	if _, err := os.Lstat(path); err == nil {
+		b, err := openBleve(path)
+		if err == nil {
+			ix, err := made(an, h, b)
+			if err != nil {
+				return nil, false, err
+			}
+			if err := ix.loadUsers(); err == nil {
+				return ix, false, nil
+			}
+			// A numbering that cannot be read makes the terms unreadable.
+			ix.closeBleve()
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return nil, false, errors.Join(fmt.Errorf("index: removing a kept index that does not open: %w", err), h.release())
+		}
+	}
+	b, err := bleve.NewUsing(path, newMapping(), scorch.Name, scorch.Name, scorchConfig(true))
+	if err != nil {
+		return nil, false, errors.Join(fmt.Errorf("index: %w", err), h.remove())
+	}
+	ix, err = made(an, h, b)
+	return ix, true, err
+}
+
+// openBleve opens a kept index's bleve folder; a fault reading its files
+// (damaged under it) is an error like any other.
+func openBleve(path string) (b bleve.Index, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	return bleve.OpenUsing(path, scorchConfig(true))
+}
+
+// keptHandle locks the kept index's sub-directory of root, making it (and
+// root) if missing.
+func keptHandle(root string) (*handle, error) {
+	rl, err := lockRoot(root, true)
+	if err != nil {
+		return nil, noAccess(root, err)
+	}
+	defer rl.Close()
+	if st, err := rl.Stat(); err != nil || st.Mode().Perm()&0o077 != 0 {
+		if err == nil {
+			err = rl.Chmod(0o700)
+		}
+		if err != nil {
+			return nil, noAccess(root, fmt.Errorf("index: %w", err))
+		}
+	}
+	dir := filepath.Join(root, keptName)
+	st, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return nil, noAccess(root, fmt.Errorf("index: %w", err))
+		}
+	case err != nil:
+		return nil, fmt.Errorf("index: %w", err)
+	case !st.IsDir() || !isIndexDir(dir):
+		// Never touch what the store did not make.
+		return nil, fmt.Errorf("index: %w: %s holds something other than the kept index, "+
+			"so the store leaves it untouched: move it away", ErrDir, dir)
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	got, err := lockFile(lock, false)
+	if err != nil || !got {
+		lock.Close()
+		if err == nil {
+			err = ErrKeptBusy
+		}
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	return &handle{root: root, dir: dir, lock: lock, kept: true}, nil
+}
+
+// Kept says whether the index is the kept one.
+func (ix *Index) Kept() bool { return ix.h.kept }
+
+// Marked returns the marker of a kept index: what its owner last wrote
+// with Apply or Mark and scorch persisted, or nil.
+func (ix *Index) Marked() (m []byte, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return nil, ErrClosed
+	}
+	return ix.bleve.GetInternal(markKey)
+}
+
+// Apply deletes del and adds or replaces put in one batch, with the marker
+// mark in a kept index (nil: none).
+func (ix *Index) Apply(put []Doc, del []uint64, mark []byte) error {
+	terms := ix.analyze(put)
+	return ix.markedBatch(func(b *bleve.Batch) error {
+		for _, id := range del {
+			b.Delete(docID(id))
+			if ix.vecs != nil {
+				ix.vecs.delete(id)
+			}
+		}
+		return ix.fill(b, put, terms)
+	}, mark)
+}
+
+// Mark writes the marker of a kept index, with the whole user numbering:
+// as after Bulk, whose batches go in in no set order.
+func (ix *Index) Mark(mark []byte) error {
+	return ix.markedBatch(func(*bleve.Batch) error { return nil }, mark)
+}
+
+// usersToKeep returns the user numbering to write in a batch of a kept
+// index: when it grew since last written, or always with a marker.
+func (ix *Index) usersToKeep(always bool) []byte {
+	ix.usersMu.Lock()
+	defer ix.usersMu.Unlock()
+	if !ix.usersGrew && !always {
+		return nil
+	}
+	ix.usersGrew = false
+	b, _ := json.Marshal(ix.users) // a map of strings cannot fail
+	return b
+}
+
+// loadUsers reads the user numbering of a kept index.
+func (ix *Index) loadUsers() (err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	b, err := ix.bleve.GetInternal(usersKey)
+	if err != nil || b == nil {
+		return err
+	}
+	users := map[string]string{}
+	if err := json.Unmarshal(b, &users); err != nil {
+		return fmt.Errorf("index: the kept index's user numbering: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, k := range users {
+		if seen[k] {
+			return fmt.Errorf("index: the kept index's user numbering gives %q twice", k)
+		}
+		seen[k] = true
+	}
+	ix.users = users
+	return nil
+}

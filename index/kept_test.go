@@ -1,0 +1,215 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/palimpsest-mem/memory/internal/indextest"
+)
+
+func openKept(t *testing.T, root string) (*Index, bool) {
+	t.Helper()
+	an, err := NewAnalyzer(Keywords4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, fresh, err := OpenKept(an, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix, fresh
+}
+
+func find(t *testing.T, ix *Index, user, text string) []uint64 {
+	t.Helper()
+	hits, err := ix.Search(context.Background(), user, ix.Analyzer().Analyze(text), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []uint64
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func TestKeptIndexOutlivesItsProcess(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "m.db.index")
+	ix, fresh := openKept(t, root)
+	if !fresh {
+		t.Fatal("a new kept index is not fresh")
+	}
+	if m, err := ix.Marked(); err != nil || m != nil {
+		t.Fatalf("a new kept index is marked %q, %v", m, err)
+	}
+	// Two users, numbered in the order they come: bob's terms are under
+	// the second number, which the next process must give bob again.
+	if err := ix.Apply([]Doc{{ID: 1, User: "ann", Text: "coffee mornings"}, {ID: 2, User: "bob", Text: "coffee evenings"}}, nil, []byte("c1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Apply([]Doc{{ID: 3, User: "bob", Text: "green coffee"}}, []uint64{2}, []byte("c2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ix, fresh = openKept(t, root)
+	if fresh {
+		t.Fatal("the kept index was made again")
+	}
+	if m, err := ix.Marked(); err != nil || string(m) != "c2" {
+		t.Fatalf("marker %q, %v after reopening; want c2", m, err)
+	}
+	if got := find(t, ix, "bob", "coffee"); !slices.Equal(got, []uint64{3}) {
+		t.Fatalf("bob's coffee after reopening: %v, want [3]", got)
+	}
+	if got := find(t, ix, "ann", "coffee"); !slices.Equal(got, []uint64{1}) {
+		t.Fatalf("ann's coffee after reopening: %v, want [1]", got)
+	}
+	// A user numbered after reopening gets a number of its own.
+	if err := ix.Apply([]Doc{{ID: 4, User: "cat", Text: "coffee beans"}}, nil, []byte("c3")); err != nil {
+		t.Fatal(err)
+	}
+	for user, want := range map[string][]uint64{"ann": {1}, "bob": {3}, "cat": {4}} {
+		if got := find(t, ix, user, "coffee"); !slices.Equal(got, want) {
+			t.Errorf("%s's coffee: %v, want %v", user, got, want)
+		}
+	}
+}
+
+func TestKeptIndexIsOpenedOnce(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "m.db.index")
+	openKept(t, root)
+	an, _ := NewAnalyzer(Keywords4)
+	if ix, _, err := OpenKept(an, root); !errors.Is(err, ErrKeptBusy) {
+		if ix != nil {
+			ix.Close()
+		}
+		t.Fatalf("a second open of the kept index: %v, want ErrKeptBusy", err)
+	}
+}
+
+func TestSweepLeavesTheKeptIndex(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "m.db.index")
+	ix, _ := openKept(t, root)
+	if err := ix.Apply([]Doc{{ID: 1, User: "ann", Text: "coffee mornings"}}, nil, []byte("c1")); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	if err := Sweep(root, true); err != nil {
+		t.Fatal(err)
+	}
+	ix, fresh := openKept(t, root)
+	if m, _ := ix.Marked(); fresh || string(m) != "c1" {
+		t.Fatalf("after a sweep: fresh %v, marker %q; want the kept index", fresh, m)
+	}
+}
+
+func TestPurgeRemovesDeletedTermsFromEveryFile(t *testing.T) {
+	// Batches persisted together make one segment, which scorch never
+	// merges alone; persisted one by one, several.
+	t.Run("one segment", func(t *testing.T) { testPurge(t, false) })
+	t.Run("several segments", func(t *testing.T) { testPurge(t, true) })
+}
+
+func testPurge(t *testing.T, apart bool) {
+	root := filepath.Join(t.TempDir(), "m.db.index")
+	ix, _ := openKept(t, root)
+	ctx := context.Background()
+	// Several segments in files, each with documents that stay.
+	// Segments of half the most live documents a merge makes, or more,
+	// are merged no more.
+	per, batches := 300, 4
+	if apart {
+		per, batches = keptSegmentSize/2+1, 3
+	}
+	next := uint64(1)
+	var doomed []uint64
+	for batch := range batches {
+		var docs []Doc
+		for i := range per {
+			text := fmt.Sprintf("ordinary words number %d", i)
+			if i == 7 {
+				text = fmt.Sprintf("secretword%c kept apart", 'a'+batch)
+				doomed = append(doomed, next)
+			}
+			docs = append(docs, Doc{ID: next, User: "ann", Text: text})
+			next++
+		}
+		if err := ix.Apply(docs, nil, []byte("m")); err != nil {
+			t.Fatal(err)
+		}
+		if apart {
+			segments(t, ix)
+		}
+	}
+	if files := segments(t, ix); apart != (len(files) > 1) {
+		t.Fatalf("test is void: %d segment files", len(files))
+	}
+	terms := func() []string {
+		t.Helper()
+		all, err := indextest.ListTerms(ix.Dir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var secret []string
+		for _, term := range all {
+			if strings.Contains(term, "secretword") {
+				secret = append(secret, term)
+			}
+		}
+		return secret
+	}
+	if got := terms(); len(got) != batches {
+		t.Fatalf("before the delete the files hold %v, want %d secret words", got, batches)
+	}
+	if err := ix.Apply(nil, doomed, []byte("m2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Purge(ctx, doomed); err != nil {
+		t.Fatal(err)
+	}
+	if got := terms(); len(got) != 0 {
+		t.Fatalf("after Purge the files hold %v", got)
+	}
+	if n, err := ix.Count(); err != nil || n != uint64(batches*(per-1)) {
+		t.Fatalf("after Purge the index counts %d, %v; want %d", n, err, batches*(per-1))
+	}
+	if got := find(t, ix, "ann", "ordinary number"); len(got) != 10 {
+		t.Fatalf("after Purge a lookup finds %v", got)
+	}
+	if m, _ := ix.Marked(); string(m) != "m2" {
+		t.Fatalf("after Purge the marker is %q, want m2", m)
+	}
+}
+
+func TestPurgeOfAPrivateIndex(t *testing.T) {
+	ix := newIndex(t, Keywords4)
+	if err := ix.Put(Doc{ID: 1, User: "ann", Text: "secretword alone"}, Doc{ID: 2, User: "ann", Text: "plain words"}); err != nil {
+		t.Fatal(err)
+	}
+	segments(t, ix)
+	if err := ix.Delete(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Purge(context.Background(), []uint64{1}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := indextest.ListTerms(ix.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range all {
+		if strings.Contains(term, "secretword") {
+			t.Fatalf("after Purge the files hold %q", term)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// ErrPurge says that Purge could not prove the words of deleted documents
+// gone from the index's files; its owner removes the index instead.
+var ErrPurge = errors.New("index: the words of deleted facts could not be purged from the index's files")
+
+// purgeWait bounds each wait of Purge for scorch's background work: a
+// persist, a merge, the removal of a file no snapshot uses.
+const purgeWait = 30 * time.Second
+
+// Purge removes from the index's files every term of the documents ids,
+// deleted already (Delete or Apply), without a rebuild: a deleted document
+// stays in its segment, marked deleted, until a merge rewrites the
+// segment. Purge waits until the batch that deleted them is in a file,
+// has scorch rewrite each segment file that holds one of them (and, since
+// scorch plans by segment, each other one with deletions), and returns once
+// the old files are gone from disk. An error wraps ErrPurge (or the
+// context's error).
+func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
+	if len(ids) == 0 {
+		return nil
+	}
+	defer func() {
+		if err != nil && !errors.Is(err, ErrPurge) && ctx.Err() == nil {
+			err = fmt.Errorf("%w: %w", ErrPurge, err)
+		}
+	}()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return ErrClosed
+	}
+	s, err := ix.scorch()
+	if err != nil {
+		return err
+	}
+	// 1. Every segment that holds the documents is in a file: a segment
+	// persisted whole keeps its deleted documents' terms, to be merged away.
+	var files []string
+	var single bool
+	if err := waitFor(ctx, "the deletion to reach the files", func() bool {
+		if !persistedAll(s) {
+			return false
+		}
+		// 2. The files that hold them (none may be in memory still).
+		var inMemory bool
+		files, inMemory, single, err = ix.filesHolding(s, ids)
+		return err != nil || !inMemory
+	}); err != nil {
+		return err
+	}
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	// scorch plans no merge of an index of one segment: a document of no
+	// user in a segment of its own makes it two, and goes again in the
+	// batch of step 4 (its segment, all deleted then, with it).
+	if single {
+		b := ix.bleve.NewBatch()
+		if err := b.IndexAdvanced(document.NewDocument(sentinelID)); err != nil {
+			return fmt.Errorf("%w: %w", ErrPurge, err)
+		}
+		if err := ix.bleve.Batch(b); err != nil {
+			return fmt.Errorf("%w: %w", ErrPurge, err)
+		}
+		if err := waitFor(ctx, "a second segment", func() bool { return persistedAll(s) }); err != nil {
+			return err
+		}
+	}
+	// 3. Rewrite each segment with deletions on its own, to a segment of its
+	// live documents: a deleted document's postings are not copied, and a
+	// term left without any is not written.
+	// scorch tells a merge's outcome only on a channel under this key; a
+	// failed one never returns from ForceMerge, which Close then ends.
+	done := make(chan error, 2)
+	mctx := context.WithValue(ctx, "mergeDone", done) //nolint:staticcheck // scorch's own key
+	go func() {
+		if err := s.ForceMerge(mctx, purgePlan()); err != nil {
+			done <- err
+		}
+	}()
+	t := time.NewTimer(purgeWait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%w: merging: %w", ErrPurge, err)
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("%w: no merge within %v", ErrPurge, purgeWait)
+	}
+	// 4. The old files go once a snapshot without them is persisted, which
+	// a batch brings about.
+	b := ix.bleve.NewBatch()
+	b.Delete(sentinelID)
+	b.SetInternal(purgeKey, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	if err := ix.bleve.Batch(b); err != nil {
+		return fmt.Errorf("%w: %w", ErrPurge, err)
+	}
+	return waitFor(ctx, "the old segment files to go", func() bool {
+		for _, f := range files {
+			if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// persistedAll says whether scorch has persisted its newest snapshot.
+func persistedAll(s *scorch.Scorch) bool {
+	st := s.StatsMap()
+	cur, _ := st["CurRootEpoch"].(uint64)
+	persisted, _ := st["LastPersistedEpoch"].(uint64)
+	return persisted >= cur
+}
+
+// persisted waits until scorch has persisted its newest snapshot. Called
+// with ix.mu held.
+func (ix *Index) persisted(ctx context.Context) error {
+	s, err := ix.scorch()
+	if err != nil {
+		return err
+	}
+	return waitFor(ctx, "the index to reach its files", func() bool { return persistedAll(s) })
+}
+
+// purgePlan makes a merge task of each segment file with deletions on its
+// own: tiers of one segment, tasks of one, no budget of segments to keep.
+func purgePlan() *mergeplan.MergePlanOptions {
+	return &mergeplan.MergePlanOptions{
+		MaxSegmentSize:       mergeplan.MaxSegmentSizeLimit,
+		SegmentsPerMergeTask: 1,
+		MaxSegmentsPerTier:   1,
+		TierGrowth:           1,
+		CalcBudget:           func(int64, int64, *mergeplan.MergePlanOptions) int { return 0 },
+	}
+}
+
+// sentinelID is the document Purge adds to an index of one segment, and
+// deletes again; DocIDs does not count it.
+const sentinelID = "palimpsest.purge"
+
+// purgeKey is an internal key each Purge writes, so that a snapshot is
+// persisted after its merge.
+var purgeKey = []byte("palimpsest.purge")
+
+// scorch returns the index's scorch engine.
+func (ix *Index) scorch() (*scorch.Scorch, error) {
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil, fmt.Errorf("index: %w: the engine is %T, not scorch", ErrPurge, adv)
+	}
+	return s, nil
+}
+
+// filesHolding returns the segment files that hold any of the documents
+// ids, deleted or not, whether a segment in memory holds one, and whether
+// the index is a single segment.
+func (ix *Index) filesHolding(s *scorch.Scorch, ids []uint64) (files []string, inMemory, single bool, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	r, err := s.Reader()
+	if err != nil {
+		return nil, false, false, fmt.Errorf("index: %w", err)
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, false, false, fmt.Errorf("%w: a reader of type %T", ErrPurge, r)
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = docID(id)
+	}
+	single = len(snap.Segments()) == 1
+	for _, ss := range snap.Segments() {
+		seg := ss.Segment()
+		nums, err := seg.DocNumbers(names)
+		if err != nil {
+			return nil, false, false, fmt.Errorf("index: %w", err)
+		}
+		if nums.IsEmpty() {
+			continue
+		}
+		if p, ok := seg.(segment.PersistedSegment); ok {
+			files = append(files, p.Path())
+		} else {
+			inMemory = true
+		}
+	}
+	return files, inMemory, single, nil
+}
+
+// waitFor polls done until it holds, the context ends or purgeWait passes.
+func waitFor(ctx context.Context, what string, done func() bool) error {
+	deadline := time.Now().Add(purgeWait)
+	for pause := time.Millisecond; !done(); pause = min(2*pause, 50*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("index: waited %v for %s", purgeWait, what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+	}
+	return nil
+}
