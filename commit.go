@@ -213,6 +213,7 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 	}()
 	var (
 		touched func(func(uint64, *kv.Record))
+		commit  func() kv.Commit
 		users   touchedUsers
 		graphs  map[string]*userGraph
 	)
@@ -225,7 +226,7 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 		if graphs, err = s.keepConflicts(tx); err != nil {
 			return err
 		}
-		touched, users = tx.Touched, tx.TouchedUsers
+		touched, users, commit = tx.Touched, tx.TouchedUsers, tx.Commit
 		return nil
 	})
 	if err != nil {
@@ -240,7 +241,7 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 		s.lists.putTimeline(user, gen, g.tl)
 		s.lists.putGraph(user, gen, g)
 	}
-	s.live.Sync(liveChanges(touched))
+	s.live.Sync(liveChanges(touched), commitName(commit()))
 	return outcome{}, true
 }
 

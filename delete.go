@@ -80,14 +80,17 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		return nil, err
 	}
 	// Bleve keeps a deleted document's terms in its segments until they
-	// merge; dropping the index removes its files and forgets the
-	// analyses lookups kept of their hits, and the next lookup rebuilds it
-	// without the facts. It happens after the commit, not in
-	// the closure, which may run more than once and must have no effect
-	// outside its transaction; meanwhile a lookup finds no deleted fact
-	// (the commit's removals reach the index first, and hits are read back
-	// from the store), and a Check waits for the whole Delete.
-	s.live.Drop()
+	// merge: the purge has the segment files holding the facts rewritten
+	// without them, and forgets the analyses lookups kept of their hits
+	// (where it cannot, it drops the index, files and all, and the next
+	// lookup rebuilds it: its error changes nothing of the promise). It
+	// happens after the commit, not in the closure, which may run more
+	// than once and must have no effect outside its transaction; meanwhile
+	// a lookup finds no deleted fact (the commit's removals reach the index
+	// first, and hits are read back from the store), and a Check waits for
+	// the whole Delete. A crash before it ends leaves the words to the next
+	// open, whose catch-up purges what the change log says was deleted.
+	_ = s.live.Purge(ctx, ids)
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	if s.hookBeforeCompact != nil {
 		s.hookBeforeCompact()

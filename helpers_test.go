@@ -324,6 +324,31 @@ func holding(terms, needles []string) []string {
 	return out
 }
 
+// wantOnlyKept wants the folder of indexes at root to be gone, or to hold
+// nothing but its marker and the kept index (its lock and bleve's folder),
+// which a writable store leaves for the next process.
+func wantOnlyKept(t *testing.T, when, root string) {
+	t.Helper()
+	es, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if e.Name() != ".palimpsest-index" && e.Name() != "kept" {
+			t.Errorf("%s: %s holds %s, besides the kept index", when, root, e.Name())
+		}
+	}
+	kept, _ := os.ReadDir(filepath.Join(root, "kept"))
+	for _, e := range kept {
+		if e.Name() != "lock" && e.Name() != "bleve" {
+			t.Errorf("%s: the kept index holds %s", when, e.Name())
+		}
+	}
+}
+
 func wantGone(t *testing.T, when, path string) {
 	t.Helper()
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {

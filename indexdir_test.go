@@ -210,8 +210,10 @@ func TestIndexFolderKeepsWhatIsNotAnIndex(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(); !slices.Equal(got, []string{".palimpsest-index", "notes.txt"}) {
-		t.Errorf("after Close: %v", got)
+	// The kept index stays beside the user's file, which stays untouched.
+	want := []string{".palimpsest-index", "kept", "notes.txt"}
+	if got := names(); !slices.Equal(got, want) {
+		t.Errorf("after Close: %v, want %v", got, want)
 	}
 	for _, ro := range []bool{false, true} {
 		// Its own folder, loosened, is made private again before an index
@@ -229,8 +231,8 @@ func TestIndexFolderKeepsWhatIsNotAnIndex(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if got := names(); !slices.Equal(got, []string{".palimpsest-index", "notes.txt"}) {
-			t.Errorf("read-only %v: after Open, a lookup and Close: %v", ro, got)
+		if got := names(); !slices.Equal(got, want) {
+			t.Errorf("read-only %v: after Open, a lookup and Close: %v, want %v", ro, got, want)
 		}
 	}
 	if b, err := os.ReadFile(mine); err != nil || string(b) != "mine\n" {

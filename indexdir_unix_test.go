@@ -154,7 +154,7 @@ func TestReaderWhoIsNotTheOwner(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		wantGone(t, "after the owner's Close", indexRoot(path))
+		wantOnlyKept(t, "after the owner's Close", indexRoot(path))
 	})
 
 	t.Run("a folder the reader cannot write", func(t *testing.T) {

@@ -159,8 +159,12 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
-	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Writes: &s.writeMu,
-		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors}})
+	// The process that holds the store for writing keeps its candidate
+	// index beside it, for the next process to open at once; the semantic
+	// mode keeps its vectors in memory, and builds at its first lookup.
+	keep := !db.ReadOnly() && o.Lookup != LookupSemantic
+	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Keep: keep, Discard: db.PendingAtOpen(), Writes: &s.writeMu,
+		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("memory: %w", err)

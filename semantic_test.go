@@ -36,17 +36,37 @@ func conceptEmbed(text string) []float32 {
 
 func semanticStore(t *testing.T, srv *ollamatest.Server) *memory.Store {
 	t.Helper()
+	s, _ := semanticStoreAt(t, srv)
+	return s
+}
+
+// semanticStoreAt is semanticStore, with a function that closes the store
+// and opens it again, as the next process would.
+func semanticStoreAt(t *testing.T, srv *ollamatest.Server) (*memory.Store, func() *memory.Store) {
+	t.Helper()
 	e, err := memory.OllamaEmbedder("fake-embed", &memory.OllamaOptions{Host: srv.URL, Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, &memory.Options{NoSync: true, Lookup: memory.LookupSemantic, Embedder: e})
+	opts := &memory.Options{NoSync: true, Lookup: memory.LookupSemantic, Embedder: e}
+	s, err := memory.Open(filepath.Join(dir, "m.db"), 0, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return s, func() *memory.Store {
+		t.Helper()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s, err := memory.Open(filepath.Join(dir, "m.db"), 0, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
 }
 
 func TestSemanticLookupFindsMeaning(t *testing.T) {
@@ -71,7 +91,7 @@ func TestSemanticLookupFindsMeaning(t *testing.T) {
 func TestSemanticFallsBackToWords(t *testing.T) {
 	srv := ollamatest.New(t)
 	srv.Embed = conceptEmbed
-	s := semanticStore(t, srv)
+	s, reopen := semanticStoreAt(t, srv)
 	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I drink green tea."}))
 	for _, fault := range []ollamatest.Fault{ollamatest.Error500, ollamatest.Garbage, ollamatest.Hang} {
 		srv.SetFault(fault)
@@ -85,7 +105,8 @@ func TestSemanticFallsBackToWords(t *testing.T) {
 	srv.SetFault(ollamatest.Error500)
 	late := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My hobby is florp."}))
 	srv.SetFault(ollamatest.OK)
-	must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil)) // drops the index; the next lookup rebuilds it
+	must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil))
+	s = reopen() // the next process's first lookup builds the index
 	l := must[memory.Lookup](t)(s.Candidates(ctx, "", "quab", 12))
 	if l.Fallback != "" || len(l.Candidates) != 1 || l.Candidates[0].Fact.ID != late.ID || l.Candidates[0].Similarity < 0.9 {
 		t.Errorf("after recovery: %+v", l)

@@ -45,6 +45,7 @@ func TestPerfEveryRowRuns(t *testing.T) {
 	for _, op := range []string{
 		"Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)", "Import (one transaction, durable)",
 		"Open + first lookup, index built (keywords4)", "Open + first lookup, index built (topics)",
+		"Open + first lookup, index kept (keywords4)", "Open + first lookup, index kept (topics)", "Delete (hard), index open (keywords4)",
 		"Candidates k=12, keywords4", "Candidates k=12, topics",
 		"Candidates k=12, keywords4, while 64 goroutines write other users", "Candidates k=12, topics, while 64 goroutines write other users",
 		"Candidates k=12, keywords4, while 64 goroutines write the same user", "Candidates k=12, topics, while 64 goroutines write the same user", "List current of a user (1,000)",

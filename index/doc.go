@@ -6,8 +6,9 @@
 // index is for package memory and index/live, which keeps an Index in line
 // with the store (and for the bench and tests); it is not a public API. It is the only package that imports bleve, besides internal/indextest,
 // which reads its segment files for tests. Its data is derived: the caller
-// rebuilds it from the store at open and feeds it every change after commit,
-// so it is never the source of truth. It imports of this module only the
+// builds it from the store, or opens the one it kept (OpenKept) and brings
+// it up to date from the commit its marker names, and feeds it every change
+// after commit, so it is never the source of truth. It imports of this module only the
 // internal packages (internal/fold, internal/fsx, internal/term,
 // internal/wordlist).
 //

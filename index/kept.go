@@ -122,6 +122,25 @@ func keptHandle(root string) (*handle, error) {
 	return &handle{root: root, dir: dir, lock: lock, kept: true}, nil
 }
 
+// HasKept says whether root holds a kept index (or something in its place).
+func HasKept(root string) bool {
+	_, err := os.Lstat(filepath.Join(root, keptName))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// RemoveKept removes the kept index in root, if there is one: it may hold
+// words of facts deleted by a process that died before it purged them.
+func RemoveKept(root string) error {
+	if !HasKept(root) {
+		return nil
+	}
+	h, err := keptHandle(root)
+	if err != nil {
+		return err
+	}
+	return h.remove()
+}
+
 // Kept says whether the index is the kept one.
 func (ix *Index) Kept() bool { return ix.h.kept }
 

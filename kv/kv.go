@@ -117,6 +117,8 @@ type DB struct {
 	stale *staleState
 	// logsIndexed: the file is of format 3 or later, its log index whole.
 	logsIndexed bool
+	// pendingAtOpen: a hard delete's compaction was pending at Open.
+	pendingAtOpen bool
 	// format is the file's format version as opened (or made current).
 	format uint64
 	// chown, when set by a test, stands in for (*os.File).Chown.
@@ -173,7 +175,8 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	// leave the deleted bytes under them, and Check says so; so does one
 	// whose owner this process cannot give a new file: the owner's Open
 	// finishes it.
-	if !d.opts.ReadOnly && d.stale == nil && d.CompactionPending() && d.Replaceable() == nil {
+	d.pendingAtOpen = d.CompactionPending()
+	if !d.opts.ReadOnly && d.stale == nil && d.pendingAtOpen && d.Replaceable() == nil {
 		if err := d.Compact(); err != nil {
 			_ = d.Close()
 			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
@@ -181,6 +184,12 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	}
 	return d, nil
 }
+
+// PendingAtOpen reports whether the file held a hard delete's unfinished
+// compaction when it was opened (Open may have finished it since): a
+// process died in a delete, and data derived from the file beside it may
+// still hold what it deleted.
+func (d *DB) PendingAtOpen() bool { return d.pendingAtOpen }
 
 // CompactionPending reports whether a hard delete's compaction has not
 // finished: until it does, the deleted bytes may remain in free pages.

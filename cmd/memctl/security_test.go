@@ -37,8 +37,13 @@ func TestExportAndDeleteStayPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 || entries[0].Name() != "memory.db" {
-		t.Errorf("the store's directory holds %v, want only memory.db", entries)
+	for _, e := range entries {
+		if e.Name() != "memory.db" && e.Name() != "memory.db.index" {
+			t.Errorf("the store's directory holds %s, want only memory.db and its kept index", e.Name())
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "memory.db.index", "*")); len(left) > 2 {
+		t.Errorf("the index folder holds %v, want its marker and the kept index", left)
 	}
 	if fi, _ := os.Stat(db); fi.Mode().Perm() != 0o600 {
 		t.Errorf("store mode %o after delete, want 600", fi.Mode().Perm())

@@ -29,7 +29,7 @@ func TestDropForgetsTheAnalysesOfHits(t *testing.T) {
 	if !kept(s.l, id) {
 		t.Fatal("test is void: the lookup kept no analysis of its hit")
 	}
-	s.delete(id)
+	s.delete(t, id)
 	if kept(s.l, id) {
 		t.Error("the analysis of a deleted fact is still kept")
 	}

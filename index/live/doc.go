@@ -1,14 +1,16 @@
 // Package live keeps the candidate index of an open store in line with
 // its commits: it owns the index's life beside the store, from Open (which
 // sweeps what processes now gone left in the store's folder of indexes)
-// through the build at the first lookup, the background indexer that feeds
-// it each committed write, the drops after a fault or a Delete and the
-// rebuild that follows, to Close, after which no index of the store is
-// left. It also keeps the analyses of the facts lookups returned lately.
+// through the first lookup, which builds the index or opens the kept one
+// and catches up from the commit it names, the background indexer that
+// feeds it each committed write, the purge after a Delete, the drop after a
+// fault and the rebuild that follows, to Close, after which only the kept
+// index is left. It also keeps the analyses of the facts lookups returned
+// lately.
 //
 // live is for package memory (and its tests); it is not a public API. Its
-// surface is Open, Index.Sync, Index.Search, Index.Check, Index.Drop and
-// Index.Close, with the few calls a lookup needs beside them (Analyzer,
+// surface is Open, Index.Sync, Index.Search, Index.Purge, Index.Check,
+// Index.Drop and Index.Close, with the few calls a lookup needs beside them (Analyzer,
 // Generation, Terms, Closed); what a store is to it is a Source and a
 // Change. It reads the store only through the Source it is given, so what a
 // fact is to the index is the store's to say.

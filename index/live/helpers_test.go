@@ -26,31 +26,85 @@ type store struct {
 	path string // the store file, empty: the index lives beside it
 	l    *Index
 
-	mu    sync.Mutex // the write lock; it guards facts and next
+	mu    sync.Mutex // the write lock; it guards facts, next and log
 	facts map[uint64]Change
 	next  uint64
+	// log holds the ids each commit touched, the commit of sequence i+1
+	// at i; a commit is named by its sequence and the log's tag (as the
+	// store's change log names them). lost says the log cannot tell the
+	// changes since before the commit of that sequence (a gap).
+	log  [][]uint64
+	tag  uint64
+	lost uint64
+	// pages counts the pages a build read: a kept index that catches up
+	// reads none.
+	pages int
 }
 
 // newStore opens the index of a store of no facts, in a fresh temporary
 // directory, closed at the end of the test.
-func newStore(t testing.TB) *store {
+func newStore(t testing.TB) *store { return newStoreKept(t, false) }
+
+// newStoreKept is newStore, with the kept index if keep is set.
+func newStoreKept(t testing.TB, keep bool) *store {
 	t.Helper()
-	s := &store{path: filepath.Join(t.TempDir(), "m.db"), facts: map[uint64]Change{}}
+	s := &store{path: filepath.Join(t.TempDir(), "m.db"), facts: map[uint64]Change{}, tag: 7}
 	if err := os.WriteFile(s.path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, err := Open(s.path, Options{Mode: index.Topics, Writes: &s.mu,
-		Source: Source{Page: s.page, Vectors: func([]index.Doc) error { return nil }}})
+	s.open(t, keep, index.Topics)
+	return s
+}
+
+// open opens the store's index anew, in mode, as a new process would;
+// the index open before is left as it is.
+func (s *store) open(t testing.TB, keep bool, mode index.Mode) {
+	t.Helper()
+	l, err := Open(s.path, Options{Mode: mode, Writes: &s.mu, Keep: keep,
+		Source: Source{Page: s.page, Vectors: func([]index.Doc) error { return nil }, Head: s.head, Since: s.since}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.l = l
 	t.Cleanup(l.Close)
-	return s
+}
+
+// commitName names the commit of sequence seq.
+func (s *store) commitName(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, seq), s.tag)
+}
+
+// head is the Source's Head.
+func (s *store) head(context.Context) ([]byte, bool, error) {
+	return s.commitName(uint64(len(s.log))), true, nil
+}
+
+// since is the Source's Since.
+func (s *store) since(_ context.Context, commit []byte) ([]Change, []byte, bool, error) {
+	if len(commit) != 16 || binary.BigEndian.Uint64(commit[8:]) != s.tag {
+		return nil, nil, false, nil
+	}
+	seq := binary.BigEndian.Uint64(commit)
+	if seq > uint64(len(s.log)) || seq < s.lost {
+		return nil, nil, false, nil
+	}
+	var out []Change
+	for _, ids := range s.log[seq:] {
+		for _, id := range ids {
+			c, ok := s.facts[id]
+			if !ok {
+				c = Change{ID: id, Deleted: true}
+			}
+			out = append(out, c)
+		}
+	}
+	h, _, _ := s.head(nil)
+	return out, h, true, nil
 }
 
 // page is the Source's Page: ids as 8-byte big-endian keys.
 func (s *store) page(_ context.Context, after []byte, n int) ([]index.Doc, []byte, error) {
+	s.pages++
 	var from uint64
 	if after != nil {
 		from = binary.BigEndian.Uint64(after)
@@ -78,14 +132,23 @@ func (s *store) commit(cs ...Change) {
 
 // write applies cs and syncs the index; the caller holds mu.
 func (s *store) write(cs []Change) {
+	s.apply(cs)
+	s.l.Sync(slices.Values(cs), s.commitName(uint64(len(s.log))))
+}
+
+// apply applies cs in one commit, and logs it, without syncing the index:
+// as a process that dies before its index has the commit.
+func (s *store) apply(cs []Change) {
+	var ids []uint64
 	for _, c := range cs {
 		if c.Deleted {
 			delete(s.facts, c.ID)
 		} else {
 			s.facts[c.ID] = c
 		}
+		ids = append(ids, c.ID)
 	}
-	s.l.Sync(slices.Values(cs))
+	s.log = append(s.log, ids)
 }
 
 // add writes one current fact of user's for each text, in one commit, and
@@ -114,10 +177,14 @@ func (s *store) supersede(old uint64, text string) uint64 {
 	return s.next
 }
 
-// delete removes fact id and drops the index, as a hard Delete does.
-func (s *store) delete(id uint64) {
+// delete removes fact id and purges its words from the index, as a hard
+// Delete does.
+func (s *store) delete(t testing.TB, id uint64) {
+	t.Helper()
 	s.commit(Change{ID: id, Deleted: true})
-	s.l.Drop()
+	if err := s.l.Purge(context.Background(), []uint64{id}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // find looks up user's facts sharing words with text, up to k, through

@@ -23,14 +23,16 @@ type Change struct {
 
 // Sync queues a committed write for the index: changes yields the final
 // state of each record it wrote, and may be ranged over more than once,
-// after the call too. Called with the write lock held, right after the
-// commit, so changes queue in commit order; with no index built there is
-// nothing to do, since the next lookup builds it from the store.
-func (l *Index) Sync(changes iter.Seq[Change]) {
+// after the call too; commit names the commit in the store (Source.Head),
+// and the kept index is marked with it once the changes are in. Called
+// with the write lock held, right after the commit, so changes queue in
+// commit order; with no index built there is nothing to do, since the
+// next lookup builds it from the store (or catches up from its marker).
+func (l *Index) Sync(changes iter.Seq[Change], commit []byte) {
 	if changes == nil || !l.built() {
 		return
 	}
-	l.q.add(changes)
+	l.q.add(changes, commit)
 }
 
 // indexer brings the index in line with committed writes in the
@@ -65,6 +67,7 @@ type indexer struct {
 	cond    *sync.Cond
 	kick    chan struct{} // wakes a delayed flush: a lookup waits, or close
 	queue   []iter.Seq[Change]
+	commit  []byte // the commit of the last change queued
 	records int    // records the queued changes wrote
 	queued  uint64 // sequence of the last change queued
 	applied uint64 // sequence of the last change applied, skipped or covered by a build
@@ -144,7 +147,7 @@ func (q *indexer) wake() {
 }
 
 // add queues a committed write's changes.
-func (q *indexer) add(changes iter.Seq[Change]) {
+func (q *indexer) add(changes iter.Seq[Change], commit []byte) {
 	var users []string
 	deleted := false
 	records := 0
@@ -173,6 +176,7 @@ func (q *indexer) add(changes iter.Seq[Change]) {
 		q.anyUser = q.queued
 	}
 	q.queue = append(q.queue, changes)
+	q.commit = commit
 	q.records += records
 	if !q.running {
 		q.running = true
@@ -209,8 +213,8 @@ func (q *indexer) run() {
 			q.mu.Unlock()
 			return
 		}
-		batch, upTo, epoch := q.queue, q.queued, q.epoch
-		q.queue, q.records, q.urgent, q.taken = nil, 0, false, upTo
+		batch, commit, upTo, epoch := q.queue, q.commit, q.queued, q.epoch
+		q.queue, q.commit, q.records, q.urgent, q.taken = nil, nil, 0, false, upTo
 		// Wake-ups sent for what this batch takes are spent: left in the
 		// channel, one would cut the next change's delay short.
 		select {
@@ -222,7 +226,7 @@ func (q *indexer) run() {
 		if q.hookBeforeApply != nil {
 			q.hookBeforeApply()
 		}
-		q.apply(batch, epoch)
+		q.apply(batch, commit, epoch)
 
 		q.mu.Lock()
 		if upTo > q.applied {
@@ -235,11 +239,12 @@ func (q *indexer) run() {
 }
 
 // apply writes a batch of changes taken in epoch to the index as one bleve
-// batch: the latest state of each fact wins. A batch taken before the
-// index was dropped or built again is moot: the index holds the store's
-// state since, and the batch's states may be older. A failure drops the
-// index; the next lookup rebuilds it from the store.
-func (q *indexer) apply(batch []iter.Seq[Change], epoch uint64) {
+// batch, marked with commit, the store's commit of its last change: the
+// latest state of each fact wins. A batch taken before the index was
+// dropped or built again is moot: the index holds the store's state since,
+// and the batch's states may be older. A failure drops the index; the next
+// lookup rebuilds it from the store.
+func (q *indexer) apply(batch []iter.Seq[Change], commit []byte, epoch uint64) {
 	l := q.l
 	final := map[uint64]Change{}
 	var order []uint64
@@ -269,11 +274,8 @@ func (q *indexer) apply(batch []iter.Seq[Change], epoch uint64) {
 	var err error
 	if ix != nil && !moot {
 		err = l.src.Vectors(put)
-		if err == nil && len(del) > 0 {
-			err = ix.Delete(del...)
-		}
-		if err == nil && len(put) > 0 {
-			err = ix.Put(put...)
+		if err == nil {
+			err = ix.Apply(put, del, l.marker(commit))
 		}
 	}
 	l.mu.RUnlock()
@@ -338,7 +340,7 @@ func (q *indexer) waitFor(ctx context.Context, target uint64) error {
 func (q *indexer) skip() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.queue, q.records, q.urgent = nil, 0, false
+	q.queue, q.commit, q.records, q.urgent = nil, nil, 0, false
 	q.applied, q.taken = q.queued, q.queued
 	q.epoch++
 	clear(q.byUser)

@@ -166,7 +166,9 @@ func TestIndexerDropsABatchTakenBeforeARebuild(t *testing.T) {
 	q.hookBeforeApply = func() {
 		defer close(done)
 		q.hookBeforeApply = nil
-		s.delete(f)
+		// A drop (a fault's, or a failed purge's) while the batch is taken.
+		s.commit(Change{ID: f, Deleted: true})
+		s.l.Drop()
 		if _, err := s.find(ctx, "asker", "rebuild the index", 1); err != nil {
 			t.Error(err)
 		}

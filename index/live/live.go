@@ -32,7 +32,11 @@ type Index struct {
 	root     string // the private directory beside the store file
 	mode     index.Mode
 	readOnly bool
-	src      Source
+	keep     bool // the index is the kept one (Options.Keep)
+	// purgeFrom is the size of index from which Purge purges rather than
+	// drops it (purgeFromDefault; tests lower it).
+	purgeFrom uint64
+	src       Source
 	// writes is the store's write lock, held by each writer from its
 	// commit until its Sync: a build holds it so that no write commits
 	// between the snapshot it reads and the moment it receives updates.
@@ -74,6 +78,15 @@ type Source struct {
 	// Vectors fills in the stored vectors of documents a commit wrote;
 	// called without the write lock, it only reads.
 	Vectors func(docs []index.Doc) error
+	// Head names the store's newest commit, as Sync is given them; ok
+	// false if the store cannot name it (it was written by a program that
+	// logs no commits). Called with the write lock held. Needed with Keep.
+	Head func(ctx context.Context) (commit []byte, ok bool, err error)
+	// Since returns the final state of every record the commits after
+	// commit touched, and the commit it read up to; ok false if the store
+	// cannot tell (see kv.Tx.ChangedSince). Called with the write lock
+	// held. Needed with Keep.
+	Since func(ctx context.Context, commit []byte) (changes []Change, head []byte, ok bool, err error)
 }
 
 // Options configure an Index.
@@ -86,6 +99,16 @@ type Options struct {
 	// index there is a gone process's), and Check only asks whether the
 	// folder is the store's (what others left is not its own to report).
 	ReadOnly bool
+	// Keep says the index is kept beside the store across processes
+	// (index.OpenKept): the first lookup opens it and catches up from the
+	// commit its marker names, or builds it when it cannot prove what it
+	// holds, and Close leaves it. Only for the process holding the store
+	// for writing, in a mode that keeps no vectors in memory.
+	Keep bool
+	// Discard says the kept index may hold words of facts deleted by a
+	// process that died before it purged them: Open removes it, and the
+	// first lookup builds it again.
+	Discard bool
 	// Writes is the store's write lock (see Index).
 	Writes sync.Locker
 	// Source reads the store.
@@ -107,7 +130,15 @@ func Open(path string, o Options) (*Index, error) {
 	// tries again in Check, which reports what it could not remove, and
 	// lookups say what stops them.
 	_ = index.Sweep(root, !o.ReadOnly)
-	l := &Index{root: root, mode: o.Mode, readOnly: o.ReadOnly, writes: o.Writes, src: o.Source,
+	if o.Keep && o.Discard {
+		if err := index.RemoveKept(root); err != nil {
+			return nil, fmt.Errorf("removing a candidate index that may hold deleted words: %w", err)
+		}
+	}
+	if o.Keep && (o.ReadOnly || o.Mode == index.Semantic || o.Source.Head == nil || o.Source.Since == nil) {
+		return nil, fmt.Errorf("live: Options.Keep needs a writable store, a mode that keeps no vectors (not %s), and Source.Head and Since", o.Mode)
+	}
+	l := &Index{root: root, mode: o.Mode, readOnly: o.ReadOnly, keep: o.Keep, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
 		seen: analyses{kept: map[uint64]analysed{}}}
 	l.life, l.end = context.WithCancel(context.Background())
 	l.q.init(l)
@@ -194,36 +225,8 @@ func (l *Index) build(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(l.life, cancel)()
-	ix, err := index.New(an, l.root)
+	ix, err := l.open(ctx, an)
 	if err != nil {
-		return fmt.Errorf("building the candidate index: %w", err)
-	}
-	// Batches come from short read transactions, one at a time as the
-	// index takes them; the write lock keeps the store still in between.
-	// Of the sizes tried (500 to 12,500), batches of 1,000 built a 100k
-	// index fastest, with nearly the least memory: larger ones leave bleve
-	// more and bigger unpersisted segments to merge.
-	const batch = 1000
-	var after []byte
-	done := false
-	err = ix.Bulk(func() ([]index.Doc, error) {
-		if done {
-			return nil, nil
-		}
-		if after == nil && l.hookBuildPage != nil {
-			l.hookBuildPage()
-		}
-		if l.life.Err() != nil {
-			return nil, ErrClosed
-		}
-		var docs []index.Doc
-		var err error
-		docs, after, err = l.src.Page(ctx, after, batch)
-		done = after == nil
-		return docs, err
-	})
-	if err != nil {
-		err = errors.Join(err, ix.Close())
 		if l.life.Err() != nil {
 			return fmt.Errorf("building the candidate index: %w", ErrClosed)
 		}
@@ -242,14 +245,14 @@ func (l *Index) build(ctx context.Context) error {
 	return nil
 }
 
-// Drop closes the index and removes its files, and forgets the analyses
-// kept of lookups' hits; changes queued for it are moot, since the next
-// lookup rebuilds it from the store.
+// Drop closes the index and removes its files (the kept index's too), and
+// forgets the analyses kept of lookups' hits; changes queued for it are
+// moot, since the next lookup rebuilds it from the store.
 func (l *Index) Drop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ix != nil {
-		l.ix.Close()
+		l.ix.Remove()
 		l.ix = nil
 	}
 	l.q.skip()
@@ -257,8 +260,8 @@ func (l *Index) Drop() {
 }
 
 // Close cancels a build in progress and waits for it to end, stops the
-// background work and drops the index, so that no index outlives the
-// store. Lookups after it return ErrClosed; a Check that it overtakes
+// background work and closes the index: a private one is removed, so that
+// it does not outlive the store; the kept one stays for the next process. Lookups after it return ErrClosed; a Check that it overtakes
 // tells by Closed.
 func (l *Index) Close() {
 	l.end()
@@ -267,8 +270,20 @@ func (l *Index) Close() {
 	// too while it compares the index with the store: the queue stops only
 	// then, for a stopped queue no longer brings the index up to date.
 	l.writes.Lock()
+	if l.keep && l.built() {
+		// What is queued goes in first, so that the next process starts
+		// from the last commit (a crash leaves it to catch up instead).
+		l.q.wait(context.Background())
+	}
 	l.q.stop()
-	l.Drop()
+	l.mu.Lock()
+	if l.ix != nil {
+		l.ix.Close() // a kept index stays; a private one goes
+		l.ix = nil
+	}
+	l.q.skip()
+	l.seen.forget()
+	l.mu.Unlock()
 	l.writes.Unlock()
 }
 
