@@ -247,22 +247,32 @@ func lockRoot(root string, create bool) (*os.File, error) {
 	}
 }
 
-// newHandle makes a private sub-directory in root and locks it.
-func newHandle(root string) (*handle, error) {
+// lockPrivateRoot locks root, making it if missing, and makes it private
+// again if it was loosened: the root is the store's, whoever loosened it.
+func lockPrivateRoot(root string) (*os.File, error) {
 	rl, err := lockRoot(root, true)
 	if err != nil {
 		return nil, noAccess(root, err)
 	}
-	defer rl.Close()
-	// The root is the store's: keep it private, whoever loosened it.
 	if st, err := rl.Stat(); err != nil || st.Mode().Perm()&0o077 != 0 {
 		if err == nil {
 			err = rl.Chmod(0o700) // the directory checked, whatever is at its path now
 		}
 		if err != nil {
+			rl.Close()
 			return nil, noAccess(root, fmt.Errorf("index: %w", err))
 		}
 	}
+	return rl, nil
+}
+
+// newHandle makes a private sub-directory in root and locks it.
+func newHandle(root string) (*handle, error) {
+	rl, err := lockPrivateRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer rl.Close()
 	dir, err := os.MkdirTemp(root, subPrefix)
 	if err != nil {
 		return nil, noAccess(root, fmt.Errorf("index: %w", err))

@@ -80,19 +80,11 @@ func openBleve(path string) (b bleve.Index, err error) {
 // keptHandle locks the kept index's sub-directory of root, making it (and
 // root) if missing.
 func keptHandle(root string) (*handle, error) {
-	rl, err := lockRoot(root, true)
+	rl, err := lockPrivateRoot(root)
 	if err != nil {
-		return nil, noAccess(root, err)
+		return nil, err
 	}
 	defer rl.Close()
-	if st, err := rl.Stat(); err != nil || st.Mode().Perm()&0o077 != 0 {
-		if err == nil {
-			err = rl.Chmod(0o700)
-		}
-		if err != nil {
-			return nil, noAccess(root, fmt.Errorf("index: %w", err))
-		}
-	}
 	dir := filepath.Join(root, keptName)
 	st, err := os.Lstat(dir)
 	switch {
