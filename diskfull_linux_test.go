@@ -200,10 +200,15 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 	f := newFiller(s, syscall.ENOSPC)
 	f.fill(t)
 	verify(t, s, nil, f.acked, f.failed)
-	// The candidate index shares the disk, and a hard delete drops it: its
-	// bytes would give the compaction room. Reopened, the store has no
-	// index until a lookup, and what the old one held is taken up.
+	// The candidate index shares the disk, and a hard delete of a small
+	// store drops it: its bytes would give the compaction room. Closed, the
+	// store keeps its index beside it; removed (as it may be while no
+	// process has the store open), the store has none until a lookup, and
+	// what it held is taken up.
 	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(path + ".index"); err != nil {
 		t.Fatal(err)
 	}
 	s = must[*memory.Store](t)(memory.Open(path, 0, opts))

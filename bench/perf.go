@@ -469,7 +469,7 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 		}
 		add(r)
 		if i == 0 {
-			del, err := timeDeletes(ctx, s, "user-1", 3)
+			del, err := timeDeletes(ctx, s, "user-0", 3)
 			if err != nil {
 				s.Close()
 				return nil, err

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory/internal/indextest"
 )
@@ -168,8 +169,12 @@ func testPurge(t *testing.T, apart bool) {
 		}
 		return secret
 	}
-	if got := terms(); len(got) != batches {
-		t.Fatalf("before the delete the files hold %v, want %d secret words", got, batches)
+	// scorch may still be writing a merged segment or removing the files
+	// it replaced: wait for every batch's word to be in a file.
+	for deadline := time.Now().Add(20 * time.Second); len(terms()) != batches; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("test is void: before the delete the files hold %v, want %d secret words", terms(), batches)
+		}
 	}
 	if err := ix.Apply(nil, doomed, []byte("m2")); err != nil {
 		t.Fatal(err)

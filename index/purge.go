@@ -49,6 +49,24 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 	if err != nil {
 		return err
 	}
+	// A merge scorch began in the background before the deletion writes a
+	// segment that holds the documents still, marked deleted, and removes
+	// the files purged here: look again until no file holds them.
+	for range purgeRounds {
+		clean, err := ix.purgeRound(ctx, s, ids)
+		if clean || err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: a file still held them after %d merges", ErrPurge, purgeRounds)
+}
+
+// purgeRounds bounds the merges of one Purge.
+const purgeRounds = 5
+
+// purgeRound merges the segment files that hold ids, and waits for the old
+// files to go; clean says that no file held them.
+func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, ids []uint64) (clean bool, err error) {
 	// 1. Every segment that holds the documents is in a file: a segment
 	// persisted whole keeps its deleted documents' terms, to be merged away.
 	var files []string
@@ -62,10 +80,10 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 		files, inMemory, single, err = ix.filesHolding(s, ids)
 		return err != nil || !inMemory
 	}); err != nil {
-		return err
+		return false, err
 	}
 	if err != nil || len(files) == 0 {
-		return err
+		return err == nil, err
 	}
 	// scorch plans no merge of an index of one segment: a document of no
 	// user in a segment of its own makes it two, and goes again in the
@@ -73,13 +91,13 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 	if single {
 		b := ix.bleve.NewBatch()
 		if err := b.IndexAdvanced(document.NewDocument(sentinelID)); err != nil {
-			return fmt.Errorf("%w: %w", ErrPurge, err)
+			return false, fmt.Errorf("%w: %w", ErrPurge, err)
 		}
 		if err := ix.bleve.Batch(b); err != nil {
-			return fmt.Errorf("%w: %w", ErrPurge, err)
+			return false, fmt.Errorf("%w: %w", ErrPurge, err)
 		}
 		if err := waitFor(ctx, "a second segment", func() bool { return persistedAll(s) }); err != nil {
-			return err
+			return false, err
 		}
 	}
 	// 3. Rewrite each segment with deletions on its own, to a segment of its
@@ -87,24 +105,24 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 	// term left without any is not written.
 	// scorch tells a merge's outcome only on a channel under this key; a
 	// failed one never returns from ForceMerge, which Close then ends.
-	done := make(chan error, 2)
-	mctx := context.WithValue(ctx, "mergeDone", done) //nolint:staticcheck // scorch's own key
+	merged := make(chan error, 2)
+	mctx := context.WithValue(ctx, "mergeDone", merged) //nolint:staticcheck // scorch's own key
 	go func() {
 		if err := s.ForceMerge(mctx, purgePlan()); err != nil {
-			done <- err
+			merged <- err
 		}
 	}()
 	t := time.NewTimer(purgeWait)
 	defer t.Stop()
 	select {
-	case err := <-done:
+	case err := <-merged:
 		if err != nil {
-			return fmt.Errorf("%w: merging: %w", ErrPurge, err)
+			return false, fmt.Errorf("%w: merging: %w", ErrPurge, err)
 		}
 	case <-ctx.Done():
-		return ctx.Err()
+		return false, ctx.Err()
 	case <-t.C:
-		return fmt.Errorf("%w: no merge within %v", ErrPurge, purgeWait)
+		return false, fmt.Errorf("%w: no merge within %v", ErrPurge, purgeWait)
 	}
 	// 4. The old files go once a snapshot without them is persisted, which
 	// a batch brings about.
@@ -112,9 +130,9 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 	b.Delete(sentinelID)
 	b.SetInternal(purgeKey, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
 	if err := ix.bleve.Batch(b); err != nil {
-		return fmt.Errorf("%w: %w", ErrPurge, err)
+		return false, fmt.Errorf("%w: %w", ErrPurge, err)
 	}
-	return waitFor(ctx, "the old segment files to go", func() bool {
+	return false, waitFor(ctx, "the old segment files to go", func() bool {
 		for _, f := range files {
 			if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
 				return false
