@@ -32,7 +32,9 @@ type Options struct {
 	LockTimeout time.Duration
 	// ReadOnly opens the file for reading only; writes return ErrReadOnly.
 	ReadOnly bool
-	// NoSync skips fsync on commit: for tests and benchmarks only.
+	// NoSync skips fsync on commit, and Close does not wait for the kept
+	// candidate index to reach its files (the next Open catches up): for
+	// tests and benchmarks only.
 	NoSync bool
 	// MaxTextRunes caps the length of a fact's text; 0 means DefaultMaxTextRunes.
 	MaxTextRunes int
@@ -163,7 +165,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	// index beside it, for the next process to open at once; the semantic
 	// mode keeps its vectors in memory, and builds at its first lookup.
 	keep := !db.ReadOnly() && o.Lookup != LookupSemantic
-	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Keep: keep, Discard: db.PendingAtOpen(), Writes: &s.writeMu,
+	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Keep: keep, Discard: db.PendingAtOpen(), QuickClose: o.NoSync, Writes: &s.writeMu,
 		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
 	if err != nil {
 		db.Close()

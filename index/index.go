@@ -193,14 +193,21 @@ func (ix *Index) Dir() string { return ix.h.dir }
 // Close closes the index. A private index (New) is removed with its
 // directory, and the root too if no other index is left in it; a kept one
 // (OpenKept) stays for the next process, Remove removes it.
-func (ix *Index) Close() error {
+func (ix *Index) Close() error { return ix.close(true) }
+
+// CloseNow is Close without the wait for a kept index's newest snapshot to
+// persist: what was not yet on disk is lost, and its next owner catches up
+// from the older snapshot's marker (or builds it again).
+func (ix *Index) CloseNow() error { return ix.close(false) }
+
+func (ix *Index) close(wait bool) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.bleve == nil {
 		return nil
 	}
 	var err error
-	if ix.h.kept {
+	if ix.h.kept && wait {
 		// scorch's Close drops what it has not persisted yet: wait for
 		// it, so that the next process need not catch up (a crash leaves
 		// an older snapshot, which its marker tells).

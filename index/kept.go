@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
 // The kept index outlives the process that writes it, so that the next one
@@ -52,6 +55,9 @@ func OpenKept(an *Analyzer, root string) (ix *Index, fresh bool, err error) {
 				return nil, false, err
 			}
 			if err := ix.loadUsers(); err == nil {
+				if err := ix.removeOrphans(); err != nil {
+					return nil, false, errors.Join(err, ix.Close())
+				}
 				return ix, false, nil
 			}
 			// A numbering that cannot be read makes the terms unreadable.
@@ -203,5 +209,51 @@ func (ix *Index) loadUsers() (err error) {
 		seen[k] = true
 	}
 	ix.users = users
+	return nil
+}
+
+// removeOrphans removes the segment files of the kept index that its
+// newest snapshot does not use and a merge replaced: the process before may
+// have closed before scorch removed them, and one may hold words of a fact
+// deleted since. A file of a later segment than any in use may be a merge
+// being written now, and stays.
+func (ix *Index) removeOrphans() (err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	s, err := ix.scorch()
+	if err != nil {
+		return err
+	}
+	r, err := s.Reader()
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return fmt.Errorf("index: a reader of type %T", r)
+	}
+	inUse := map[string]bool{}
+	var newest uint64
+	for _, ss := range snap.Segments() {
+		if p, ok := ss.Segment().(segment.PersistedSegment); ok {
+			inUse[filepath.Base(p.Path())] = true
+			newest = max(newest, ss.Id())
+		}
+	}
+	dir := filepath.Join(ix.h.dir, bleveName, "store")
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	for _, e := range es {
+		id, err := strconv.ParseUint(strings.TrimSuffix(e.Name(), ".zap"), 16, 64)
+		if err != nil || !strings.HasSuffix(e.Name(), ".zap") || inUse[e.Name()] || id >= newest {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("index: removing a segment file no snapshot uses: %w", err)
+		}
+	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -216,5 +218,40 @@ func TestPurgeOfAPrivateIndex(t *testing.T) {
 		if strings.Contains(term, "secretword") {
 			t.Fatalf("after Purge the files hold %q", term)
 		}
+	}
+}
+
+// A segment file the newest snapshot does not use, left by a process that
+// closed before scorch removed it, is gone once the kept index is opened
+// again: it may hold words of facts deleted since. (scorch removes those no
+// snapshot names; removeOrphans those only an older snapshot names, which
+// the catch-up test of index/live met.)
+func TestOpenKeptRemovesSegmentFilesNoSnapshotUses(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "m.db.index")
+	ix, _ := openKept(t, root)
+	if err := ix.Apply([]Doc{{ID: 1, User: "ann", Text: "secretword kept"}}, nil, []byte("m")); err != nil {
+		t.Fatal(err)
+	}
+	files := segments(t, ix)
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(filepath.Dir(files[0]), "000000000000.zap")
+	if err := os.WriteFile(old, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ix, fresh := openKept(t, root)
+	if fresh {
+		t.Fatal("test is void: the kept index was made again")
+	}
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the older segment file no snapshot uses is still there: %v", err)
+	}
+	if got := find(t, ix, "ann", "secretword"); !slices.Equal(got, []uint64{1}) {
+		t.Errorf("after the sweep: %v", got)
 	}
 }

@@ -33,6 +33,7 @@ type Index struct {
 	mode     index.Mode
 	readOnly bool
 	keep     bool // the index is the kept one (Options.Keep)
+	quick    bool // Options.QuickClose
 	// purgeFrom is the size of index from which Purge purges rather than
 	// drops it (purgeFromDefault; tests lower it).
 	purgeFrom uint64
@@ -109,6 +110,10 @@ type Options struct {
 	// process that died before it purged them: Open removes it, and the
 	// first lookup builds it again.
 	Discard bool
+	// QuickClose: Close does not wait for the kept index to reach its
+	// files (the store skips fsync, for tests and benchmarks): the next
+	// process catches up from an older commit, or builds the index again.
+	QuickClose bool
 	// Writes is the store's write lock (see Index).
 	Writes sync.Locker
 	// Source reads the store.
@@ -138,7 +143,7 @@ func Open(path string, o Options) (*Index, error) {
 	if o.Keep && (o.ReadOnly || o.Mode == index.Semantic || o.Source.Head == nil || o.Source.Since == nil) {
 		return nil, fmt.Errorf("live: Options.Keep needs a writable store, a mode that keeps no vectors (not %s), and Source.Head and Since", o.Mode)
 	}
-	l := &Index{root: root, mode: o.Mode, readOnly: o.ReadOnly, keep: o.Keep, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
+	l := &Index{root: root, mode: o.Mode, readOnly: o.ReadOnly, keep: o.Keep, quick: o.QuickClose, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
 		seen: analyses{kept: map[uint64]analysed{}}}
 	l.life, l.end = context.WithCancel(context.Background())
 	l.q.init(l)
@@ -270,7 +275,7 @@ func (l *Index) Close() {
 	// too while it compares the index with the store: the queue stops only
 	// then, for a stopped queue no longer brings the index up to date.
 	l.writes.Lock()
-	if l.keep && l.built() {
+	if l.keep && !l.quick && l.built() {
 		// What is queued goes in first, so that the next process starts
 		// from the last commit (a crash leaves it to catch up instead).
 		l.q.wait(context.Background())
@@ -278,7 +283,12 @@ func (l *Index) Close() {
 	l.q.stop()
 	l.mu.Lock()
 	if l.ix != nil {
-		l.ix.Close() // a kept index stays; a private one goes
+		// A kept index stays; a private one goes.
+		if l.quick {
+			l.ix.CloseNow()
+		} else {
+			l.ix.Close()
+		}
 		l.ix = nil
 	}
 	l.q.skip()
