@@ -142,8 +142,8 @@ func RemoveKept(root string) error {
 // Kept says whether the index is the kept one.
 func (ix *Index) Kept() bool { return ix.h.kept }
 
-// Marked returns the marker of a kept index: what its owner last wrote
-// with Apply or Mark and scorch persisted, or nil.
+// Marked returns the marker of a kept index as of its newest snapshot:
+// right after OpenKept, the one scorch last persisted; nil if none was.
 func (ix *Index) Marked() (m []byte, err error) {
 	defer guard(&err)
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
