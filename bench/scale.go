@@ -32,7 +32,7 @@ func scaleCmd() *cobra.Command {
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%d facts, %d per user, %d lookups per mode, GOMAXPROCS %d\n\n", facts, perUser, lookups, runtime.GOMAXPROCS(0))
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "mode\tbuild\tp50\tp99\theap after build\treopened: Open + first lookup")
+			fmt.Fprintln(tw, "mode\tbuild\tp50\tp99\theap after build\treopened: Open + first lookup\tthen a hard Delete")
 			for _, m := range strings.Split(modes, ",") {
 				mode, err := memory.ParseLookupMode(strings.TrimSpace(m))
 				if err != nil {
@@ -42,7 +42,7 @@ func scaleCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(tw, "%s\t%v\t%v\t%v\t%.0f MB\t%v\n", mode, r.build.Round(time.Millisecond), r.p50, r.p99, float64(r.heap)/1e6, r.kept.Round(time.Millisecond))
+				fmt.Fprintf(tw, "%s\t%v\t%v\t%v\t%.0f MB\t%v\t%v\n", mode, r.build.Round(time.Millisecond), r.p50, r.p99, float64(r.heap)/1e6, r.kept.Round(time.Millisecond), r.delete.Round(time.Millisecond))
 			}
 			tw.Flush()
 			fmt.Fprintln(w, "scale ok")
@@ -72,12 +72,13 @@ type scaleResult struct {
 	build, p50, p99 time.Duration
 	heap            uint64
 	kept            time.Duration // Open + first lookup again, on the index the first Open kept
+	delete          time.Duration // a hard Delete of one fact then, the index open
 }
 
 // measureScale fills a store with facts spread over users, reopens it, and
 // times the first lookup (which builds the index and keeps it) and then many
 // lookups; then it closes the store and times Open and the first lookup
-// again, which open the kept index.
+// again, which open the kept index, and one hard Delete.
 func measureScale(ctx context.Context, texts []string, mode memory.LookupMode, facts, perUser, lookups int) (scaleResult, error) {
 	var r scaleResult
 	dir, err := os.MkdirTemp("", "bench-scale-")
@@ -128,6 +129,11 @@ func measureScale(ctx context.Context, texts []string, mode memory.LookupMode, f
 		return r, err
 	}
 	r.kept = time.Since(start)
+	del, err := timeDeletes(ctx, s, "user-0", 1)
+	if err != nil {
+		return r, err
+	}
+	r.delete = del[0]
 	return r, nil
 }
 
