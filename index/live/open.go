@@ -28,13 +28,15 @@ func (l *Index) open(ctx context.Context, an *index.Analyzer) (*index.Index, err
 	}
 	if !fresh {
 		caught, err := l.catchUp(ctx, ix)
-		if caught || err != nil {
-			if err != nil {
-				err = errors.Join(err, ix.Remove())
-			}
-			return ix, err
+		if caught {
+			return ix, nil
 		}
-		// What it holds cannot be told: build it again, in new files.
+		if err != nil && ctx.Err() != nil {
+			return nil, errors.Join(err, ix.Remove())
+		}
+		// What it holds cannot be told, or it could not be brought up to
+		// date (the store's read failed, or the purge): build it again,
+		// in new files.
 		if err := ix.Remove(); err != nil {
 			return nil, err
 		}
