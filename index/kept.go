@@ -139,9 +139,6 @@ func RemoveKept(root string) error {
 	return h.remove()
 }
 
-// Kept says whether the index is the kept one.
-func (ix *Index) Kept() bool { return ix.h.kept }
-
 // Marked returns the marker of a kept index as of its newest snapshot:
 // right after OpenKept, the one scorch last persisted; nil if none was.
 func (ix *Index) Marked() (m []byte, err error) {
@@ -217,29 +214,24 @@ func (ix *Index) loadUsers() (err error) {
 // have closed before scorch removed them, and one may hold words of a fact
 // deleted since. A file of a later segment than any in use may be a merge
 // being written now, and stays.
-func (ix *Index) removeOrphans() (err error) {
-	defer guard(&err)
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+func (ix *Index) removeOrphans() error {
 	s, err := ix.scorch()
 	if err != nil {
 		return err
 	}
-	r, err := s.Reader()
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return fmt.Errorf("index: a reader of type %T", r)
-	}
 	inUse := map[string]bool{}
 	var newest uint64
-	for _, ss := range snap.Segments() {
-		if p, ok := ss.Segment().(segment.PersistedSegment); ok {
-			inUse[filepath.Base(p.Path())] = true
-			newest = max(newest, ss.Id())
+	err = snapshotSegments(s, func(segs []*scorch.SegmentSnapshot) error {
+		for _, ss := range segs {
+			if p, ok := ss.Segment().(segment.PersistedSegment); ok {
+				inUse[filepath.Base(p.Path())] = true
+				newest = max(newest, ss.Id())
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	dir := filepath.Join(ix.h.dir, bleveName, "store")
 	es, err := os.ReadDir(dir)

@@ -71,19 +71,23 @@ func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, ids []uint64)
 	// persisted whole keeps its deleted documents' terms, to be merged away.
 	var files []string
 	var single bool
+	var readErr error
 	if err := waitFor(ctx, "the deletion to reach the files", func() bool {
 		if !persistedAll(s) {
 			return false
 		}
 		// 2. The files that hold them (none may be in memory still).
 		var inMemory bool
-		files, inMemory, single, err = ix.filesHolding(s, ids)
-		return err != nil || !inMemory
+		files, inMemory, single, readErr = ix.filesHolding(s, ids)
+		return readErr != nil || !inMemory
 	}); err != nil {
 		return false, err
 	}
-	if err != nil || len(files) == 0 {
-		return err == nil, err
+	if readErr != nil {
+		return false, readErr
+	}
+	if len(files) == 0 {
+		return true, nil
 	}
 	// scorch plans no merge of an index of one segment: a document of no
 	// user in a segment of its own makes it two, and goes again in the
@@ -197,38 +201,47 @@ func (ix *Index) scorch() (*scorch.Scorch, error) {
 // ids, deleted or not, whether a segment in memory holds one, and whether
 // the index is a single segment.
 func (ix *Index) filesHolding(s *scorch.Scorch, ids []uint64) (files []string, inMemory, single bool, err error) {
-	defer guard(&err)
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	r, err := s.Reader()
-	if err != nil {
-		return nil, false, false, fmt.Errorf("index: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, false, false, fmt.Errorf("%w: a reader of type %T", ErrPurge, r)
-	}
 	names := make([]string, len(ids))
 	for i, id := range ids {
 		names[i] = docID(id)
 	}
-	single = len(snap.Segments()) == 1
-	for _, ss := range snap.Segments() {
-		seg := ss.Segment()
-		nums, err := seg.DocNumbers(names)
-		if err != nil {
-			return nil, false, false, fmt.Errorf("index: %w", err)
+	err = snapshotSegments(s, func(segs []*scorch.SegmentSnapshot) error {
+		single = len(segs) == 1
+		for _, ss := range segs {
+			seg := ss.Segment()
+			nums, err := seg.DocNumbers(names)
+			if err != nil {
+				return fmt.Errorf("index: %w", err)
+			}
+			if nums.IsEmpty() {
+				continue
+			}
+			if p, ok := seg.(segment.PersistedSegment); ok {
+				files = append(files, p.Path())
+			} else {
+				inMemory = true
+			}
 		}
-		if nums.IsEmpty() {
-			continue
-		}
-		if p, ok := seg.(segment.PersistedSegment); ok {
-			files = append(files, p.Path())
-		} else {
-			inMemory = true
-		}
+		return nil
+	})
+	return files, inMemory, single, err
+}
+
+// snapshotSegments calls fn with the segments of scorch's newest snapshot, held
+// for the call; a fault reading their files is an error.
+func snapshotSegments(s *scorch.Scorch, fn func([]*scorch.SegmentSnapshot) error) (err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	r, err := s.Reader()
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
 	}
-	return files, inMemory, single, nil
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return fmt.Errorf("index: a reader of type %T, not scorch's snapshot", r)
+	}
+	return fn(snap.Segments())
 }
 
 // waitFor polls done until it holds, the context ends or purgeWait passes.

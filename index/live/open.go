@@ -20,7 +20,10 @@ func (l *Index) open(ctx context.Context, an *index.Analyzer) (*index.Index, err
 		if err != nil {
 			return nil, err
 		}
-		return ix, l.fill(ctx, ix)
+		if err := l.fill(ctx, ix); err != nil {
+			return nil, errors.Join(err, ix.Close())
+		}
+		return ix, nil
 	}
 	ix, fresh, err := index.OpenKept(an, l.root)
 	if err != nil {
@@ -60,7 +63,8 @@ func (l *Index) open(ctx context.Context, an *index.Analyzer) (*index.Index, err
 	return ix, nil
 }
 
-// fill adds every current fact of the store to ix, which is empty.
+// fill adds every current fact of the store to ix, which is empty; on an
+// error the caller closes or removes ix.
 func (l *Index) fill(ctx context.Context, ix *index.Index) error {
 	// Batches come from short read transactions, one at a time as the
 	// index takes them; the write lock keeps the store still in between.
@@ -70,7 +74,7 @@ func (l *Index) fill(ctx context.Context, ix *index.Index) error {
 	const batch = 1000
 	var after []byte
 	done := false
-	err := ix.Bulk(func() ([]index.Doc, error) {
+	return ix.Bulk(func() ([]index.Doc, error) {
 		if done {
 			return nil, nil
 		}
@@ -86,10 +90,6 @@ func (l *Index) fill(ctx context.Context, ix *index.Index) error {
 		done = after == nil
 		return docs, err
 	})
-	if err != nil && !ix.Kept() {
-		err = errors.Join(err, ix.Close())
-	}
-	return err
 }
 
 // catchUp brings the kept index ix from the commit its marker names to the
