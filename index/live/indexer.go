@@ -310,6 +310,14 @@ func (q *indexer) waitUser(ctx context.Context, user string) error {
 	return q.waitFor(ctx, max(q.byUser[user], q.anyUser))
 }
 
+// waitDeleted returns once every change queued before the call that
+// deleted a record has been applied.
+func (q *indexer) waitDeleted(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.waitFor(ctx, q.anyUser)
+}
+
 // waitFor waits until the change numbered target has been applied. Called
 // with mu held.
 func (q *indexer) waitFor(ctx context.Context, target uint64) error {

@@ -175,10 +175,16 @@ func (l *Index) Analyzer() (*index.Analyzer, error) {
 // (truncated or damaged while in use) is dropped and built again from the
 // store, once.
 func (l *Index) Search(ctx context.Context, user string, fn func(*index.Index) error) error {
-	err := l.try(ctx, user, fn)
+	return l.use(ctx, func(ctx context.Context) error { return l.q.waitUser(ctx, user) }, fn)
+}
+
+// use runs fn on the index once wait returns, building the index first if
+// needed, and once more on an index built again if its files faulted.
+func (l *Index) use(ctx context.Context, wait func(context.Context) error, fn func(*index.Index) error) error {
+	err := l.try(ctx, wait, fn)
 	if errors.Is(err, index.ErrFault) {
 		l.Drop()
-		err = l.try(ctx, user, fn)
+		err = l.try(ctx, wait, fn)
 		if errors.Is(err, index.ErrFault) {
 			l.Drop()
 		}
@@ -186,9 +192,9 @@ func (l *Index) Search(ctx context.Context, user string, fn func(*index.Index) e
 	return err
 }
 
-func (l *Index) try(ctx context.Context, user string, fn func(*index.Index) error) error {
+func (l *Index) try(ctx context.Context, wait func(context.Context) error, fn func(*index.Index) error) error {
 	for {
-		if err := l.q.waitUser(ctx, user); err != nil {
+		if err := wait(ctx); err != nil {
 			return err
 		}
 		l.mu.RLock()

@@ -23,10 +23,10 @@ func (l *Index) Purge(ctx context.Context, ids []uint64) error {
 	if len(ids) == 0 || (!l.built() && (!l.keep || !index.HasKept(l.root))) {
 		return nil // no files hold them
 	}
-	// Search waits for every change that deleted a record, and builds or
-	// opens the index if it must.
+	// Wait for every change that deleted a record, and build or open the
+	// index if it must.
 	small := false
-	err := l.Search(ctx, "", func(ix *index.Index) error {
+	err := l.use(ctx, l.q.waitDeleted, func(ix *index.Index) error {
 		n, err := ix.Count()
 		if small = err == nil && n < l.purgeFrom; small {
 			return nil
