@@ -175,8 +175,8 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	// leave the deleted bytes under them, and Check says so; so does one
 	// whose owner this process cannot give a new file: the owner's Open
 	// finishes it.
-	d.pendingAtOpen = d.CompactionPending()
-	if !d.opts.ReadOnly && d.stale == nil && d.pendingAtOpen && d.Replaceable() == nil {
+	d.pendingAtOpen = !d.opts.ReadOnly && d.CompactionPending()
+	if d.stale == nil && d.pendingAtOpen && d.Replaceable() == nil {
 		if err := d.Compact(); err != nil {
 			_ = d.Close()
 			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
@@ -186,9 +186,10 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 }
 
 // PendingAtOpen reports whether the file held a hard delete's unfinished
-// compaction when it was opened (Open may have finished it since): a
-// process died in a delete, and data derived from the file beside it may
-// still hold what it deleted.
+// compaction when it was opened for writing (Open may have finished it
+// since); false for a read-only Open, which does not look. A process
+// died in a delete, and data derived from the file beside it may still
+// hold what it deleted.
 func (d *DB) PendingAtOpen() bool { return d.pendingAtOpen }
 
 // CompactionPending reports whether a hard delete's compaction has not
