@@ -14,7 +14,10 @@ import (
 // the index closed, restored from a backup, or nothing at all.
 func TestKeptIndexFollowsTheStoreAcrossProcesses(t *testing.T) {
 	path := filepath.Join(privateDir(t), "memory.db")
-	opts := &memory.Options{NoSync: true}
+	// Durable: Close waits for the kept index to reach its files, so each
+	// next Open catches up from its marker instead of, some of the time,
+	// building it again (which would pass without the checks it tests).
+	opts := &memory.Options{}
 	open := func() *memory.Store {
 		t.Helper()
 		s := must[*memory.Store](t)(memory.Open(path, 0, opts))

@@ -127,15 +127,17 @@ func testPurge(t *testing.T, apart bool) {
 	root := filepath.Join(t.TempDir(), "m.db.index")
 	ix, _ := openKept(t, root)
 	ctx := context.Background()
-	// Several segments in files, each with documents that stay.
-	// Segments of half the most live documents a merge makes, or more,
-	// are merged no more.
+	// Together, the batches go in as one batch: one segment, whatever the
+	// persister's timing. Apart, each is persisted before the next, as a
+	// segment of half the most live documents a merge makes, which is
+	// merged no more: one file each.
 	per, batches := 300, 4
 	if apart {
 		per, batches = keptSegmentSize/2+1, 3
 	}
 	next := uint64(1)
 	var doomed []uint64
+	var together []Doc
 	for batch := range batches {
 		var docs []Doc
 		for i := range per {
@@ -147,11 +149,18 @@ func testPurge(t *testing.T, apart bool) {
 			docs = append(docs, Doc{ID: next, User: "ann", Text: text})
 			next++
 		}
+		if !apart {
+			together = append(together, docs...)
+			continue
+		}
 		if err := ix.Apply(docs, nil, []byte("m")); err != nil {
 			t.Fatal(err)
 		}
-		if apart {
-			segments(t, ix)
+		segments(t, ix)
+	}
+	if !apart {
+		if err := ix.Apply(together, nil, []byte("m")); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if files := segments(t, ix); apart != (len(files) > 1) {
