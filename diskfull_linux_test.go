@@ -191,6 +191,14 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 	if err := os.WriteFile(ballast, make([]byte, 1<<20), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Room kept for the hard delete's commit below (a few pages), far from
+	// enough for its compaction (a copy of the live data): without it,
+	// whether the commit fits in the file's free pages depends on how the
+	// writes went.
+	room := filepath.Join(dir, "room")
+	if err := os.WriteFile(room, make([]byte, 128<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "memory.db")
 	// The candidate index lives beside the store, so it meets the full
 	// disk too: Remember's lookups build it there.
@@ -213,6 +221,9 @@ func TestWriteFailsOnFullDisk(t *testing.T) {
 	}
 	s = must[*memory.Store](t)(memory.Open(path, 0, opts))
 	takeUpRoom(t, filepath.Join(dir, "ballast2"))
+	if err := os.Remove(room); err != nil {
+		t.Fatal(err)
+	}
 
 	// A hard delete on the full disk: applied, but the compaction that
 	// would clear its bytes has no room, and says so.
