@@ -23,8 +23,7 @@ import (
 // claims name and makes no cycle. It returns nil when all hold, else an
 // error wrapping ErrCorrupt that lists every problem. A store without
 // damage gives ErrStale while it answers from an older commit (until
-// Repair), then ErrLinked while the file has other names (a hard delete
-// would leave its bytes under them), and then ErrCompactionPending while
+// Repair), and then ErrScrubPending while
 // a hard delete's bytes may still be in the file: none is ok. Last comes
 // ErrIndexDir, when the candidate index cannot live in its folder beside
 // the store, or when a writable store cannot remove from it the indexes
@@ -80,12 +79,8 @@ func (s *Store) Check(ctx context.Context) error {
 	if stale != nil {
 		return stale
 	}
-	// Before a pending compaction, which cannot finish while it holds.
-	if err := s.db.SoleName(); err != nil {
-		return fmt.Errorf("no hard delete can be promised: %w", err)
-	}
-	if s.db.CompactionPending() {
-		return ErrCompactionPending
+	if s.db.ScrubPending() {
+		return ErrScrubPending
 	}
 	return ixDir
 }

@@ -1,9 +1,11 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,8 +100,8 @@ func TestCheckFindsSupersessionCycle(t *testing.T) {
 	}
 }
 
-// A Check beside a Delete waits for the delete's compaction: between its
-// commit and its compaction the deleted text is still in free pages, and
+// A Check beside a Delete waits for the delete's scrub: between its
+// commit and its scrub the deleted text is still in free pages, and
 // Check must neither report that passing moment as pending nor say ok
 // before the bytes are gone.
 func TestCheckWaitsForADeleteInProgress(t *testing.T) {
@@ -114,7 +116,7 @@ func TestCheckWaitsForADeleteInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	reached, release := make(chan struct{}), make(chan struct{})
-	s.hookBeforeCompact = func() { close(reached); <-release }
+	s.hookBeforeScrub = func() { close(reached); <-release }
 	deleted := make(chan error, 1)
 	go func() { _, err := s.Delete(ctx, "", f.ID, nil); deleted <- err }()
 	<-reached
@@ -123,7 +125,7 @@ func TestCheckWaitsForADeleteInProgress(t *testing.T) {
 	select {
 	case err := <-checked:
 		close(release)
-		t.Fatalf("Check returned while the delete's compaction had not run: %v", err)
+		t.Fatalf("Check returned while the delete's scrub had not run: %v", err)
 	case <-time.After(200 * time.Millisecond): // Check is waiting, as it should
 	}
 	close(release)
@@ -132,6 +134,64 @@ func TestCheckWaitsForADeleteInProgress(t *testing.T) {
 	}
 	if err := <-checked; err != nil {
 		t.Fatalf("Check after the delete: %v", err)
+	}
+}
+
+// Check is not ok while a hard delete's scrub is pending: the deleted text
+// may still be in the file. Here the process "dies" between the delete's
+// commit and its scrub (the hook panics out of Delete); Check says so in
+// the process and after reopening read-only, and a read-write open
+// finishes the scrub.
+func TestCheckReportsAPendingScrub(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	s, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "My PIN is 4917-SECRET-PIN."
+	f, err := s.Add(ctx, Note{Text: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(ctx, Note{Text: "I like tea."}); err != nil {
+		t.Fatal(err)
+	}
+	type died struct{}
+	s.hookBeforeScrub = func() { panic(died{}) }
+	func() {
+		defer func() {
+			if _, ok := recover().(died); !ok {
+				t.Fatal("test is void: the delete did not reach its scrub")
+			}
+		}()
+		_, _ = s.Delete(ctx, "", f.ID, nil)
+	}()
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(secret)) {
+		t.Fatal("test is void: the deleted text is not in the file")
+	}
+	if err := s.Check(ctx); !errors.Is(err, ErrScrubPending) {
+		t.Errorf("Check with the scrub pending: %v, want ErrScrubPending", err)
+	}
+	s.Close()
+	r, err := Open(path, 0, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(ctx); !errors.Is(err, ErrScrubPending) {
+		t.Errorf("Check after reopening read-only: %v, want ErrScrubPending", err)
+	}
+	r.Close()
+	w, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Check(ctx); err != nil {
+		t.Errorf("Check after the scrub finished: %v", err)
+	}
+	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(secret)) {
+		t.Error("the deleted text is still in the file after a read-write open")
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // DeleteDecision erases decision id of user for good: its record, then,
-// by compacting the file as Delete does, every byte of it left in bbolt's
+// by scrubbing the file's free pages as Delete does, every byte of it left in bbolt's
 // free pages. It is for the decisions no fact holds, which no Delete of a
 // fact reaches: a refusal (FallbackError), or a decision whose facts were
 // deleted since. A decision whose added fact, or the target it superseded,
@@ -17,9 +17,6 @@ import (
 func (s *Store) DeleteDecision(ctx context.Context, user string, id uint64) error {
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
-	if err := s.db.SoleName(); err != nil {
-		return fmt.Errorf("delete of decision %d refused: %w", id, err)
-	}
 	err := s.update(ctx, func(tx *kv.Tx) error {
 		d, err := getDecision(tx, user, id)
 		if err != nil {
@@ -45,7 +42,7 @@ func (s *Store) DeleteDecision(ctx context.Context, user string, id uint64) erro
 		if err != nil {
 			return err
 		}
-		if err := tx.MarkCompactionPending(); err != nil {
+		if err := tx.MarkScrubPending(); err != nil {
 			return err
 		}
 		return tx.DeleteBlob(kv.BucketDecisions, id)
@@ -53,11 +50,11 @@ func (s *Store) DeleteDecision(ctx context.Context, user string, id uint64) erro
 	if err != nil {
 		return err
 	}
-	if s.hookBeforeCompact != nil {
-		s.hookBeforeCompact()
+	if s.hookBeforeScrub != nil {
+		s.hookBeforeScrub()
 	}
-	if err := s.db.Compact(); err != nil {
-		return fmt.Errorf("decision %d deleted, but compacting the file failed, so its bytes may remain in it: %w", id, err)
+	if err := s.db.Scrub(); err != nil {
+		return fmt.Errorf("decision %d deleted, but scrubbing the file's free pages failed, so its bytes may remain in it: %w", id, err)
 	}
 	return nil
 }

@@ -132,19 +132,23 @@ func TestDeleteDecisionBadCalls(t *testing.T) {
 	}
 }
 
-// A store file with another name would keep the decision's bytes under
-// it: DeleteDecision refuses with ErrLinked, as Delete does, and changes
-// nothing.
-func TestDeleteDecisionRefusesALinkedFile(t *testing.T) {
+// A store file with another name is the same inode: DeleteDecision
+// scrubs it in place, and the decision leaves both names.
+func TestDeleteDecisionOfALinkedFile(t *testing.T) {
 	s, path, d := refusedDecision(t)
 	other := filepath.Join(t.TempDir(), "other.db")
 	if err := os.Link(path, other); err != nil {
 		t.Skipf("no hard links here: %v", err)
 	}
-	if err := s.DeleteDecision(ctx, "", d.ID); !errors.Is(err, memory.ErrLinked) {
-		t.Errorf("%v, want ErrLinked", err)
+	if err := s.DeleteDecision(ctx, "", d.ID); err != nil {
+		t.Fatal(err)
 	}
-	if ds := must[[]memory.Decision](t)(s.Decisions(ctx, "", 0)); len(ds) != 1 {
+	if ds := must[[]memory.Decision](t)(s.Decisions(ctx, "", 0)); len(ds) != 0 {
 		t.Errorf("decisions %+v", ds)
+	}
+	a, _ := os.Stat(path)
+	b, _ := os.Stat(other)
+	if !os.SameFile(a, b) {
+		t.Error("the store split in two")
 	}
 }

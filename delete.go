@@ -16,8 +16,9 @@ type DeleteOptions struct {
 }
 
 // Delete erases fact id of user for good: the record, its lifecycle log and
-// its index entries, then compacts the file so that no byte of its text is
-// left in bbolt's free pages. It returns the ids erased.
+// its index entries, then overwrites the file's free pages with zeros so
+// that no byte of its text is left where bbolt freed it. It returns the
+// ids erased.
 //
 // A merge of entities (MergeEntities) that names a name no remaining
 // claim of the user names is erased with them.
@@ -26,18 +27,12 @@ type DeleteOptions struct {
 // restored (the statement that replaced it is gone), and a successor no
 // longer names it. Ids are never reused.
 //
-// Compaction rewrites the whole file, so a Delete costs time in proportion
-// to the store's size. A store file with other names (hard links) is
-// refused with ErrLinked before anything changes: the rewrite would leave
-// the text under them. So is one whose owner and group the new file could
-// not be given (a process of another user, not root: an error wrapping
-// fs.ErrPermission), which would hand the store to that user.
+// The scrub works in place: it reads the live pages once and writes the
+// freed ones, so a Delete costs a walk of the file, not a rewrite of it,
+// and a second name of the file (a hard link) sees the same bytes.
 func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *DeleteOptions) ([]uint64, error) {
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
-	if err := s.db.Replaceable(); err != nil {
-		return nil, fmt.Errorf("delete refused: %w", err)
-	}
 	var ids []uint64
 	err := s.update(ctx, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
@@ -63,7 +58,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		if err := scrubLogs(tx, gone); err != nil {
 			return err
 		}
-		if err := tx.MarkCompactionPending(); err != nil {
+		if err := tx.MarkScrubPending(); err != nil {
 			return err
 		}
 		ids = ids[:0]
@@ -92,11 +87,11 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 	// open, whose catch-up purges what the change log says was deleted.
 	_ = s.live.Purge(ctx, ids)
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	if s.hookBeforeCompact != nil {
-		s.hookBeforeCompact()
+	if s.hookBeforeScrub != nil {
+		s.hookBeforeScrub()
 	}
-	if err := s.db.Compact(); err != nil {
-		return ids, fmt.Errorf("facts %v deleted, but compacting the file failed, so their bytes may remain in it: %w", ids, err)
+	if err := s.db.Scrub(); err != nil {
+		return ids, fmt.Errorf("facts %v deleted, but scrubbing the file's free pages failed, so their bytes may remain in it: %w", ids, err)
 	}
 	return ids, nil
 }

@@ -35,10 +35,10 @@ var (
 	// store may answer as it was a commit earlier (see Store.Stale). Writes
 	// return it until Repair.
 	ErrStale = kv.ErrStale
-	// ErrCompactionPending: Check of a store whose hard delete has not
-	// finished compacting the file: the deleted bytes may still be in its
-	// free pages. A read-write Open (or Repair) finishes it.
-	ErrCompactionPending = errors.New("a hard delete's compaction is pending: deleted text may remain in the file's free pages")
+	// ErrScrubPending: Check of a store whose hard delete has not
+	// finished overwriting the file's free pages: the deleted bytes may
+	// still be in them. A read-write Open (or Repair) finishes it.
+	ErrScrubPending = errors.New("a hard delete's scrub of the file's free pages is pending: deleted text may remain in them")
 	// ErrLinked: the store file has other names (hard links). Delete
 	// refuses it, since the compaction that erases the bytes would leave
 	// them under every other name and split the store in two; Check

@@ -100,9 +100,9 @@ type Store struct {
 	// hookAfterInsert, when set by a test, runs inside Supersede between
 	// writing the new fact and marking the old one.
 	hookAfterInsert func() error
-	// hookBeforeCompact, when set by a test, runs in Delete between its
-	// commit and the compaction.
-	hookBeforeCompact func()
+	// hookBeforeScrub, when set by a test, runs in Delete between its
+	// commit and its scrub.
+	hookBeforeScrub func()
 	// hookIndexApply, when set by a test, runs when the candidate index
 	// applies a batch of commits, before it reads their vectors.
 	hookIndexApply func()

@@ -1,12 +1,10 @@
 package memory_test
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,46 +108,5 @@ func TestRepairOfAGoodStoreDoesNothing(t *testing.T) {
 	}
 	if reps := must[[]memory.Repair](t)(s.Repairs(ctx)); len(reps) != 0 {
 		t.Errorf("Repairs: %+v", reps)
-	}
-}
-
-// Check is not ok while a hard delete's compaction is pending: the deleted
-// text may still be in the file. Here the compaction fails (a folder is in
-// the way of its temporary file), in the process and after reopening
-// read-only; a read-write open finishes it.
-func TestCheckReportsAPendingCompaction(t *testing.T) {
-	s, path := open(t, newClock("2026-01-01"), nil)
-	secret := "My PIN is 4917-SECRET-PIN."
-	f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: secret}))
-	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I like tea."}))
-	block := path + ".compact"
-	if err := os.MkdirAll(filepath.Join(block, "in-the-way"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Delete(ctx, "", f.ID, nil); err == nil {
-		t.Fatal("test is void: the compaction did not fail")
-	}
-	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(secret)) {
-		t.Fatal("test is void: the deleted text is not in the file")
-	}
-	if err := s.Check(ctx); !errors.Is(err, memory.ErrCompactionPending) {
-		t.Errorf("Check with the compaction pending: %v, want ErrCompactionPending", err)
-	}
-	s.Close()
-	r := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{ReadOnly: true}))
-	if err := r.Check(ctx); !errors.Is(err, memory.ErrCompactionPending) {
-		t.Errorf("Check after reopening read-only: %v, want ErrCompactionPending", err)
-	}
-	r.Close()
-	if err := os.RemoveAll(block); err != nil {
-		t.Fatal(err)
-	}
-	w := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{NoSync: true}))
-	defer w.Close()
-	if err := w.Check(ctx); err != nil {
-		t.Errorf("Check after the compaction finished: %v", err)
-	}
-	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(secret)) {
-		t.Error("the deleted text is still in the file after the compaction")
 	}
 }

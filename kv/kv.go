@@ -121,6 +121,8 @@ type DB struct {
 	pendingAtOpen bool
 	// format is the file's format version as opened (or made current).
 	format uint64
+	// beside: made by Beside, for Replace to put in place.
+	beside bool
 	// chown, when set by a test, stands in for (*os.File).Chown.
 	chown func(f *os.File, uid, gid int) error
 }
@@ -159,6 +161,7 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 	}
 	if !d.opts.ReadOnly {
 		d.removeStrayNames()
+		d.removeBeside()
 	}
 	if metaPageLost(real) {
 		var answered uint64
@@ -169,17 +172,13 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 		_ = b.Close()
 		return nil, err
 	}
-	// A stale file keeps its pending compaction for Repair: the rewrite
-	// would drop the pages that show which ids the lost commit handed out.
-	// A file with other names keeps it pending too: the rewrite would
-	// leave the deleted bytes under them, and Check says so; so does one
-	// whose owner this process cannot give a new file: the owner's Open
-	// finishes it.
-	d.pendingAtOpen = !d.opts.ReadOnly && d.CompactionPending()
-	if d.stale == nil && d.pendingAtOpen && d.Replaceable() == nil {
-		if err := d.Compact(); err != nil {
+	// A stale file keeps its pending scrub for Repair: the scrub would
+	// zero the pages that show which ids the lost commit handed out.
+	d.pendingAtOpen = !d.opts.ReadOnly && d.ScrubPending()
+	if d.stale == nil && d.pendingAtOpen {
+		if err := d.Scrub(); err != nil {
 			_ = d.Close()
-			return nil, fmt.Errorf("open %s: finishing an interrupted compaction: %w", path, err)
+			return nil, fmt.Errorf("open %s: finishing an interrupted hard delete's scrub: %w", path, err)
 		}
 	}
 	return d, nil
@@ -192,12 +191,12 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 // hold what it deleted.
 func (d *DB) PendingAtOpen() bool { return d.pendingAtOpen }
 
-// CompactionPending reports whether a hard delete's compaction has not
+// ScrubPending reports whether a hard delete's scrub has not
 // finished: until it does, the deleted bytes may remain in free pages.
-func (d *DB) CompactionPending() bool {
+func (d *DB) ScrubPending() bool {
 	pending := false
 	_ = d.View(func(tx *Tx) error {
-		pending = tx.meta.Get(keyCompact) != nil
+		pending = tx.meta.Get(keyScrub) != nil
 		return nil
 	})
 	return pending
@@ -446,20 +445,52 @@ func (d *DB) compactLocked() error {
 		return fmt.Errorf("compact: %w", err)
 	}
 	tmp := d.path + ".compact"
-	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	// The new file takes the old one's permission, not the mode this
-	// process opened with: that mode applies to a new file only, and a
-	// looser one must not expose a file its owner had kept private. It
-	// takes the old one's owner and group too, before a page is written.
-	old, err := os.Stat(d.path)
+	dst, err := d.newBeside(tmp)
 	if err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}
+	fail := func(err error) error {
+		_ = dst.Close()
+		_ = os.Remove(tmp)
+		return fmt.Errorf("compact: %w", err)
+	}
+	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
+		return fail(err)
+	}
+	if err := dst.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketMeta).Delete(keyScrub); err != nil {
+			return err
+		}
+		return logCompaction(tx)
+	}); err != nil {
+		return fail(err)
+	}
+	if placed, err := d.swapLocked(dst, tmp); !placed {
+		return fail(err)
+	} else if err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	return nil
+}
+
+// newBeside creates the bbolt file tmp beside the store, to be put in its
+// place by swapLocked, and opens it without syncs (swapLocked syncs it
+// once). It takes the store file's permission, not the mode this process
+// opened with: that mode applies to a new store only, and a looser one
+// must not expose a file its owner had kept private. It takes the old
+// one's owner and group too, before a page is written. A file left at
+// tmp by a process that died is replaced.
+func (d *DB) newBeside(tmp string) (*bolt.DB, error) {
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	old, err := os.Stat(d.path)
+	if err != nil {
+		return nil, err
+	}
 	mode := old.Mode().Perm()
 	opts := d.boltOptions()
-	opts.NoSync = true // synced once below, before the rename
+	opts.NoSync = true
 	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
 		f, err := os.OpenFile(name, flag, perm)
 		if err != nil {
@@ -476,44 +507,39 @@ func (d *DB) compactLocked() error {
 		// bbolt creates the file before it writes its first pages; on a full
 		// disk the write fails and the empty file would stay behind.
 		_ = os.Remove(tmp)
-		return fmt.Errorf("compact: %w", err)
-	}
-	fail := func(err error) error {
-		_ = dst.Close()
-		_ = os.Remove(tmp)
-		return fmt.Errorf("compact: %w", err)
+		return nil, err
 	}
 	// Exactly the old permission, whatever the umask took off at creation.
 	if err := os.Chmod(tmp, mode); err != nil {
-		return fail(err)
+		_ = dst.Close()
+		_ = os.Remove(tmp)
+		return nil, err
 	}
-	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
-		return fail(err)
-	}
-	if err := dst.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketMeta).Delete(keyCompact); err != nil {
-			return err
-		}
-		return logCompaction(tx)
-	}); err != nil {
-		return fail(err)
-	}
+	return dst, nil
+}
+
+// swapLocked makes dst, opened by newBeside at tmp, the store: synced, it
+// is renamed over the store's path and its handle becomes d's. d.mu is
+// held. Until placed, the store is as it was and dst is the caller's;
+// once placed, dst is d's, and an error says the rename may not be
+// durable yet.
+func (d *DB) swapLocked(dst *bolt.DB, tmp string) (placed bool, err error) {
 	if err := dst.Sync(); err != nil {
-		return fail(err)
+		return false, err
 	}
 	if err := os.Rename(tmp, d.path); err != nil {
-		return fail(err)
+		return false, err
 	}
 	// The new handle already holds the lock on the renamed file; a process
 	// that was waiting on the old one sees that it was replaced and retries.
 	_ = d.bolt.Close()
 	dst.NoSync = d.opts.NoSync
 	d.bolt = dst
-	d.created = nil // a new inode, and a file a delete was committed to
+	d.created = nil // a new inode, and one written to
 	if err := syncDir(filepath.Dir(d.path)); err != nil {
-		return fmt.Errorf("compact: %w", err)
+		return true, fmt.Errorf("the new file is in place, but syncing its folder failed: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 func syncDir(dir string) error {

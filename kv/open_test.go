@@ -67,7 +67,7 @@ func TestCompactionThroughASymlinkKeepsOneStore(t *testing.T) {
 		t.Fatal("test is void: the secret never reached the real file")
 	}
 	if err := db.Update(func(tx *Tx) error {
-		if err := tx.MarkCompactionPending(); err != nil {
+		if err := tx.MarkScrubPending(); err != nil {
 			return err
 		}
 		return tx.Delete(id)

@@ -68,7 +68,7 @@ func TestCompactionKeepsOwner(t *testing.T) {
 // owner's, with its bytes, and no temporary file is left.
 func TestCompactionRefusedUnlessOwnerKept(t *testing.T) {
 	db, path := storeOwnedByNobody(t)
-	if err := db.Update(func(tx *Tx) error { return tx.MarkCompactionPending() }); err != nil {
+	if err := db.Update(func(tx *Tx) error { return tx.MarkScrubPending() }); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.Stat(path)
@@ -84,7 +84,7 @@ func TestCompactionRefusedUnlessOwnerKept(t *testing.T) {
 	}
 	t.Log(err)
 	after, _ := os.Stat(path)
-	if !os.SameFile(before, after) || !fileHas(t, path, "zzsecretpin") || !db.CompactionPending() {
+	if !os.SameFile(before, after) || !fileHas(t, path, "zzsecretpin") || !db.ScrubPending() {
 		t.Error("the refused compaction changed the store")
 	}
 	if uid, gid := ownerOf(t, path); uid != nobody || gid != nobody {

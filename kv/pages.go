@@ -137,6 +137,18 @@ type pageWalk struct {
 	pageSize uint64
 	hwm      uint64
 	seen     map[uint64]bool
+	// shared, when set, collects every page reached, overflow included,
+	// across walks: a page an earlier walk reached is not walked again
+	// (pages are never changed in place, so all below it was reached too).
+	shared *pageSet
+}
+
+// keep adds page id and its overflow pages to shared.
+func (w *pageWalk) keep(id uint64) {
+	overflow := uint64(le.Uint32(w.data[id*w.pageSize+12:]))
+	for i := range overflow + 1 {
+		w.shared.add(id + i)
+	}
 }
 
 func (w *pageWalk) visit(id uint64, depth int) error {
@@ -149,6 +161,9 @@ func (w *pageWalk) visit(id uint64, depth int) error {
 	if w.seen[id] {
 		return fmt.Errorf("page %d reached twice", id)
 	}
+	if w.shared != nil && w.shared.has(id) {
+		return nil
+	}
 	w.seen[id] = true
 	if err := w.header(id, branchFlag|leafFlag); err != nil {
 		return err
@@ -158,6 +173,9 @@ func (w *pageWalk) visit(id uint64, depth int) error {
 	end := off + (overflow+1)*w.pageSize
 	if end > uint64(len(w.data)) || id+overflow >= w.hwm {
 		return fmt.Errorf("page %d: overflow %d runs past the file", id, overflow)
+	}
+	if w.shared != nil {
+		w.keep(id)
 	}
 	return w.elements(w.data[off:end], id, depth)
 }

@@ -68,9 +68,9 @@ func TestRecordFlipDetected(t *testing.T) {
 	}
 }
 
-// A delete whose compaction never ran (the process died) is compacted at
-// the next Open, so the deleted bytes do not linger in free pages.
-func TestPendingCompactionFinishesAtOpen(t *testing.T) {
+// A delete whose scrub never ran (the process died) is scrubbed at the
+// next Open, so the deleted bytes do not linger in free pages.
+func TestPendingScrubFinishesAtOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
 	db, err := Open(path, 0, &Options{NoSync: true})
 	if err != nil {
@@ -82,7 +82,7 @@ func TestPendingCompactionFinishesAtOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *Tx) error {
-		if err := tx.MarkCompactionPending(); err != nil {
+		if err := tx.MarkScrubPending(); err != nil {
 			return err
 		}
 		return tx.Delete(1)
@@ -90,7 +90,7 @@ func TestPendingCompactionFinishesAtOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Close() // "crash" before Compact
+	db.Close() // "crash" before Scrub
 	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(secret)) {
 		t.Fatal("test is void: the freed page no longer holds the text")
 	}
@@ -102,7 +102,7 @@ func TestPendingCompactionFinishesAtOpen(t *testing.T) {
 	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(secret)) {
 		t.Error("the deleted text is still in the file after Open")
 	}
-	if db.CompactionPending() {
-		t.Error("the pending mark survived the compaction")
+	if db.ScrubPending() {
+		t.Error("the pending mark survived the scrub")
 	}
 }

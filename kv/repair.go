@@ -70,7 +70,7 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 			return err
 		}
 		tx := newTx(btx)
-		pending = tx.meta.Get(keyCompact) != nil
+		pending = tx.meta.Get(keyScrub) != nil
 		next := tx.PeekNextID()
 		high := max(ev.factID, ev.seqs[string(bucketFacts)])
 		rec = &RepairRecord{At: at, Answered: d.stale.answered, Lost: d.stale.lost, NextID: next}
@@ -100,8 +100,8 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 	d.stale = nil
 	d.logsIndexed, d.format = true, formatVersion
 	if pending {
-		if err := d.compactLocked(); err != nil {
-			return rec, fmt.Errorf("repaired, but finishing the pending compaction failed: %w", err)
+		if err := d.scrubLocked(); err != nil {
+			return rec, fmt.Errorf("repaired, but finishing the pending scrub failed: %w", err)
 		}
 	}
 	return rec, nil

@@ -69,7 +69,7 @@ func TestALostCommitIsReportedUntilRepaired(t *testing.T) {
 	seed(t, db)
 	// A compaction left pending before the loss waits for the repair: it
 	// would rewrite the file and with it the evidence of the lost ids.
-	if err := db.Update(func(tx *Tx) error { return tx.MarkCompactionPending() }); err != nil {
+	if err := db.Update(func(tx *Tx) error { return tx.MarkScrubPending() }); err != nil {
 		t.Fatal(err)
 	}
 	path := db.Path()
@@ -98,7 +98,7 @@ func TestALostCommitIsReportedUntilRepaired(t *testing.T) {
 	if !strings.Contains(stale.Error(), "commit "+strconv.FormatUint(answered, 10)) {
 		t.Errorf("Stale does not name the commit it answers from (%d): %v", answered, stale)
 	}
-	if !db.CompactionPending() {
+	if !db.ScrubPending() {
 		t.Error("Open of a stale file finished the pending compaction")
 	}
 	if err := db.Update(func(tx *Tx) error { _, err := tx.NextID(); return err }); !errors.Is(err, ErrStale) {
@@ -124,7 +124,7 @@ func TestALostCommitIsReportedUntilRepaired(t *testing.T) {
 	if err := db.Stale(); err != nil {
 		t.Errorf("Stale after Repair: %v", err)
 	}
-	if db.CompactionPending() {
+	if db.ScrubPending() {
 		t.Error("Repair did not finish the pending compaction")
 	}
 	if got := putText(t, db, "after the repair"); got <= lost {

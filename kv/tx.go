@@ -21,8 +21,9 @@ var (
 	allBuckets  = [][]byte{bucketMeta, bucketFacts, bucketUsers}
 
 	keyVersion = []byte("version")
-	// keyCompact marks a hard delete whose compaction has not finished yet.
-	keyCompact = []byte("compact_pending")
+	// keyScrub marks a hard delete whose scrub of the free pages has not
+	// finished yet (the name is from when a compaction did that job).
+	keyScrub = []byte("compact_pending")
 	// keyImported marks a file an Import committed to.
 	keyImported = []byte("imported")
 )
@@ -368,9 +369,10 @@ func (t *Tx) LastEventAt(id uint64) (int64, error) {
 	return e.At, err
 }
 
-// MarkCompactionPending records, in the transaction that deletes, that the
-// file must be compacted; Open finishes the job if the process dies first.
-func (t *Tx) MarkCompactionPending() error { return t.meta.Put(keyCompact, []byte{1}) }
+// MarkScrubPending records, in the transaction that deletes, that the
+// file's free pages must be scrubbed (see Scrub); Open finishes the job if
+// the process dies first.
+func (t *Tx) MarkScrubPending() error { return t.meta.Put(keyScrub, []byte{1}) }
 
 // MarkImported records that an import committed to the file. An import
 // of no fact writes nothing else, and a new file with nothing written

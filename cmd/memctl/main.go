@@ -141,7 +141,7 @@ func (a *app) explain(err error) string {
 		return "write refused until the store is repaired (run memctl repair)"
 	case errors.Is(err, memory.ErrStale):
 		return oneLine(err) + "; run memctl repair"
-	case errors.Is(err, memory.ErrCompactionPending):
+	case errors.Is(err, memory.ErrScrubPending):
 		return oneLine(err) + "; run memctl repair to finish it"
 	}
 	return oneLine(err)

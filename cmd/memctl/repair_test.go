@@ -4,11 +4,12 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/palimpsest-mem/memory/kv"
 )
 
 // newestMetaIsPage0 reports whether the newest valid meta page of the
@@ -90,29 +91,32 @@ func TestStaleStoreWarnsUntilRepaired(t *testing.T) {
 	}
 }
 
-// check is not ok while a hard delete's compaction is pending, and says
-// how to finish it.
-func TestCheckSaysACompactionIsPending(t *testing.T) {
+// check is not ok while a hard delete's scrub is pending (a process died
+// between the delete's commit and its scrub; the mark is set here the way
+// that commit sets it), and says how to finish it.
+func TestCheckSaysAScrubIsPending(t *testing.T) {
 	t.Parallel()
 	db := tempDB(t)
-	ok(t, "--db", db, "add", "My PIN is 4917.")
 	ok(t, "--db", db, "add", "I like tea.")
-	block := filepath.Join(db+".compact", "in-the-way") // the compaction's temporary file cannot be made
-	if err := os.MkdirAll(block, 0o700); err != nil {
+	k, err := kv.Open(db, 0, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	fails(t, 1, "--db", db, "delete", "1")
-	if msg := fails(t, 1, "--db", db, "check"); !strings.Contains(msg, "compaction is pending") || !strings.Contains(msg, "run memctl repair to finish it") {
-		t.Errorf("check with a compaction pending: %q", msg)
-	}
-	if err := os.RemoveAll(db + ".compact"); err != nil {
+	if err := k.Update(func(tx *kv.Tx) error { return tx.MarkScrubPending() }); err != nil {
 		t.Fatal(err)
+	}
+	if err := k.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// check opens read-only, which finishes nothing.
+	if msg := fails(t, 1, "--db", db, "check"); !strings.Contains(msg, "scrub of the file's free pages is pending") || !strings.Contains(msg, "run memctl repair to finish it") {
+		t.Errorf("check with a scrub pending: %q", msg)
 	}
 	if out := ok(t, "--db", db, "repair"); out != "nothing to repair\n" {
 		t.Errorf("repair printed %q", out)
 	}
 	if out := ok(t, "--db", db, "check"); out != "ok\n" {
-		t.Errorf("check after the compaction finished: %q", out)
+		t.Errorf("check after the scrub finished: %q", out)
 	}
 }
 
