@@ -224,18 +224,25 @@ func upgradeConflicts(clock func() time.Time) func(tx *kv.Tx, from uint64) error
 		clock = time.Now
 	}
 	return func(tx *kv.Tx, _ uint64) error {
-		users, err := tx.Users()
-		if err != nil {
+		return keepEveryConflict(tx, max(clock().UTC().UnixNano(), 1))
+	}
+}
+
+// keepEveryConflict is the upkeep of every user of tx, at time now: in the
+// commit that upgrades a file, and in an import's last commit, which
+// touches few facts itself but ends the writing of all of them.
+func keepEveryConflict(tx *kv.Tx, now int64) error {
+	users, err := tx.Users()
+	if err != nil {
+		return err
+	}
+	u := upkeep{now: now}
+	for _, user := range users {
+		if err := u.user(tx, user, nil, true); err != nil {
 			return err
 		}
-		u := upkeep{now: max(clock().UTC().UnixNano(), 1)}
-		for _, user := range users {
-			if err := u.user(tx, user, nil, true); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
+	return nil
 }
 
 func (u upkeep) run(tx *kv.Tx) error {

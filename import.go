@@ -10,10 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -28,9 +25,15 @@ type ImportOptions struct {
 }
 
 // Import reads the output of Export into an empty store, keeping ids, times
-// and logs, in one transaction: a bad line anywhere leaves the store
-// untouched, and the first bad line of the input is the one reported. It
-// returns the number of facts imported.
+// and logs. It returns the number of facts imported.
+//
+// It is atomic: the facts go, in batches, into a new file beside the store
+// (kv.DB.Beside), which takes the store's place in one step once every
+// line has been read and the whole checked; until then nothing of it is
+// visible, and a bad line anywhere, a cancelled ctx or a process killed
+// midway leaves the store as it was. The first bad line of the input is
+// the one reported. Its memory is bounded by the batch, not by the input:
+// a file of a million facts imports in a few hundred megabytes at most.
 func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (int, error) {
 	var progress func(int, int64)
 	if opts != nil {
@@ -42,7 +45,22 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 	if err != nil {
 		return 0, err
 	}
-	chunks, err := s.decodeImport(ctx, sc, hdr, func(facts int) {
+	empty := func(tx *kv.Tx) error {
+		if !tx.Empty() {
+			return ErrNotEmpty
+		}
+		return nil
+	}
+	if err := s.view(ctx, empty); err != nil {
+		return 0, err
+	}
+	dst, err := s.db.Beside()
+	if err != nil {
+		return 0, fmt.Errorf("import: %w", err)
+	}
+	defer dst.Discard() // once Replace has put it in place, nothing
+	w := &importWriter{s: s, dst: dst, hdr: hdr, logLines: map[string]map[uint64]int{"decision": {}, "conflict": {}}}
+	err = s.streamImport(ctx, sc, hdr, w.write, func(facts int) {
 		if progress != nil {
 			progress(facts, cr.n)
 		}
@@ -50,127 +68,29 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 	if err != nil {
 		return 0, err
 	}
-	// The checks that need every line before them, in file order.
-	var items []importItem
-	var logs []exportLog
-	seen := map[uint64]bool{}
-	for _, c := range chunks {
-		for _, it := range c.items {
-			if seen[it.rec.ID] {
-				return 0, fmt.Errorf("%w: line %d: fact id %d is duplicated", ErrBadImport, it.line, it.rec.ID)
-			}
-			seen[it.rec.ID] = true
-		}
-		items = append(items, c.items...)
-		logs = append(logs, c.logs...)
-		if c.err != nil {
-			return 0, c.err
-		}
-	}
-	if err := duplicateLogs(logs); err != nil {
+	if err := w.finish(); err != nil {
 		return 0, err
 	}
-	if err := importMerges(items, logs); err != nil {
-		return 0, err
+	// Nothing may have been written to the store since it was found
+	// empty; the caches of the empty store go with it.
+	if err := s.db.Replace(dst, empty, func() { s.lists.invalidate(nil) }); err != nil {
+		return 0, fmt.Errorf("import: %w", err)
 	}
-	if err := s.view(ctx, func(tx *kv.Tx) error {
-		if !tx.Empty() {
-			return ErrNotEmpty
-		}
-		return nil
-	}); err != nil {
-		return 0, err
-	}
-	// A large import in one transaction would make bbolt remap the file
-	// each time it doubles; room made first saves those copies.
-	if size := importSize(len(items), cr.n); size > 1<<20 {
-		if err := s.db.Reserve(size); err != nil {
-			return 0, err
-		}
-	}
-	err = s.updateUnclocked(ctx, func(tx *kv.Tx) error { // the file's times, not the clock's
-		if !tx.Empty() {
-			return ErrNotEmpty
-		}
-		for i := range items {
-			if err := tx.Put(&items[i].rec); err != nil {
-				return err
-			}
-			for j := range items[i].evs {
-				if err := tx.Append(items[i].rec.ID, &items[i].evs[j]); err != nil {
-					return err
-				}
-			}
-		}
-		if err := tx.SetNextID(hdr.NextID); err != nil {
-			return err
-		}
-		// A successful import leaves a store, of no fact too.
-		if err := tx.MarkImported(); err != nil {
-			return err
-		}
-		// checkTx below refuses a log line that names a missing fact.
-		for _, l := range logs {
-			var err error
-			switch {
-			case l.Decision != nil:
-				err = putDecision(tx, l.Decision)
-			case l.Conflict != nil:
-				err = putConflict(tx, l.Conflict)
-			default:
-				err = putMerge(tx, l.Merge)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if err := tx.SetBlobSeq(kv.BucketDecisions, hdr.LastDecision); err != nil {
-			return err
-		}
-		if err := tx.SetBlobSeq(kv.BucketConflicts, hdr.LastConflict); err != nil {
-			return err
-		}
-		if err := tx.SetBlobSeq(kv.BucketMerges, hdr.LastMerge); err != nil {
-			return err
-		}
-		// The conflicts are kept as every write keeps them: an older
-		// file's stale ones become moot, its contradictions conflicts.
-		if _, err := s.keepConflicts(tx); err != nil {
-			return err
-		}
-		if errs := append(checkTx(tx), checkConflicts(tx)...); len(errs) > 0 {
-			return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(errs, items, logs)...))
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
+	// The index of the empty store goes too: the next lookup builds one
+	// of what was imported, and keeps it.
+	s.live.Drop()
 	if progress != nil {
-		progress(len(items), cr.n)
+		progress(w.facts, cr.n)
 	}
-	return len(items), nil
+	return w.facts, nil
 }
 
 // onLines names the line of each problem of a fact, a decision or a
 // conflict, first line first.
-func onLines(errs []error, items []importItem, logs []exportLog) []error {
-	lines := make(map[uint64]int, len(items))
-	for _, it := range items {
-		lines[it.rec.ID] = it.line
-	}
-	logLines := map[string]map[uint64]int{"decision": {}, "conflict": {}}
-	for _, l := range logs {
-		switch {
-		case l.Decision != nil:
-			logLines["decision"][l.Decision.ID] = l.line
-		case l.Conflict != nil:
-			logLines["conflict"][l.Conflict.ID] = l.line
-		}
-	}
+func onLines(errs []error, facts *factLines, logLines map[string]map[uint64]int) []error {
 	lineOf := func(err error) int {
 		if p, ok := errors.AsType[*factProblem](err); ok {
-			return lines[p.id]
+			return facts.line(p.id)
 		}
 		if p, ok := errors.AsType[*logProblem](err); ok {
 			return logLines[p.noun][p.id]
@@ -192,13 +112,6 @@ func onLines(errs []error, items []importItem, logs []exportLog) []error {
 	}
 	slices.SortStableFunc(out, func(a, b error) int { return cmp.Compare(key(a), key(b)) })
 	return out
-}
-
-// importSize estimates the bytes an import adds to the file from the facts
-// it holds and the size of its export: a fact's record, log and index keys
-// take about 60% of its JSON line, and pages split at up to 95% full.
-func importSize(facts int, exportBytes int64) int {
-	return int(exportBytes*7/10) + facts*32
 }
 
 // lineReader reads lines of any length, as Export may write them: its
@@ -295,82 +208,8 @@ type importChunk struct {
 	items []importItem
 	logs  []exportLog
 	err   error
-}
-
-// importChunkLines is how many lines a worker decodes at a time.
-const importChunkLines = 512
-
-// decodeImport reads the lines after the header and decodes them on every
-// core (JSON decoding is most of an import's work), returning the chunks
-// in file order. Reading stops at the first chunk found bad: every line
-// before it has been handed out, so the first bad line is among them.
-func (s *Store) decodeImport(ctx context.Context, sc *lineReader, hdr exportHeader, progress func(facts int)) ([]*importChunk, error) {
-	var chunks []*importChunk
-	var failed atomic.Bool
-	jobs := make(chan *importChunk)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for c := range jobs {
-				s.decodeChunk(ctx, c, hdr)
-				if c.err != nil {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	var cur *importChunk
-	send := func() {
-		if cur != nil {
-			chunks = append(chunks, cur)
-			jobs <- cur
-			cur = nil
-		}
-	}
-	line, facts := 1, 0
-	// Blank lines are held back: at the end of the file they are no
-	// record (an editor's last newline), before a record they are handed
-	// out with it, and the first is refused (decodeChunk).
-	var blanks int
-	for !failed.Load() && ctx.Err() == nil && sc.Scan() {
-		line++
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			blanks++
-			continue
-		}
-		for ; blanks > 0; blanks-- {
-			if cur == nil {
-				cur = &importChunk{first: line - blanks}
-			}
-			cur.lines = append(cur.lines, nil)
-			if len(cur.lines) == importChunkLines {
-				send()
-			}
-		}
-		if cur == nil {
-			cur = &importChunk{first: line}
-		}
-		b := bytes.Clone(sc.Bytes())
-		cur.lines = append(cur.lines, b)
-		if !isLogLine(b) {
-			if facts++; facts%1000 == 0 {
-				progress(facts)
-			}
-		}
-		if len(cur.lines) == importChunkLines {
-			send()
-		}
-	}
-	send()
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := sc.Err(); err != nil && !failed.Load() {
-		return nil, fmt.Errorf("%w: line %d: %w", ErrBadImport, line+1, err)
-	}
-	return chunks, nil
+	// decoded is closed once a worker has decoded the chunk.
+	decoded chan struct{}
 }
 
 func isLogLine(b []byte) bool {
@@ -691,29 +530,6 @@ func validLog(l exportLog, hdr exportHeader) error {
 	return nil
 }
 
-// duplicateLogs refuses a second decision or conflict line of one id, at
-// the first such line: a store holds one entry per id, and the last line
-// would silently win.
-func duplicateLogs(logs []exportLog) error {
-	seen := map[string]map[uint64]bool{"decision": {}, "conflict": {}}
-	for _, l := range logs {
-		noun, id := "decision", uint64(0)
-		switch {
-		case l.Decision != nil:
-			id = l.Decision.ID
-		case l.Conflict != nil:
-			noun, id = "conflict", l.Conflict.ID
-		default:
-			continue // importMerges reads the merges
-		}
-		if seen[noun][id] {
-			return fmt.Errorf("%w: line %d: %s id %d is duplicated", ErrBadImport, l.line, noun, id)
-		}
-		seen[noun][id] = true
-	}
-	return nil
-}
-
 func countSet(bs ...bool) int {
 	n := 0
 	for _, b := range bs {
@@ -758,16 +574,13 @@ func (s *Store) validMergeLine(m *Merge, hdr exportHeader) error {
 	return nil
 }
 
-// importMerges checks the merges of an import against its facts as
-// MergeEntities checks a merge against the store (replayMerges): the
-// first line found bad is reported.
-func importMerges(items []importItem, logs []exportLog) error {
+// importMerges checks the merges of an import against its facts, read
+// from tx, as MergeEntities checks a merge against the store
+// (replayMerges): the first line found bad is reported.
+func importMerges(tx *kv.Tx, merges []exportLog) error {
 	var ms []Merge
 	lines := map[uint64]int{}
-	for _, l := range logs {
-		if l.Merge == nil {
-			continue
-		}
+	for _, l := range merges {
 		if _, dup := lines[l.Merge.ID]; dup {
 			return fmt.Errorf("%w: line %d: merge id %d is duplicated", ErrBadImport, l.line, l.Merge.ID)
 		}
@@ -777,12 +590,25 @@ func importMerges(items []importItem, logs []exportLog) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	facts := map[string][]*kv.Record{}
-	for i := range items {
-		r := &items[i].rec
-		facts[r.User] = append(facts[r.User], r)
+	var readErr error
+	errs := replayMerges(ms, func(user string) mergeFacts {
+		var fs []*kv.Record
+		err := tx.UserIDs(user, false, func(id uint64, _ bool) error {
+			r, err := tx.Get(id)
+			if err != nil {
+				return err
+			}
+			fs = append(fs, &r)
+			return nil
+		})
+		if err != nil && readErr == nil {
+			readErr = err
+		}
+		return sortedByRecordTime(fs)
+	})
+	if readErr != nil {
+		return readErr
 	}
-	errs := replayMerges(ms, func(user string) mergeFacts { return sortedByRecordTime(facts[user]) })
 	if len(errs) == 0 {
 		return nil
 	}
