@@ -228,14 +228,20 @@ func upgradeConflicts(clock func() time.Time) func(tx *kv.Tx, from uint64) error
 	}
 }
 
-// keepEveryConflict is the upkeep of every user of tx, at time now: in the
-// commit that upgrades a file, and in an import's last commit, which
-// touches few facts itself but ends the writing of all of them.
+// keepEveryConflict is the upkeep of every user of tx, at time now, in
+// the commit that upgrades a file.
 func keepEveryConflict(tx *kv.Tx, now int64) error {
 	users, err := tx.Users()
 	if err != nil {
 		return err
 	}
+	return keepConflictsOf(tx, users, now)
+}
+
+// keepConflictsOf is the upkeep of each of users in tx, at time now: the
+// whole of their conflicts, whatever the transaction touched. Users are
+// independent, so an import runs it a batch of users per transaction.
+func keepConflictsOf(tx *kv.Tx, users []string, now int64) error {
 	u := upkeep{now: now}
 	for _, user := range users {
 		if err := u.user(tx, user, nil, true); err != nil {

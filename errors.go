@@ -39,11 +39,10 @@ var (
 	// finished overwriting the file's free pages: the deleted bytes may
 	// still be in them. A read-write Open (or Repair) finishes it.
 	ErrScrubPending = errors.New("a hard delete's scrub of the file's free pages is pending: deleted text may remain in them")
-	// ErrLinked: the store file has other names (hard links). Delete
-	// refuses it, since the compaction that erases the bytes would leave
-	// them under every other name and split the store in two; Check
-	// reports it, since no deletion can be promised. Remove the other
-	// names (or copy the store) first.
+	// ErrLinked: the store file has other names (hard links). Import
+	// refuses it, since the new file it fills would take the store's path
+	// and leave the old one under every other name, splitting the store
+	// in two. Remove the other names (or copy the store) first.
 	ErrLinked = kv.ErrLinked
 
 	ErrEmpty           = errors.New("text is empty")

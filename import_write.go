@@ -125,13 +125,25 @@ func (w *importWriter) putLog(tx *kv.Tx, l exportLog) error {
 	return putConflict(tx, l.Conflict)
 }
 
-// finish writes what is left and, in one last transaction, the counters,
-// the merges and the conflicts, and checks the whole file as Check would.
+// importUpkeepUsers is how many users' conflicts an import keeps per
+// transaction at the end: each user's are independent of the others', and
+// one transaction for all would hold every conflict written in memory.
+const importUpkeepUsers = 64
+
+// finish writes what is left; then the merges and the counters; then each
+// user's conflicts, a batch of users per transaction; and checks the whole
+// file as Check would.
 func (w *importWriter) finish() error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	var problems []error
+	wrap := func(err error) error {
+		if err != nil && !errors.Is(err, ErrBadImport) {
+			return fmt.Errorf("import: %w", err)
+		}
+		return err
+	}
+	var users []string
 	err := w.dst.Update(func(tx *kv.Tx) error {
 		if err := importMerges(tx, w.merges); err != nil {
 			return err
@@ -156,24 +168,34 @@ func (w *importWriter) finish() error {
 				return err
 			}
 		}
-		// The conflicts are kept as every write keeps them: an older
-		// file's stale ones become moot, its contradictions conflicts.
-		if err := keepEveryConflict(tx, w.s.now()); err != nil {
-			return err
-		}
-		// checkTx refuses a log line that names a missing fact.
-		if problems = append(checkTx(tx), checkConflicts(tx)...); len(problems) > 0 {
-			return ErrBadImport
-		}
-		return nil
+		var err error
+		users, err = tx.Users()
+		return err
 	})
+	if err != nil {
+		return wrap(err)
+	}
+	// The conflicts are kept as every write keeps them: an older file's
+	// stale ones become moot, its contradictions conflicts.
+	now := w.s.now()
+	for i := 0; i < len(users); i += importUpkeepUsers {
+		batch := users[i:min(i+importUpkeepUsers, len(users))]
+		if err := w.dst.Update(func(tx *kv.Tx) error { return keepConflictsOf(tx, batch, now) }); err != nil {
+			return wrap(err)
+		}
+	}
+	// checkTx refuses a log line that names a missing fact.
+	var problems []error
+	if err := w.dst.View(func(tx *kv.Tx) error {
+		problems = append(checkTx(tx), checkConflicts(tx)...)
+		return nil
+	}); err != nil {
+		return wrap(err)
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(problems, &w.factLines, w.logLines)...))
 	}
-	if err != nil && !errors.Is(err, ErrBadImport) {
-		return fmt.Errorf("import: %w", err)
-	}
-	return err
+	return nil
 }
 
 // factLines maps the facts of an import to the lines they were read from,

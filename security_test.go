@@ -61,14 +61,20 @@ func TestFilesArePrivate(t *testing.T) {
 	wantPrivate(t, "after Close", storeDir)
 }
 
-// Open's mode is the permission of a new file only. A hard delete rewrites
-// the file, and the rewritten one keeps the permission the file had, whatever
-// mode the store was opened with: opening a private file with a looser mode
-// must not make it readable by others once a fact is deleted.
-func TestCompactionKeepsFileMode(t *testing.T) {
+// Open's mode is the permission of a new file only. An import fills a new
+// file that takes the store's place, and it keeps the permission the
+// store's file had, whatever mode the store was opened with: a private
+// file opened with a looser mode must not become readable by others.
+func TestImportKeepsFileMode(t *testing.T) {
+	src, _ := open(t, nil, nil)
+	must[memory.Fact](t)(src.Add(ctx, memory.Note{Text: "imported"}))
+	var export strings.Builder
+	if err := src.Export(ctx, &export); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name       string
-		had        fs.FileMode // the file's mode before this Open
+		had        fs.FileMode // the file's mode when the import begins
 		openedWith fs.FileMode
 	}{
 		{"private file opened with a looser mode", 0o600, 0o644},
@@ -76,24 +82,18 @@ func TestCompactionKeepsFileMode(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "memory.db")
-			s := must[*memory.Store](t)(memory.Open(path, 0o600, &memory.Options{NoSync: true}))
-			must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "kept"}))
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
+			s := must[*memory.Store](t)(memory.Open(path, tc.openedWith, &memory.Options{NoSync: true}))
+			defer s.Close()
 			if err := os.Chmod(path, tc.had); err != nil {
 				t.Fatal(err)
 			}
-			s = must[*memory.Store](t)(memory.Open(path, tc.openedWith, &memory.Options{NoSync: true}))
-			defer s.Close()
-			f := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "deleted"}))
-			must[[]uint64](t)(s.Delete(ctx, "", f.ID, nil))
+			must[int](t)(s.Import(ctx, strings.NewReader(export.String()), nil))
 			st, err := os.Stat(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if st.Mode().Perm() != tc.had {
-				t.Errorf("after compaction the file has mode %o, want %o as before", st.Mode().Perm(), tc.had)
+				t.Errorf("after the import the file has mode %o, want %o as before", st.Mode().Perm(), tc.had)
 			}
 		})
 	}

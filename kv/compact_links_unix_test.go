@@ -60,3 +60,22 @@ func TestCompactionRefusesAFileWithTwoNames(t *testing.T) {
 		t.Error("the deleted text is still under the second name")
 	}
 }
+
+// Replacing a file with a second name would leave the old one under it:
+// Beside refuses it with ErrLinked.
+func TestBesideRefusesAFileWithTwoNames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "store.db")
+	db, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	putText(t, db, "x")
+	if err := os.Link(path, filepath.Join(dir, "other.db")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if _, err := db.Beside(); !errors.Is(err, ErrLinked) {
+		t.Errorf("Beside of a file with two names: %v, want ErrLinked", err)
+	}
+}

@@ -437,6 +437,6 @@ func (d *demo) forget(facts ...memory.Fact) error {
 		return fmt.Errorf("demo: Check after the deletes: %w", err)
 	}
 	d.printf("    Neither the export nor the store's file holds their words; the index was dropped\n")
-	d.printf("    with them, the file compacted, and Check is clean.\n")
+	d.printf("    with them, the file's free pages overwritten, and Check is clean.\n")
 	return nil
 }

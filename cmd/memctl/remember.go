@@ -425,10 +425,10 @@ func (a *app) undoCmd() *cobra.Command {
 func (a *app) deleteDecisionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "delete-decision DECISION_ID",
-		Short: "Erase for good a decision no fact holds (a refused remember), compacting the file",
+		Short: "Erase for good a decision no fact holds (a refused remember), scrubbing the file",
 		Long: `delete-decision erases the record of a decision that added or changed no fact
 still in the store, such as a remember refused under --fallback error, and
-compacts the file so that no byte of it is left. A decision that holds a fact
+overwrites the file's free pages so that no byte of it is left. A decision that holds a fact
 goes with that fact (memctl delete).`,
 		Args: exactArgs("DECISION_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -22,7 +22,7 @@ write is refused. What a lost commit wrote is not brought back; repair records
 in the store which commit may have been lost and which fact ids it may have
 handed out (found in the file's pages), and moves
 the next id past them so that none is given twice. memctl check lists the
-record. It also finishes a hard delete's pending compaction. On a sound store
+record. It also finishes a hard delete's pending scrub. On a sound store
 it does nothing.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -445,10 +445,8 @@ func (a *app) checkCmd() *cobra.Command {
 		Long: `check verifies the file's pages and the store's invariants and prints ok, or
 exits 1 with every problem found. It is not ok while the store may answer from
 an older commit (a meta page failed its checksum) or while a hard delete's
-compaction is pending (the deleted text may still be in the file): memctl
-repair ends both. Nor is it ok while the store file has other names (hard
-links), which would keep a deleted fact's text: delete refuses such a store.
-Past repairs are listed after ok.`,
+scrub is pending (the deleted text may still be in the file's free pages):
+memctl repair ends both. Past repairs are listed after ok.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var repairs []memory.Repair
