@@ -142,13 +142,16 @@ type crashResult struct {
 	// LargeImport counts what the kills during the large import left of
 	// its store: none ("absent"), one with no fact visible ("empty"), or
 	// one with every fact ("whole": the import had committed).
-	LargeImport  map[string]int `json:"large_import,omitempty"`
-	Leaked       int            `json:"leaked"`
-	ChecksFailed int            `json:"checks_failed"`
-	Failures     []string       `json:"failures,omitempty"`
-	Facts        int            `json:"facts"`
-	FileBytes    int64          `json:"file_bytes"`
-	Seconds      float64        `json:"seconds"`
+	LargeImport map[string]int `json:"large_import,omitempty"`
+	Leaked      int            `json:"leaked"`
+	// Compared counts the lookups whose candidates were compared with
+	// those of an index rebuilt from the records.
+	Compared     int      `json:"compared"`
+	ChecksFailed int      `json:"checks_failed"`
+	Failures     []string `json:"failures,omitempty"`
+	Facts        int      `json:"facts"`
+	FileBytes    int64    `json:"file_bytes"`
+	Seconds      float64  `json:"seconds"`
 }
 
 func (r *crashResult) ok() bool {
@@ -170,6 +173,7 @@ func printCrash(w io.Writer, r *crashResult) {
 	kv("imports", r.Imports)
 	kv("large import's store after the kill", joinCounts(r.LargeImport))
 	kv("deleted texts left (target 0)", r.Leaked)
+	kv("lookups compared with a rebuilt index", r.Compared)
 	kv("checks failed", r.ChecksFailed)
 	kv("facts in the store", r.Facts)
 	kv("file size", fmt.Sprintf("%.1f MB", float64(r.FileBytes)/1e6))
@@ -618,6 +622,13 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 			problems = append(problems, fmt.Sprintf("the lookup of current fact %d's text does not find it", f.ID))
 		}
 	}
+	// The index as opened, caught up from its marker, must answer as one
+	// rebuilt from the records does: compared once the store is closed.
+	qs := h.candidateQueries(cur)
+	kept, err := lookups(ctx, s, qs)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
 	if err := s.Check(ctx); err != nil {
 		problems = append(problems, fmt.Sprintf("Check: %v", err))
 	}
@@ -627,6 +638,9 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	}
 	if left := indexLeftovers(h.path + ".index"); len(left) > 0 {
 		problems = append(problems, fmt.Sprintf("Close left in the index directory: %v", left))
+	}
+	if kept != nil {
+		problems = append(problems, h.rebuiltProblems(ctx, qs, kept)...)
 	}
 
 	// The store is now the model: what the call in flight did, or did not

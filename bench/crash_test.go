@@ -302,3 +302,72 @@ func TestVerifyFindsLeak(t *testing.T) {
 		})
 	}
 }
+
+// Two lookups find the same when their scores match rank by rank, up to
+// bleve's rounding, and each run of equal scores holds the same facts;
+// a full list's last run may be cut at other facts of that score.
+func TestSameCandidates(t *testing.T) {
+	a := []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {2, 0.25}}
+	for _, tc := range []struct {
+		name string
+		got  []hit
+		k    int
+		same bool
+	}{
+		{"equal", a, 100, true},
+		{"last bits of a score", []hit{{1, 3.551572055382222}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 100, true},
+		{"a tie in another order", []hit{{1, 3.5515720553822225}, {9, 0.5}, {4, 0.5}, {2, 0.25}}, 100, true},
+		{"another fact in a tie", []hit{{1, 3.5515720553822225}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 100, false},
+		{"another fact last", []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0.25}}, 100, false},
+		{"another fact last, cut at k", []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0.25}}, 4, true},
+		{"another score", []hit{{1, 3.5515}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 100, false},
+		{"one fewer", a[:3], 100, false},
+		{"swapped ranks", []hit{{4, 3.5515720553822225}, {1, 0.5}, {9, 0.5}, {2, 0.25}}, 100, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameCandidates(tc.got, a, tc.k); got != tc.same {
+				t.Errorf("sameCandidates = %v, want %v", got, tc.same)
+			}
+		})
+	}
+}
+
+// rebuiltProblems finds nothing when the candidates given are those of
+// the store's records, and reports a lookup whose candidates differ from
+// those of the index it rebuilds in a copy of the store.
+func TestRebuiltProblems(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "crash.db")
+	s, err := memory.Open(path, 0, &memory.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"My bicycle is in Oslo, tag qzaaaa.", "My bicycle is in Porto, tag qzbbbb.", "My guitar is in Porto, tag qzcccc."} {
+		if _, err := s.Add(ctx, memory.Note{User: "ana", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qs := []crashQuery{{"ana", "My bicycle is in Porto."}, {"ana", "My guitar is in Porto, tag qzcccc."}}
+	got, err := lookups(ctx, s, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got[0]) < 2 {
+		t.Fatalf("test is void: the lookup of bicycles in Porto finds %v", got[0])
+	}
+	h := &crashHarness{dir: dir, path: path, res: &crashResult{}}
+	if p := h.rebuiltProblems(ctx, qs, got); len(p) != 0 {
+		t.Errorf("the same candidates: %q", p)
+	}
+	stale := [][]hit{got[0][1:], got[1]}
+	if p := h.rebuiltProblems(ctx, qs, stale); len(p) != 1 {
+		t.Errorf("a candidate missing: problems %q, want 1", p)
+	}
+	if h.res.Compared != 2*len(qs) {
+		t.Errorf("compared %d lookups, want %d", h.res.Compared, 2*len(qs))
+	}
+}
