@@ -91,7 +91,7 @@ acknowledged import's copy is whole, and Close leaves no index directory.`,
 	f.DurationVar(&cfg.MaxDelay, "max-delay", 200*time.Millisecond, "the longest the child runs before it is killed")
 	f.StringVar(&cfg.Dir, "dir", "", "keep the store in this directory (default: a temporary one, removed afterwards)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	f.StringSliceVar(&cfg.Moments, "moments", nil, "draw the kill moments from these only (start-up, after open, writing, catch-up, large import, merge)")
+	f.StringSliceVar(&cfg.Moments, "moments", nil, "kill at these moments only, in turn (start-up, after open, writing, catch-up, large import, merge)")
 	f.IntVar(&cfg.LargeImport, "large-import", 10000, "facts in the large import")
 	f.IntVar(&cfg.CatchUp, "catch-up", 2000, "changes the kept index is left behind by, for a kill during its catch-up")
 	return c
@@ -112,8 +112,8 @@ type crashConfig struct {
 	// for a kill during catch-up, 0 meaning 2,000.
 	LargeImport int
 	CatchUp     int
-	// Moments, if set, are the kill moments drawn from, evenly; nil means
-	// all, mostly "writing".
+	// Moments, if set, are the kill moments, taken in turn; nil means
+	// all, drawn at random, mostly "writing".
 	Moments []string
 }
 
@@ -299,7 +299,7 @@ func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
 	// may fall inside Open), right after Open, or at an aimed moment.
 	var moment string
 	if len(h.cfg.Moments) > 0 {
-		moment = h.cfg.Moments[h.rng.IntN(len(h.cfg.Moments))]
+		moment = h.cfg.Moments[run%len(h.cfg.Moments)]
 	} else {
 		switch r := h.rng.IntN(20); {
 		case r < 2:

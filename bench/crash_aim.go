@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -308,12 +309,15 @@ func (h *crashHarness) leaveIndexBehind(ctx context.Context, run int) (bool, err
 }
 
 // aimAtMerge kills the child as a segment file appears in the kept index
-// once merges are seen running: a merge replaces segment files with one
-// of its own, so files going away show one has run. Scorch's persister
-// writes segment files too, and from outside the two look alike: the kill
-// lands as a merge or a persist writes, while merges run. It returns the
-// moment to count: aimMerge, or missed(aimMerge) if no merge showed within
-// a few seconds.
+// once merges are seen running: a merge writes one segment of the
+// documents of several, so a new file larger than any before or than
+// twice another new one, or files going away (a merge's inputs, once
+// replaced), show one has run.
+// Scorch's persister writes segment files too, and from outside the two
+// look alike: the kill lands as a merge or a persist writes, while merges
+// run. It returns the moment to count: aimMerge, or missed(aimMerge) if no
+// merge showed within two seconds of writing (the kill then lands among
+// the writes all the same).
 func (h *crashHarness) aimAtMerge(w *crashWatch, kill func()) string {
 	defer kill()
 	if !w.waitFor(func(l crashLine) bool { return l.Kind == "ready" }, time.Minute) {
@@ -321,17 +325,36 @@ func (h *crashHarness) aimAtMerge(w *crashWatch, kill func()) string {
 	}
 	dir := filepath.Join(h.path+".index", "kept", "bleve", "store")
 	seen := segmentFiles(dir)
+	before := maps.Clone(seen) // the files there when the child began
+	var largest int64
+	for _, size := range before {
+		largest = max(largest, size)
+	}
 	merging := false
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 		now := segmentFiles(dir)
 		for name := range now {
-			if !seen[name] && merging {
+			if _, old := seen[name]; !old && merging {
 				return aimMerge
 			}
 		}
+		// A file larger than any there before, or than twice the
+		// smallest the child's writes made: a merge's output, not one
+		// persist's. Files grow as they are written, so all are looked at.
+		var smallest int64
+		for name, size := range now {
+			if _, old := before[name]; !old && size > 0 && (smallest == 0 || size < smallest) {
+				smallest = size
+			}
+		}
+		for name, size := range now {
+			if _, old := before[name]; !old && ((len(before) > 0 && size > largest) || (smallest > 0 && size > 2*smallest)) {
+				merging = true
+			}
+		}
 		for name := range seen {
-			if !now[name] {
+			if _, ok := now[name]; !ok {
 				merging = true
 			}
 		}
@@ -346,14 +369,17 @@ func (h *crashHarness) aimAtMerge(w *crashWatch, kill func()) string {
 	return missed(aimMerge)
 }
 
-// segmentFiles returns the names of the segment files in a kept index's
-// store directory.
-func segmentFiles(dir string) map[string]bool {
+// segmentFiles returns the segment files in a kept index's store
+// directory, with their sizes.
+func segmentFiles(dir string) map[string]int64 {
 	es, _ := os.ReadDir(dir)
-	out := map[string]bool{}
+	out := map[string]int64{}
 	for _, e := range es {
-		if filepath.Ext(e.Name()) == ".zap" {
-			out[e.Name()] = true
+		if filepath.Ext(e.Name()) != ".zap" {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			out[e.Name()] = info.Size()
 		}
 	}
 	return out
