@@ -365,12 +365,20 @@ func TestSameCandidates(t *testing.T) {
 		{"another fact in a tie", []hit{{1, 3.5515720553822225}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 100, false},
 		{"another fact last", []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0.25}}, 100, false},
 		{"another fact last, cut at k", []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0.25}}, 4, true},
+		{"another fact in a run above the cut", []hit{{1, 3.5515720553822225}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 4, false},
 		{"another score", []hit{{1, 3.5515}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 100, false},
 		{"one fewer", a[:3], 100, false},
 		{"swapped ranks", []hit{{4, 3.5515720553822225}, {1, 0.5}, {9, 0.5}, {2, 0.25}}, 100, false},
+		// A relation's facts not among the hits come last, unscored:
+		// which they are depends on where the cut fell.
+		{"the lowest scored run and the unscored cut at k", []hit{{1, 3.5515720553822225}, {4, 0.5}, {3, 0.5}, {8, 0}}, 4, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := sameCandidates(tc.got, a, tc.k); got != tc.same {
+			want := a
+			if tc.name == "the lowest scored run and the unscored cut at k" {
+				want = []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0}}
+			}
+			if got := sameCandidates(tc.got, want, tc.k); got != tc.same {
 				t.Errorf("sameCandidates = %v, want %v", got, tc.same)
 			}
 		})
