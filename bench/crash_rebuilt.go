@@ -129,9 +129,11 @@ func copyFile(dst, src string) error {
 // score may differ in its last bits from one index to another. Scores must
 // match rank by rank within that rounding, and each run of scores equal
 // within it must hold the same facts, in any order. A full list is cut:
-// bleve's k+8 hits end inside its lowest run of word scores, whose facts
-// may then differ, and so may the facts of a relation appended after it
-// with no score (the ones not among the hits); their scores still match.
+// bleve's hits, sorted by score, end inside their lowest scored run, whose
+// facts may then differ (ties a bit apart are cut at other facts), and so
+// may the facts of a relation appended with no score (those not among the
+// hits); their scores still match. Facts sharing only a topic are listed
+// last, whatever their score, so that run need not be last.
 func sameCandidates(got, want []hit, k int) bool {
 	if len(got) != len(want) {
 		return false
@@ -146,7 +148,7 @@ func sameCandidates(got, want []hit, k int) bool {
 	if len(got) == k {
 		for _, h := range got {
 			if h.Score > 0 {
-				cut = h.Score // the last scored, in list order
+				cut = min(cut, h.Score) // bleve's hits are cut at their lowest score
 			}
 		}
 	}

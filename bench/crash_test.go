@@ -372,11 +372,18 @@ func TestSameCandidates(t *testing.T) {
 		// A relation's facts not among the hits come last, unscored:
 		// which they are depends on where the cut fell.
 		{"the lowest scored run and the unscored cut at k", []hit{{1, 3.5515720553822225}, {4, 0.5}, {3, 0.5}, {8, 0}}, 4, true},
+		{"the lowest scored run, not cut", []hit{{1, 3.5515720553822225}, {4, 0.5}, {3, 0.5}, {8, 0}}, 100, false},
+		// Facts sharing only a topic come last whatever their score.
+		{"the lowest scored run cut at k, listed first", []hit{{6, 0.25}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 4, true},
+		{"a run above the lowest cut at k, listed first", []hit{{5, 0.25}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 4, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := a
-			if tc.name == "the lowest scored run and the unscored cut at k" {
+			switch {
+			case tc.got[len(tc.got)-1].Score == 0:
 				want = []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0}}
+			case tc.got[0].Score == 0.25:
+				want = []hit{{5, 0.25}, {4, 0.5}, {9, 0.5}, {2, 0.25}}
 			}
 			if got := sameCandidates(tc.got, want, tc.k); got != tc.same {
 				t.Errorf("sameCandidates = %v, want %v", got, tc.same)
