@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -92,6 +91,9 @@ acknowledged import's copy is whole, and Close leaves no index directory.`,
 	f.DurationVar(&cfg.MaxDelay, "max-delay", 200*time.Millisecond, "the longest the child runs before it is killed")
 	f.StringVar(&cfg.Dir, "dir", "", "keep the store in this directory (default: a temporary one, removed afterwards)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	f.StringSliceVar(&cfg.Moments, "moments", nil, "kill at these moments only, in turn (start-up, after open, writing, catch-up, large import, merge)")
+	f.IntVar(&cfg.LargeImport, "large-import", 10000, "facts in the large import")
+	f.IntVar(&cfg.CatchUp, "catch-up", 500, "changes the kept index is left behind by, for a kill during its catch-up")
 	return c
 }
 
@@ -105,6 +107,14 @@ type crashConfig struct {
 	Exe string
 	Dir string    // "" means a temporary directory
 	Log io.Writer // failures as they happen; nil for none
+	// LargeImport is how many facts the large import imports, 0 meaning
+	// 10,000; CatchUp, how many changes the kept index is left behind by
+	// for a kill during catch-up, 0 meaning 500.
+	LargeImport int
+	CatchUp     int
+	// Moments, if set, are the kill moments, taken in turn; nil means
+	// all, drawn at random, mostly "writing".
+	Moments []string
 }
 
 // crashResult is what runCrash found.
@@ -127,9 +137,16 @@ type crashResult struct {
 	// Deleted counts facts erased by acknowledged deletes, Imports the
 	// acknowledged imports, and Leaked the texts of acknowledged deletes
 	// found afterwards in a file beside the store or a term of an index.
-	Deleted      int      `json:"deleted"`
-	Imports      int      `json:"imports"`
-	Leaked       int      `json:"leaked"`
+	Deleted int `json:"deleted"`
+	Imports int `json:"imports"`
+	// LargeImport counts what the kills during the large import left of
+	// its store: none ("absent"), one with no fact visible ("empty"), or
+	// one with every fact ("whole": the import had committed).
+	LargeImport map[string]int `json:"large_import,omitempty"`
+	Leaked      int            `json:"leaked"`
+	// Compared counts the lookups whose candidates were compared with
+	// those of an index rebuilt from the records.
+	Compared     int      `json:"compared"`
 	ChecksFailed int      `json:"checks_failed"`
 	Failures     []string `json:"failures,omitempty"`
 	Facts        int      `json:"facts"`
@@ -154,7 +171,9 @@ func printCrash(w io.Writer, r *crashResult) {
 	kv("lost (target 0)", r.Lost)
 	kv("facts deleted", r.Deleted)
 	kv("imports", r.Imports)
+	kv("large import's store after the kill", joinCounts(r.LargeImport))
 	kv("deleted texts left (target 0)", r.Leaked)
+	kv("lookups compared with a rebuilt index", r.Compared)
 	kv("checks failed", r.ChecksFailed)
 	kv("facts in the store", r.Facts)
 	kv("file size", fmt.Sprintf("%.1f MB", float64(r.FileBytes)/1e6))
@@ -194,6 +213,9 @@ type crashHarness struct {
 	impForbidden map[string]string
 	impCount     int  // facts the newest import acknowledged
 	impCheck     bool // its copy is to be checked after this kill
+	// phaseTook is how long each aimed phase last took, to aim the next
+	// kill within it.
+	phaseTook map[string]time.Duration
 }
 
 // runCrash kills the child cfg.Kills times and checks the store after each.
@@ -212,6 +234,21 @@ func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
 	if cfg.Seed == 0 {
 		cfg.Seed = uint64(time.Now().UnixNano())
 	}
+	if cfg.LargeImport == 0 {
+		cfg.LargeImport = 10000
+	}
+	if cfg.CatchUp == 0 {
+		// Every such kill leaves the store this much larger, and a
+		// larger store slows every check and the child's deletes: with
+		// 2,000, 200 kills grew it to 25,000 facts, took 8 minutes and
+		// acknowledged no delete.
+		cfg.CatchUp = 500
+	}
+	for _, m := range cfg.Moments {
+		if !slices.Contains([]string{"start-up", "after open", "writing", aimCatchUp, aimImport, aimMerge}, m) {
+			return nil, fmt.Errorf("kill moment %q: want start-up, after open, writing, %s, %s or %s", m, aimCatchUp, aimImport, aimMerge)
+		}
+	}
 	dir := cfg.Dir
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "bench-crash-")
@@ -226,8 +263,8 @@ func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
 	h := &crashHarness{cfg: cfg, dir: dir, path: filepath.Join(dir, "crash.db"),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0)), facts: map[uint64]modelFact{},
 		decs: map[uint64]decisionExpect{}, decAck: map[uint64]string{}, decUsr: map[uint64]string{},
-		deleted: map[string]string{}, impForbidden: map[string]string{},
-		res: &crashResult{Seed: cfg.Seed, ByOp: map[string]int{}, ByMoment: map[string]int{}}}
+		deleted: map[string]string{}, impForbidden: map[string]string{}, phaseTook: map[string]time.Duration{},
+		res: &crashResult{Seed: cfg.Seed, ByOp: map[string]int{}, ByMoment: map[string]int{}, LargeImport: map[string]int{}}}
 	start := time.Now()
 	for i := range cfg.Kills {
 		if err := ctx.Err(); err != nil {
@@ -262,8 +299,46 @@ func runCrash(ctx context.Context, cfg crashConfig) (*crashResult, error) {
 // once runs the child, kills it and checks the store; it returns what
 // failed.
 func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
+	// When to kill: mostly while writing, sometimes during start-up (which
+	// may fall inside Open), right after Open, or at an aimed moment.
+	var moment string
+	if len(h.cfg.Moments) > 0 {
+		moment = h.cfg.Moments[run%len(h.cfg.Moments)]
+	} else {
+		switch r := h.rng.IntN(20); {
+		case r < 2:
+			moment = "start-up"
+		case r < 4:
+			moment = "after open"
+		case r == 4:
+			moment = aimCatchUp
+		case r == 5:
+			moment = aimImport
+		case r == 6:
+			moment = aimMerge
+		default:
+			moment = "writing"
+		}
+	}
+	aim, behind := "", false
+	switch moment {
+	case aimImport:
+		if err := h.largeExport(ctx); err != nil {
+			return nil, err
+		}
+		aim = moment
+	case aimCatchUp:
+		var err error
+		if behind, err = h.leaveIndexBehind(ctx, run); err != nil {
+			return nil, err
+		}
+		aim = moment
+	case aimMerge:
+		aim = moment
+	}
+
 	cmd := exec.CommandContext(ctx, h.cfg.Exe)
-	cmd.Env = append(os.Environ(), envCrashDB+"="+h.path,
+	cmd.Env = append(os.Environ(), envCrashDB+"="+h.path, envCrashAim+"="+aim,
 		envCrashSeed+"="+strconv.FormatUint(h.cfg.Seed, 10), envCrashRun+"="+strconv.Itoa(run+1))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -274,46 +349,38 @@ func (h *crashHarness) once(ctx context.Context, run int) ([]string, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	ready := make(chan struct{})
-	done := make(chan [][]byte, 1)
-	go func() {
-		var lines [][]byte
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			if len(lines) == 0 {
-				close(ready)
-			}
-			lines = append(lines, slices.Clone(sc.Bytes()))
-		}
-		if len(lines) == 0 {
-			close(ready)
-		}
-		done <- lines
-	}()
-
-	// When to kill: mostly while writing, sometimes during start-up (which
-	// may fall inside Open) and sometimes right after Open.
-	var moment string
-	switch r := h.rng.IntN(10); {
-	case r == 0:
-		moment = "start-up"
+	w := watchLines(stdout)
+	ready := func() { w.waitFor(func(l crashLine) bool { return l.Kind == "ready" }, time.Minute) }
+	kill := func() { _ = cmd.Process.Kill() } // SIGKILL; fails only if the child has exited already
+	switch moment {
+	case "start-up":
 		time.Sleep(time.Duration(h.rng.Int64N(int64(40 * time.Millisecond))))
-	case r == 1:
-		moment = "after open"
-		<-ready
+		kill()
+	case "after open":
+		ready()
+		kill()
+	case aimImport:
+		moment = h.aimAt(w, moment, kill)
+	case aimCatchUp:
+		if moment = h.aimAt(w, moment, kill); !behind {
+			moment += " (no kept index yet: a build)"
+		}
+	case aimMerge:
+		moment = h.aimAtMerge(w, kill)
 	default:
-		moment = "writing"
-		<-ready
+		ready()
 		time.Sleep(2*time.Millisecond + time.Duration(h.rng.Int64N(int64(h.cfg.MaxDelay-2*time.Millisecond))))
+		kill()
 	}
 	h.res.ByMoment[moment]++
-	_ = cmd.Process.Kill() // SIGKILL; fails only if the child has exited already
-	lines := <-done
+	lines := w.wait()
 	_ = cmd.Wait()
 	var problems []string
 	if code := cmd.ProcessState.ExitCode(); code != -1 {
 		problems = append(problems, fmt.Sprintf("the child exited by itself (status %d): %s", code, strings.TrimSpace(stderr.String())))
+	}
+	if aim == aimImport {
+		problems = append(problems, h.largeImportProblems(ctx, lines)...)
 	}
 	return append(problems, h.verify(ctx, run, lines)...), nil
 }
@@ -559,6 +626,13 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 			problems = append(problems, fmt.Sprintf("the lookup of current fact %d's text does not find it", f.ID))
 		}
 	}
+	// The index as opened, caught up from its marker, must answer as one
+	// rebuilt from the records does: compared once the store is closed.
+	qs := h.candidateQueries(cur)
+	kept, err := lookups(ctx, s, qs)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
 	if err := s.Check(ctx); err != nil {
 		problems = append(problems, fmt.Sprintf("Check: %v", err))
 	}
@@ -568,6 +642,9 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 	}
 	if left := indexLeftovers(h.path + ".index"); len(left) > 0 {
 		problems = append(problems, fmt.Sprintf("Close left in the index directory: %v", left))
+	}
+	if kept != nil {
+		problems = append(problems, h.rebuiltProblems(ctx, qs, kept)...)
 	}
 
 	// The store is now the model: what the call in flight did, or did not

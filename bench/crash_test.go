@@ -25,7 +25,10 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := uint64(time.Now().UnixNano())
-	res, err := runCrash(context.Background(), crashConfig{Kills: 24, Seed: seed, Exe: exe, Dir: t.TempDir()})
+	// Smaller aimed moments than the command's: their kills are aimed
+	// the same, and TestCrashAimed makes sure of each.
+	cfg := crashConfig{Kills: 24, Seed: seed, Exe: exe, Dir: t.TempDir(), LargeImport: 3000, CatchUp: 500}
+	res, err := runCrash(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +39,8 @@ func TestCrashLosesNothing(t *testing.T) {
 	thin := func(res *crashResult) bool { return res.Deleted == 0 || res.Acked < res.Kills }
 	for round := 1; round < 3 && err == nil && thin(res) && clean(res); round++ {
 		t.Logf("seed %d: %d changes acknowledged in %d kills, %d deletes; another round", res.Seed, res.Acked, res.Kills, res.Deleted)
-		res, err = runCrash(context.Background(), crashConfig{Kills: 24, Seed: seed + uint64(round), Exe: exe, Dir: t.TempDir()})
+		cfg.Seed, cfg.Dir = seed+uint64(round), t.TempDir()
+		res, err = runCrash(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,6 +57,47 @@ func TestCrashLosesNothing(t *testing.T) {
 	// The harness must have exercised what it checks.
 	if thin(res) {
 		t.Errorf("only %d acknowledged changes and %d facts deleted in %d runs", res.Acked, res.Deleted, res.Kills)
+	}
+}
+
+// Kills aimed at a large import, at the kept index's catch-up and at
+// segment merges, three times each, land there, and leave nothing lost, half
+// applied or different from what an index rebuilt from the records finds.
+func TestCrashAimed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a child process 9 times")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runCrash(context.Background(), crashConfig{Kills: 9, Exe: exe, Dir: t.TempDir(),
+		LargeImport: 3000, CatchUp: 500, Moments: []string{aimImport, aimCatchUp, aimMerge}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seed %d: kill moments %v, the large import's store after them %v, %d lookups compared, %.1fs",
+		res.Seed, res.ByMoment, res.LargeImport, res.Compared, res.Seconds)
+	for _, f := range res.Failures {
+		t.Error(f)
+	}
+	if !clean(res) {
+		t.Errorf("seed %d: %d acknowledged changes lost, %d deleted texts left, %d checks failed, %d/%d kills survived",
+			res.Seed, res.Lost, res.Leaked, res.ChecksFailed, res.Survived, res.Kills)
+	}
+	// Each phase is aimed within its last length, so most kills land in
+	// it; the first import is killed before it commits, for the aim
+	// starts short.
+	for _, m := range []string{aimImport, aimCatchUp, aimMerge} {
+		if res.ByMoment[m] == 0 {
+			t.Errorf("no kill landed during %s: %v", m, res.ByMoment)
+		}
+	}
+	if res.LargeImport["absent"]+res.LargeImport["empty"] == 0 {
+		t.Errorf("no kill came before the large import committed: %v", res.LargeImport)
+	}
+	if res.Compared == 0 {
+		t.Error("no lookup was compared with a rebuilt index")
 	}
 }
 
@@ -300,5 +345,89 @@ func TestVerifyFindsLeak(t *testing.T) {
 				t.Errorf("leaked %d, lost %d, problems %q; want %d leaked", h.res.Leaked, h.res.Lost, problems, tc.leaks)
 			}
 		})
+	}
+}
+
+// Two lookups find the same when their scores match rank by rank, up to
+// bleve's rounding, and each run of equal scores holds the same facts;
+// a full list's last run may be cut at other facts of that score.
+func TestSameCandidates(t *testing.T) {
+	a := []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {2, 0.25}}
+	for _, tc := range []struct {
+		name string
+		got  []hit
+		k    int
+		same bool
+	}{
+		{"equal", a, 100, true},
+		{"last bits of a score", []hit{{1, 3.551572055382222}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 100, true},
+		{"a tie in another order", []hit{{1, 3.5515720553822225}, {9, 0.5}, {4, 0.5}, {2, 0.25}}, 100, true},
+		{"another fact in a tie", []hit{{1, 3.5515720553822225}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 100, false},
+		{"another fact last", []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0.25}}, 100, false},
+		{"another fact last, cut at k", []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0.25}}, 4, true},
+		{"another fact in a run above the cut", []hit{{1, 3.5515720553822225}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 4, false},
+		{"another score", []hit{{1, 3.5515}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 100, false},
+		{"one fewer", a[:3], 100, false},
+		{"swapped ranks", []hit{{4, 3.5515720553822225}, {1, 0.5}, {9, 0.5}, {2, 0.25}}, 100, false},
+		// A relation's facts not among the hits come last, unscored:
+		// which they are depends on where the cut fell.
+		{"the lowest scored run and the unscored cut at k", []hit{{1, 3.5515720553822225}, {4, 0.5}, {3, 0.5}, {8, 0}}, 4, true},
+		{"the lowest scored run, not cut", []hit{{1, 3.5515720553822225}, {4, 0.5}, {3, 0.5}, {8, 0}}, 100, false},
+		// Facts sharing only a topic come last whatever their score.
+		{"the lowest scored run cut at k, listed first", []hit{{6, 0.25}, {4, 0.5}, {9, 0.5}, {2, 0.25}}, 4, true},
+		{"a run above the lowest cut at k, listed first", []hit{{5, 0.25}, {4, 0.5}, {7, 0.5}, {2, 0.25}}, 4, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := a
+			switch {
+			case tc.got[len(tc.got)-1].Score == 0:
+				want = []hit{{1, 3.5515720553822225}, {4, 0.5}, {9, 0.5}, {7, 0}}
+			case tc.got[0].Score == 0.25:
+				want = []hit{{5, 0.25}, {4, 0.5}, {9, 0.5}, {2, 0.25}}
+			}
+			if got := sameCandidates(tc.got, want, tc.k); got != tc.same {
+				t.Errorf("sameCandidates = %v, want %v", got, tc.same)
+			}
+		})
+	}
+}
+
+// rebuiltProblems finds nothing when the candidates given are those of
+// the store's records, and reports a lookup whose candidates differ from
+// those of the index it rebuilds in a copy of the store.
+func TestRebuiltProblems(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "crash.db")
+	s, err := memory.Open(path, 0, &memory.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"My bicycle is in Oslo, tag qzaaaa.", "My bicycle is in Porto, tag qzbbbb.", "My guitar is in Porto, tag qzcccc."} {
+		if _, err := s.Add(ctx, memory.Note{User: "ana", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qs := []crashQuery{{"ana", "My bicycle is in Porto."}, {"ana", "My guitar is in Porto, tag qzcccc."}}
+	got, err := lookups(ctx, s, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got[0]) < 2 {
+		t.Fatalf("test is void: the lookup of bicycles in Porto finds %v", got[0])
+	}
+	h := &crashHarness{dir: dir, path: path, res: &crashResult{}}
+	if p := h.rebuiltProblems(ctx, qs, got); len(p) != 0 {
+		t.Errorf("the same candidates: %q", p)
+	}
+	stale := [][]hit{got[0][1:], got[1]}
+	if p := h.rebuiltProblems(ctx, qs, stale); len(p) != 1 {
+		t.Errorf("a candidate missing: problems %q, want 1", p)
+	}
+	if h.res.Compared != 2*len(qs) {
+		t.Errorf("compared %d lookups, want %d", h.res.Compared, 2*len(qs))
 	}
 }

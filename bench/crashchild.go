@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -53,6 +54,8 @@ type crashLine struct {
 	Texts   []string `json:"texts,omitempty"`
 	// Imported is how many facts an import copied, for its ack.
 	Imported int `json:"imported,omitempty"`
+	// Micros is how long an aimed phase took, for its "end" line.
+	Micros int64 `json:"us,omitempty"`
 }
 
 // Files of the import the child makes: an export of the store, and a
@@ -80,16 +83,17 @@ func crashChildFromEnv() {
 	run, err2 := strconv.ParseUint(os.Getenv(envCrashRun), 10, 64)
 	err := errors.Join(err1, err2)
 	if err == nil {
-		err = runCrashChild(context.Background(), db, seed, run, os.Stdout)
+		err = runCrashChild(context.Background(), db, seed, run, os.Getenv(envCrashAim), os.Stdout)
 	}
 	fmt.Fprintln(os.Stderr, "crash child:", err)
 	os.Exit(3)
 }
 
 // runCrashChild writes to the store at path until it is killed, reporting
-// each call before it starts and after it returns. It returns only on an
-// error: every call it makes is valid, so any error is a failure.
-func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Writer) error {
+// each call before it starts and after it returns; first, it does what aim
+// names (an aimed moment, "" for none). It returns only on an error: every
+// call it makes is valid, so any error is a failure.
+func runCrashChild(ctx context.Context, path string, seed, run uint64, aim string, out io.Writer) error {
 	s, err := memory.Open(path, 0, nil)
 	if err != nil {
 		return err
@@ -120,6 +124,45 @@ func runCrashChild(ctx context.Context, path string, seed, run uint64, out io.Wr
 		return err
 	}
 	rng := rand.New(rand.NewPCG(seed, run))
+	// phase reports the start and end of an aimed moment's work.
+	phase := func(op string, fn func() (int, error)) error {
+		if err := emit(crashLine{Kind: "begin", Op: op}); err != nil {
+			return err
+		}
+		start := time.Now()
+		n, err := fn()
+		if err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		return emit(crashLine{Kind: "end", Op: op, Imported: n, Micros: time.Since(start).Microseconds()})
+	}
+	switch aim {
+	case "":
+	case aimImport:
+		// Removed first, as importCopy removes its own: the store the
+		// import makes is new, so a kill must leave none, or an empty one.
+		target := filepath.Join(w.dir, crashLargeImport)
+		if err := errors.Join(os.Remove(target), os.RemoveAll(target+".index")); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if err := phase(aimImport, func() (int, error) { return importLarge(ctx, w.dir) }); err != nil {
+			return err
+		}
+	case aimCatchUp:
+		// The first lookup opens the kept index and catches it up from
+		// the commit its marker names.
+		err := phase(aimCatchUp, func() (int, error) {
+			_, err := s.Candidates(ctx, "", "warm the index", 1)
+			return 0, err
+		})
+		if err != nil {
+			return err
+		}
+	case aimMerge:
+		return w.churn(ctx, s, rng, run, emit)
+	default:
+		return fmt.Errorf("unknown aim %q", aim)
+	}
 	for seq := 1; ; seq++ {
 		in := w.next(rng, run, seq)
 		if err := emit(in); err != nil {
@@ -436,4 +479,44 @@ func (w *world) importCopy(ctx context.Context, s *memory.Store) (int, error) {
 	}
 	n, err := d.Import(ctx, f, nil)
 	return n, errors.Join(err, d.Close())
+}
+
+// importLarge imports the large export into a fresh store of its own.
+func importLarge(ctx context.Context, dir string) (int, error) {
+	f, err := os.Open(filepath.Join(dir, crashLargeExport))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	d, err := memory.Open(filepath.Join(dir, crashLargeImport), 0, nil)
+	if err != nil {
+		return 0, err
+	}
+	n, err := d.Import(ctx, f, nil)
+	return n, errors.Join(err, d.Close())
+}
+
+// churn adds small facts and looks each up at once, until killed: the
+// lookup waits for the index to take the change, so every Add is a batch,
+// and a segment, of its own, and scorch merges them as they pile up.
+func (w *world) churn(ctx context.Context, s *memory.Store, rng *rand.Rand, run uint64, emit func(crashLine) error) error {
+	for seq := 1; ; seq++ {
+		in := crashLine{Kind: "intent", Seq: seq, Op: "add", User: crashUsers[rng.IntN(len(crashUsers))],
+			Text: fmt.Sprintf("My %s is in %s, tag %s.", crashSubjects[rng.IntN(len(crashSubjects))],
+				crashPlaces[rng.IntN(len(crashPlaces))], tag(run, seq))}
+		if err := emit(in); err != nil {
+			return err
+		}
+		ack, err := w.perform(ctx, s, in)
+		if err != nil {
+			return fmt.Errorf("add %q: %w", in.User, err)
+		}
+		w.apply(ack.Facts)
+		if err := emit(ack); err != nil {
+			return err
+		}
+		if _, err := s.Candidates(ctx, in.User, in.Text, 1); err != nil {
+			return err
+		}
+	}
 }
