@@ -156,12 +156,16 @@ func Open(path string, mode os.FileMode, opts *Options) (db *DB, err error) {
 		return nil, err
 	}
 	d.bolt = b
+	if !d.opts.ReadOnly {
+		// An import a dead process left half done, beside a store of any
+		// age: it holds what was being imported.
+		d.removeBeside()
+	}
 	if d.created != nil {
 		return d, nil // made whole by create: nothing to verify or finish
 	}
 	if !d.opts.ReadOnly {
 		d.removeStrayNames()
-		d.removeBeside()
 	}
 	if metaPageLost(real) {
 		var answered uint64

@@ -112,3 +112,20 @@ func TestBesideLeftoverRemovedAtOpen(t *testing.T) {
 		t.Errorf("Open left the leftover: %v", err)
 	}
 }
+
+// A store created anew where an import had died beside an older one
+// removes the leftover too.
+func TestBesideLeftoverRemovedAtCreate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "store.db")
+	if err := os.WriteFile(path+besideSuffix, []byte("half an import"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, 0, &Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := os.Stat(path + besideSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Open left the leftover: %v", err)
+	}
+}
