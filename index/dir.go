@@ -1,6 +1,7 @@
 package index
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -329,12 +330,20 @@ func removeRootIfEmpty(root string) error {
 			return nil
 		}
 	}
-	if err := os.Remove(filepath.Join(root, MarkerName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// Moved aside first, under a name of a half-made root: at the path a
+	// folder without its marker would pass for someone else's, and a
+	// process killed between the two removals would leave one there for
+	// good. Aside, it holds only the marker, and the next makeRoot sweeps
+	// it if this process dies before it is gone.
+	gone := filepath.Join(filepath.Dir(root), halfMadePrefix(root)+"gone-"+rand.Text())
+	if err := os.Rename(root, gone); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	if err := os.Remove(root); err != nil {
-		// Left without its marker it would pass for someone else's.
-		return errors.Join(fmt.Errorf("index: %w", err), writeMarker(root))
+	if err := os.Remove(filepath.Join(gone, MarkerName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("index: %w", err)
+	}
+	if err := os.Remove(gone); err != nil {
+		return fmt.Errorf("index: %w", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,5 +201,42 @@ func TestRootsMadeAndSweptAtOnce(t *testing.T) {
 	}
 	if got := names(t, filepath.Dir(root)); len(got) > 0 {
 		t.Errorf("left beside the root: %v", got)
+	}
+}
+
+// An empty root is removed by moving it aside first: nothing is left at
+// its path or beside it, and a process killed after the move (the folder
+// aside, still holding its marker) leaves something the next makeRoot
+// sweeps, never a folder without its marker at the path, which the store
+// would take for someone else's for good.
+func TestRemoveRootIfEmptyNeverLeavesAnUnmarkedRoot(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "m.db.index")
+	if err := makeRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := removeRootIfEmpty(root); err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := os.ReadDir(parent); len(es) != 0 {
+		t.Errorf("after the removal the folder holds %v", es)
+	}
+
+	// Killed between the move and the removals.
+	if err := makeRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	aside := filepath.Join(parent, halfMadePrefix(root)+"gone-killed")
+	if err := os.Rename(root, aside); err != nil {
+		t.Fatal(err)
+	}
+	if err := makeRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(aside); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the folder a killed removal left aside is still there: %v", err)
+	}
+	if err := checkRoot(root); err != nil {
+		t.Errorf("the root made again: %v", err)
 	}
 }
