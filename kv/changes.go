@@ -29,9 +29,13 @@ var bucketChanges = []byte("changes")
 // commit, an import, is marked whole instead: a reader rebuilds), and the
 // log keeps the newest maxChanges entries. A reader further behind rebuilds,
 // which costs about what catching up from that far would.
+// The oldest entries go changeTrim at a time, once that many more are
+// kept: dropping one per commit would have every commit rewrite the
+// log's first leaf page as well as its last.
 const (
 	maxChangeIDs = 1 << 16
 	maxChanges   = 1 << 14
+	changeTrim   = 512
 )
 
 // Flags of an entry.
@@ -94,15 +98,16 @@ func (t *Tx) appendChange(compacted bool) error {
 	if err := b.Put(idKey(seq), v); err != nil {
 		return err
 	}
-	// Keep the newest maxChanges: with one entry per commit, dropping the
-	// oldest once the log is full keeps it there.
-	for {
-		k, _ := b.Cursor().First()
-		if k == nil || seq-be.Uint64(k) < maxChanges {
-			break
-		}
-		if err := b.Delete(k); err != nil {
-			return err
+	// Keep the newest maxChanges, and up to changeTrim more.
+	if k, _ := b.Cursor().First(); k != nil && seq-be.Uint64(k) >= maxChanges+changeTrim {
+		for {
+			k, _ := b.Cursor().First()
+			if k == nil || seq-be.Uint64(k) < maxChanges {
+				break
+			}
+			if err := b.Delete(k); err != nil {
+				return err
+			}
 		}
 	}
 	t.commit = c

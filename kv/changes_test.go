@@ -156,10 +156,13 @@ func TestChangeLogMarksALargeCommitWhole(t *testing.T) {
 func TestChangeLogKeepsTheNewestEntries(t *testing.T) {
 	db := openTest(t)
 	_, first := put(t, db, "ann", "I like tea.")
+	// The log trims once it holds changeTrim more than it keeps, down to
+	// the newest maxChanges: the first entry goes, and the oldest kept is
+	// the one changeTrim commits after it.
 	var second func() Commit
-	for i := range maxChanges {
+	for i := range maxChanges + changeTrim {
 		if err := db.Update(func(tx *Tx) error {
-			if i == 0 {
+			if i == changeTrim {
 				second = tx.Commit
 			}
 			return nil
