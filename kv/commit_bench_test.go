@@ -48,6 +48,10 @@ func BenchmarkDurableCommit(b *testing.B) {
 		{"Update: Tx.Put and the change log", func(d *DB, i int) error {
 			return d.Update(func(tx *Tx) error { return tx.Put(rec(i)) })
 		}},
+		{"Update, freelist not synced", func(d *DB, i int) error {
+			d.bolt.NoFreelistSync = true
+			return d.Update(func(tx *Tx) error { return tx.Put(rec(i)) })
+		}},
 	} {
 		path := filepath.Join(b.TempDir(), "m.db")
 		d, err := Open(path, 0, &Options{NoSync: true})
