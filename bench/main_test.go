@@ -9,7 +9,7 @@ import (
 // it: as the crash test's writer, or as perf's fresh process for an Open.
 func TestMain(m *testing.M) {
 	crashChildFromEnv()
-	if openChildFromEnv() {
+	if perfChildFromEnv() {
 		return
 	}
 	os.Exit(m.Run())
