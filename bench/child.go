@@ -35,34 +35,45 @@ type openFigures struct {
 // mode, answers one lookup and reports its figures.
 func openInChild(ctx context.Context, path string, mode memory.LookupMode) (openFigures, error) {
 	var o openFigures
-	exe, err := os.Executable()
-	if err != nil {
-		return o, err
-	}
-	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), childEnv+"="+string(mode)+":"+path)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return o, fmt.Errorf("open in a child process: %w: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	if err := json.Unmarshal(out, &o); err != nil {
-		return o, fmt.Errorf("open in a child process: %w in %q", err, out)
-	}
-	return o, nil
+	err := runChild(ctx, childEnv+"="+string(mode)+":"+path, &o)
+	return o, err
 }
 
-// openChildFromEnv is the child's side, run when childEnv is set; it reports
-// whether it was.
-func openChildFromEnv() bool {
-	spec, ok := os.LookupEnv(childEnv)
-	if !ok {
+// runChild runs the current executable with env added to its environment
+// and decodes the JSON it prints into out.
+func runChild(ctx context.Context, env string, out any) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), env)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("child process: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("child process: %w in %q", err, b)
+	}
+	return nil
+}
+
+// perfChildFromEnv is the child's side, run when childEnv or
+// importChildEnv is set; it reports whether one was.
+func perfChildFromEnv() bool {
+	var figures any
+	var err error
+	if spec, ok := os.LookupEnv(childEnv); ok {
+		figures, err = measureOpen(spec)
+	} else if spec, ok := os.LookupEnv(importChildEnv); ok {
+		figures, err = measureImport(spec)
+	} else {
 		return false
 	}
-	o, err := measureOpen(spec)
 	if err == nil {
-		err = json.NewEncoder(os.Stdout).Encode(o)
+		err = json.NewEncoder(os.Stdout).Encode(figures)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench child:", err)

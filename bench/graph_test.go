@@ -19,7 +19,7 @@ func TestGraphStoreHasClaims(t *testing.T) {
 	var b strings.Builder
 	writeImport(&b, newClaimCorpus(sqliteTexts(), 7).next, n, n)
 	path := filepath.Join(t.TempDir(), "g.db")
-	if _, err := timeImport(ctx, path, b.String()); err != nil {
+	if _, err := timeImport(ctx, path, strings.NewReader(b.String())); err != nil {
 		t.Fatal(err)
 	}
 	s, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})

@@ -21,7 +21,7 @@ import (
 
 func main() {
 	crashChildFromEnv()     // the crash subcommand's child: it never returns
-	if openChildFromEnv() { // perf's Open measured in a fresh process
+	if perfChildFromEnv() { // perf's Open or Import measured in a fresh process
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -68,6 +68,9 @@ type perfConfig struct {
 	graphOnly bool
 	// promptOnly: only the prompt's rows, at each scale.
 	promptOnly bool
+	// bigUser is the facts of the big user, whose List and At have rows of
+	// their own in a store of at least as many facts (see newPerfLayout).
+	bigUser int
 }
 
 func perfCmd() *cobra.Command {
@@ -79,9 +82,9 @@ func perfCmd() *cobra.Command {
 		Short: "Speed and size of the store next to a bare bbolt file and SQLite, fsync on unless a row says otherwise",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg := perfConfig{scales: []int{1000, 10_000, facts}, writes: 300, reads: 500, latFor: 3 * time.Second}
+			cfg := perfConfig{scales: []int{1000, 10_000, facts}, writes: 300, reads: 500, latFor: 3 * time.Second, bigUser: 100_000}
 			if quick {
-				cfg = perfConfig{scales: []int{1000, 10_000}, writes: 100, reads: 200, latFor: time.Second}
+				cfg = perfConfig{scales: []int{1000, 10_000}, writes: 100, reads: 200, latFor: time.Second, bigUser: 100_000}
 			}
 			if scales != "" {
 				cfg.scales = nil
@@ -369,10 +372,12 @@ func addConcurrently(ctx context.Context, s *memory.Store, c *corpus, writers, p
 }
 
 // scaleRows measures a store of n facts in which the reads ask about a user
-// with 1,000 current facts (or n, if fewer).
+// with 1,000 current facts (or n, if fewer) and, in a store of at least
+// cfg.bigUser facts, about a user with that many too (see newPerfLayout).
 func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfConfig) ([]row, error) {
 	path := filepath.Join(dir, fmt.Sprintf("s%d.db", n))
-	perUser := min(1000, n)
+	lay := newPerfLayout(n, cfg.bigUser)
+	perUser := lay.perUser
 	var rows []row
 	add := func(r ...row) {
 		for i := range r {
@@ -381,9 +386,24 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 		rows = append(rows, r...)
 	}
 
-	// Import against a raw bulk load of the same records.
-	imp, err := timeImport(ctx, path, importJSONL(texts, n, perUser))
+	// Import, ours and SQLite's, each in a fresh process from the same
+	// export file, against a raw bulk load of as many records.
+	export := filepath.Join(dir, fmt.Sprintf("export%d.jsonl", n))
+	if err := writeExportFile(export, texts, n, lay); err != nil {
+		return nil, err
+	}
+	imp, err := importInChild(ctx, importSpec{Export: export, Path: path})
 	if err != nil {
+		return nil, err
+	}
+	if imp.Facts != n {
+		return nil, fmt.Errorf("import: %d facts, want %d", imp.Facts, n)
+	}
+	sq, err := measureSQLiteScale(ctx, dir, export, texts, n, lay, cfg.reads, bigReads(cfg), cfg.writes)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(export); err != nil {
 		return nil, err
 	}
 	raw, rawBulk, err := rawBulkLoad(filepath.Join(dir, fmt.Sprintf("raw%d.db", n)), texts, n)
@@ -391,13 +411,7 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 		return nil, err
 	}
 	defer raw.Close()
-	sq, err := measureSQLiteScale(dir, texts, n, perUser, cfg.reads, cfg.writes)
-	if err != nil {
-		return nil, err
-	}
-	add(row{Op: "Import (one transaction, durable)", OpsS: float64(n) / imp.Seconds(), Ratio: rawBulk.Seconds() / imp.Seconds(),
-		Note: "ratio to a raw bbolt bulk load; the index is built at the first lookup"},
-		sqliteImportRow(sq, imp))
+	add(importRows(imp, sq.imp, rawBulk)...)
 
 	// Open in a fresh process: the time to the first lookup's answer, and
 	// the heap and resident memory of a process that holds nothing else.
@@ -475,7 +489,7 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 				return nil, err
 			}
 			add(latRow(fmt.Sprintf("Delete (hard), index open (%s)", mode), del, 0))
-			more, err := readWriteRows(ctx, s, raw, texts, cfg, sq)
+			more, err := readWriteRows(ctx, s, raw, texts, cfg, lay, sq)
 			if err != nil {
 				s.Close()
 				return nil, err
@@ -500,12 +514,26 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 	return rows, nil
 }
 
-// readWriteRows times the reads of one user's current facts and the
-// durable writes, each write kind interleaved with a raw bbolt Update of a
-// record of the same size in a file as large, so both meet the same disk.
-func readWriteRows(ctx context.Context, s *memory.Store, raw *kv.Raw, texts []string, cfg perfConfig, sq sqliteScale) ([]row, error) {
+// readWriteRows times the reads of one user's current facts (and of the
+// big user's, if l has one) and the durable writes, each write kind
+// interleaved with a raw bbolt Update of a record of the same size in a
+// file as large, so both meet the same disk.
+func readWriteRows(ctx context.Context, s *memory.Store, raw *kv.Raw, texts []string, cfg perfConfig, l perfLayout, sq sqliteScale) ([]row, error) {
 	list := timeN(cfg.reads, func(int) error { _, err := s.List(ctx, "user-0", nil); return err })
 	at := timeN(cfg.reads, func(int) error { _, err := s.At(ctx, "user-0", time.Time{}, time.Time{}); return err })
+	rows := []row{
+		latRow("List current of a user (1,000)", list, 0),
+		vsSQLite("SELECT current of that user", sq.list, list),
+		latRow("At(now, now) of that user", at, 0),
+		vsSQLite("SELECT current, event interval holds now", sq.now, at),
+	}
+	if l.big > 0 {
+		big, err := bigUserRows(ctx, s, cfg, l, sq)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, big...)
+	}
 	c := newCorpus(texts, 3)
 	ids := make([]uint64, cfg.writes)
 	adds, base := timePair(cfg.writes, func(i int) error {
@@ -517,17 +545,59 @@ func readWriteRows(ctx context.Context, s *memory.Store, raw *kv.Raw, texts []st
 		_, err := s.Supersede(ctx, "user-0", ids[i], memory.Note{User: "user-0", Text: c.next()})
 		return err
 	}, rawUpdate(raw, c.next()))
-	return []row{
-		latRow("List current of a user (1,000)", list, 0),
-		vsSQLite("SELECT current of that user", sq.list, list),
-		latRow("At(now, now) of that user", at, 0),
-		vsSQLite("SELECT current, event interval holds now", sq.now, at),
+	return append(rows,
 		latRow("raw bbolt Update, one record, durable", base, 0),
 		latRow("Add, durable", adds, rate(adds)/rate(base)),
 		vsSQLite("INSERT + FTS row, own transaction", sq.add, adds),
 		latRow("Supersede, durable", sups, rate(sups)/rate(base2)),
 		vsSQLite("supersede, INSERT + UPDATE in one transaction", sq.sup, sups),
-	}, nil
+	), nil
+}
+
+// bigReads is how many times the big user's reads are timed: each returns
+// 100,000 facts, and SQLite's take a tenth of a second or more.
+func bigReads(cfg perfConfig) int { return max(3, cfg.reads/20) }
+
+// bigUserRows times List and At of the big user, whose facts no call has
+// read yet: the first call of each reads them from the file, and the store
+// keeps the answer until a write of that user's, so the note gives the
+// first call apart from the timed ones after it.
+func bigUserRows(ctx context.Context, s *memory.Store, cfg perfConfig, l perfLayout, sq sqliteScale) ([]row, error) {
+	var rows []row
+	for _, q := range []struct {
+		op, vs string
+		fn     func() ([]memory.Fact, error)
+		base   []time.Duration
+	}{
+		{"List current of the big user (" + thousands(l.big) + ")", "SELECT current of the big user",
+			func() ([]memory.Fact, error) { return s.List(ctx, bigUser, nil) }, sq.bigList},
+		{"At(now, now) of the big user", "SELECT current of the big user, event interval holds now",
+			func() ([]memory.Fact, error) { return s.At(ctx, bigUser, time.Time{}, time.Time{}) }, sq.bigNow},
+	} {
+		start := time.Now()
+		facts, err := q.fn()
+		first := time.Since(start)
+		if err != nil {
+			return nil, err
+		}
+		if len(facts) != l.big {
+			return nil, fmt.Errorf("%s: %d facts, want %d", q.op, len(facts), l.big)
+		}
+		lat := timeN(bigReads(cfg), func(int) error { _, err := q.fn(); return err })
+		r := latRow(q.op, lat, 0)
+		r.Note = fmt.Sprintf("%d facts returned; the first call, which reads them from the file, took %v", len(facts), first.Round(time.Microsecond))
+		rows = append(rows, r, vsSQLite(q.vs, q.base, lat))
+	}
+	return rows, nil
+}
+
+// thousands writes n with commas between its groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // rawUpdate returns the baseline write: one durable bbolt Update of a record
@@ -541,21 +611,15 @@ func rawUpdate(raw *kv.Raw, sample string) func(int) error {
 	}
 }
 
-// importJSONL is an export of n facts, perUser to a user, as fillStore
-// writes them, built before the clock starts.
-func importJSONL(texts []string, n, perUser int) string {
-	var b strings.Builder
-	writeImport(&b, newCorpus(texts, 1).next, n, perUser)
-	return b.String()
-}
-
-func timeImport(ctx context.Context, path, data string) (time.Duration, error) {
+// timeImport imports r into a new store at path, in this process, and
+// times the Import call.
+func timeImport(ctx context.Context, path string, r io.Reader) (time.Duration, error) {
 	s, err := memory.Open(path, 0, nil)
 	if err != nil {
 		return 0, err
 	}
 	start := time.Now()
-	_, err = s.Import(ctx, strings.NewReader(data), nil)
+	_, err = s.Import(ctx, r, nil)
 	took := time.Since(start)
 	return took, errors.Join(err, s.Close())
 }

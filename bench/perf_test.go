@@ -19,8 +19,9 @@ func TestPerfEveryRowRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("perf run skipped in -short")
 	}
-	cfg := perfConfig{scales: []int{300}, writes: 6, reads: 5, modes: []memory.LookupMode{memory.LookupKeywords4, memory.LookupTopics},
-		latFor: 100 * time.Millisecond}
+	// 1,500 facts: user-0's 1,000, the big user's 400, user-1's 100.
+	cfg := perfConfig{scales: []int{1500}, writes: 6, reads: 5, modes: []memory.LookupMode{memory.LookupKeywords4, memory.LookupTopics},
+		latFor: 100 * time.Millisecond, bigUser: 400}
 	rows, err := runPerf(context.Background(), sqliteTexts(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -40,10 +41,23 @@ func TestPerfEveryRowRuns(t *testing.T) {
 		if strings.HasPrefix(r.Op, "Open") && (!strings.Contains(r.Note, "heap in use") || strings.Contains(r.Note, "RSS 0.0 MB")) {
 			t.Errorf("%s: %s", r.Op, r.Note)
 		}
+		if strings.Contains(r.Op, "import") || strings.HasPrefix(r.Op, "Import") {
+			// Both imports ran in a child that reports its peak RSS, and
+			// imported every fact (the rate is of the facts it imported).
+			if !strings.Contains(r.Note, "peak RSS") || strings.Contains(r.Note, "peak RSS 0.0 MB") || r.OpsS <= 0 || r.Ratio <= 0 {
+				t.Errorf("%s: %+v", r.Op, r)
+			}
+		}
+		if strings.Contains(r.Op, "big user") && !strings.HasPrefix(r.Op, "SQLite") && !strings.HasPrefix(r.Note, "400 facts returned") {
+			t.Errorf("%s: %s", r.Op, r.Note)
+		}
 		checkRowFigures(t, r, cfg)
 	}
 	for _, op := range []string{
-		"Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)", "Import (one transaction, durable)",
+		"Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)",
+		"Import from a file, fresh process (one transaction, durable)", "SQLite: import of the same file, fresh process (one transaction, FTS5)",
+		"List current of the big user (400)", "SQLite: SELECT current of the big user",
+		"At(now, now) of the big user", "SQLite: SELECT current of the big user, event interval holds now",
 		"Open + first lookup, index built (keywords4)", "Open + first lookup, index built (topics)",
 		"Open + first lookup, index kept (keywords4)", "Open + first lookup, index kept (topics)", "Delete (hard), index open (keywords4)",
 		"Candidates k=12, keywords4", "Candidates k=12, topics",
@@ -57,6 +71,47 @@ func TestPerfEveryRowRuns(t *testing.T) {
 	} {
 		if !seen[op] {
 			t.Errorf("no row %q", op)
+		}
+	}
+}
+
+// The perf store's layout: user-0 keeps its 1,000 facts, the big user holds
+// the next ones, and the rest go to users of 1,000 as before; a store
+// smaller than the big user has none, and one of exactly its size gives it
+// all but user-0's.
+func TestPerfLayout(t *testing.T) {
+	count := func(n int, l perfLayout) map[string]int {
+		m := map[string]int{}
+		for i := 1; i <= n; i++ {
+			m[l.user(i)]++
+		}
+		return m
+	}
+	for _, c := range []struct {
+		n    int
+		want map[string]int
+	}{
+		{300, map[string]int{"user-0": 300}},
+		{99_999, map[string]int{"user-0": 1000, "user-98": 1000, "user-99": 999}},
+		{100_000, map[string]int{"user-0": 1000, bigUser: 99_000}},
+		{1_000_000, map[string]int{"user-0": 1000, bigUser: 100_000, "user-1": 1000, "user-899": 1000}},
+	} {
+		l := newPerfLayout(c.n, 100_000)
+		got := count(c.n, l)
+		for user, want := range c.want {
+			if got[user] != want {
+				t.Errorf("%d facts: %s has %d, want %d", c.n, user, got[user], want)
+			}
+		}
+		if got[bigUser] != l.big {
+			t.Errorf("%d facts: the big user has %d, the layout says %d", c.n, got[bigUser], l.big)
+		}
+	}
+	// Without a big user, the scale command's layout.
+	l := perfLayout{perUser: 1000}
+	for _, i := range []int{1, 1000, 1001, 123_456} {
+		if got, want := l.user(i), fmt.Sprintf("user-%d", (i-1)/1000); got != want {
+			t.Errorf("fact %d: %s, want %s", i, got, want)
 		}
 	}
 }

@@ -158,11 +158,17 @@ func fillStore(ctx context.Context, path string, texts []string, facts, perUser 
 // corpus of seed 1 for the stores of the perf and scale rows): fact i
 // (from 1) belongs to user-(i-1)/perUser, recorded at t0 + i seconds.
 func writeImport(w io.Writer, next func() string, n, perUser int) {
+	writeExport(w, next, n, perfLayout{perUser: perUser}.user)
+}
+
+// writeExport writes an export of n facts whose texts next makes: fact i
+// (from 1) belongs to user(i), recorded at t0 + i seconds.
+func writeExport(w io.Writer, next func() string, n int, user func(i int) string) {
 	fmt.Fprintf(w, `{"format":"palimpsest-memory","version":1,"next_id":%d}`+"\n", n+1)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 1; i <= n; i++ {
 		at := t0.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
-		fmt.Fprintf(w, `{"id":%d,"user":"user-%d","text":%q,"pinned":false,"origin":"user","source":{},"recorded_at":%q,"valid_until":null,"superseded_by":0,"supersedes":0,"event_from":null,"event_until":null,"log":[{"kind":"recorded","at":%q,"origin":"user"}]}`+"\n",
-			i, (i-1)/perUser, next(), at, at)
+		fmt.Fprintf(w, `{"id":%d,"user":%q,"text":%q,"pinned":false,"origin":"user","source":{},"recorded_at":%q,"valid_until":null,"superseded_by":0,"supersedes":0,"event_from":null,"event_until":null,"log":[{"kind":"recorded","at":%q,"origin":"user"}]}`+"\n",
+			i, user(i), next(), at, at)
 	}
 }

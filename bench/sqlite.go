@@ -7,8 +7,11 @@ package main
 // our rows. The driver is modernc.org/sqlite, pure Go, so no cgo is needed.
 
 import (
+	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -183,6 +186,40 @@ func (b *sqliteStore) bulk(texts []string, perUser int) error {
 	})
 }
 
+// bulkExport loads the facts of an export (the lines writeExport writes) in
+// one transaction, in the file's order, so that they keep their ids, and
+// returns how many it loaded.
+func (b *sqliteStore) bulkExport(r io.Reader) (int, error) {
+	dec := json.NewDecoder(r)
+	var hdr struct{ Format string }
+	if err := dec.Decode(&hdr); err != nil || hdr.Format != "palimpsest-memory" {
+		return 0, fmt.Errorf("export header %q: %w", hdr.Format, err)
+	}
+	n := 0
+	err := b.inTx(func(tx *sql.Tx) error {
+		for {
+			var f struct {
+				ID         int64
+				User, Text string
+				RecordedAt time.Time `json:"recorded_at"`
+			}
+			if err := dec.Decode(&f); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return fmt.Errorf("export line %d: %w", n+2, err)
+			}
+			id, err := b.insert(tx, f.User, f.Text, f.RecordedAt.UnixNano(), sql.NullInt64{}, sql.NullInt64{})
+			if err != nil {
+				return err
+			}
+			if n++; id != f.ID {
+				return fmt.Errorf("export fact %d became row %d", f.ID, id)
+			}
+		}
+	})
+	return n, err
+}
+
 func scanFacts(rows *sql.Rows, err error) ([]sqlFact, error) {
 	if err != nil {
 		return nil, err
@@ -235,35 +272,44 @@ func ftsQuery(text string) string {
 
 // sqliteScale is the SQLite side of one scale of perf.
 type sqliteScale struct {
-	n                         int
-	bulk                      time.Duration
+	imp                       importFigures
 	list, now, look, add, sup []time.Duration
+	// bigList and bigNow are the reads of the big user's facts, when the
+	// store has one.
+	bigList, bigNow []time.Duration
 }
 
-// measureSQLiteScale bulk-loads the n facts fillStore gives our store and
-// times, reads times each, the current facts of user-0, its facts true
-// now, and the keyword lookup k = 12 with the queries scaleRows gives ours;
-// then writes single durable adds to user-0 and writes supersedes, one of
-// each added fact, with texts of the corpus readWriteRows writes ours from.
-func measureSQLiteScale(dir string, texts []string, n, perUser, reads, writes int) (sqliteScale, error) {
-	r := sqliteScale{n: n}
-	b, err := openSQLite(filepath.Join(dir, fmt.Sprintf("sqlite%d.db", n)))
+// measureSQLiteScale imports the export file our store was imported from
+// into SQLite, in a fresh process, and times, reads times each, the current
+// facts of user-0, its facts true now, and the keyword lookup k = 12 with
+// the queries scaleRows gives ours (and bigReads times each the big user's
+// current facts and those true now, when l has one); then writes single
+// durable adds to user-0 and writes supersedes, one of each added fact,
+// with texts of the corpus readWriteRows writes ours from.
+func measureSQLiteScale(ctx context.Context, dir, export string, texts []string, n int, l perfLayout, reads, bigReads, writes int) (sqliteScale, error) {
+	var r sqliteScale
+	path := filepath.Join(dir, fmt.Sprintf("sqlite%d.db", n))
+	imp, err := importInChild(ctx, importSpec{Export: export, Path: path, SQLite: true})
+	if err != nil {
+		return r, err
+	}
+	if imp.Facts != n {
+		return r, fmt.Errorf("sqlite import: %d facts, want %d", imp.Facts, n)
+	}
+	r.imp = imp
+	b, err := openSQLite(path)
 	if err != nil {
 		return r, err
 	}
 	defer b.Close()
-	c := newCorpus(texts, 1)
-	facts := make([]string, n)
-	for i := range facts {
-		facts[i] = c.next()
-	}
-	start := time.Now()
-	if err := b.bulk(facts, perUser); err != nil {
-		return r, err
-	}
-	r.bulk = time.Since(start)
 	r.list = timeN(reads, func(int) error { _, err := b.current("user-0"); return err })
 	r.now = timeN(reads, func(int) error { _, err := b.trueAt("user-0", time.Now().UnixNano()); return err })
+	if l.big > 0 {
+		r.bigList = timeN(bigReads, func(int) error { return wantRows(b.current(bigUser))(l.big) })
+		r.bigNow = timeN(bigReads, func(int) error { return wantRows(b.trueAt(bigUser, time.Now().UnixNano()))(l.big) })
+	}
+	c := newCorpus(texts, 2)
+	c.next() // ours answers it before its clock starts
 	r.look = timeN(reads, func(int) error { _, err := b.keywords("user-0", c.next(), 12); return err })
 	c = newCorpus(texts, 3)
 	ids := make([]int64, writes)
@@ -278,6 +324,17 @@ func measureSQLiteScale(dir string, texts []string, n, perUser, reads, writes in
 	return r, nil
 }
 
+// wantRows checks that a query returned n rows: a read of the wrong user's
+// facts would time something else.
+func wantRows(facts []sqlFact, err error) func(n int) error {
+	return func(n int) error {
+		if err == nil && len(facts) != n {
+			err = fmt.Errorf("%d rows, want %d", len(facts), n)
+		}
+		return err
+	}
+}
+
 // vsSQLite is the row of a SQLite operation timed as ours was; its ratio is
 // ours / SQLite in ops/s, > 1 when we are faster.
 func vsSQLite(op string, sq, ours []time.Duration) row {
@@ -286,11 +343,4 @@ func vsSQLite(op string, sq, ours []time.Duration) row {
 		r.Ratio, r.Note = rate(ours)/r.OpsS, "ratio ours / SQLite"
 	}
 	return r
-}
-
-// sqliteImportRow is the row of the SQLite bulk load beside our import,
-// which took imp.
-func sqliteImportRow(sq sqliteScale, imp time.Duration) row {
-	return row{Op: "SQLite: bulk INSERT (one transaction, FTS5)", N: sq.n, OpsS: float64(sq.n) / sq.bulk.Seconds(),
-		Ratio: sq.bulk.Seconds() / imp.Seconds(), Note: "ratio ours / SQLite"}
 }

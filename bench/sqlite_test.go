@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"path/filepath"
@@ -173,12 +174,18 @@ func TestSQLiteQueryWords(t *testing.T) {
 	}
 }
 
-// The measured runs time real work: every operation succeeds, and the
-// lookups with the corpus's queries find facts.
+// The measured runs time real work: every operation succeeds, the import
+// loads the export file our store imports (each fact its user's, in
+// order), and the lookups with the corpus's queries find facts.
 func TestSQLiteMeasures(t *testing.T) {
 	dir := t.TempDir()
 	texts := sqliteTexts()
-	r, err := measureSQLiteScale(dir, texts, 300, 100, 10, 5)
+	l := perfLayout{perUser: 100, big: 50}
+	export := filepath.Join(dir, "export.jsonl")
+	if err := writeExportFile(export, texts, 300, l); err != nil {
+		t.Fatal(err)
+	}
+	r, err := measureSQLiteScale(context.Background(), dir, export, texts, 300, l, 10, 3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +197,13 @@ func TestSQLiteMeasures(t *testing.T) {
 			t.Fatalf("scale run failed: %v", lat)
 		}
 	}
-	if r.bulk <= 0 || vsSQLite("x", r.list, r.list).Ratio != 1 {
-		t.Errorf("bulk %v, row %+v", r.bulk, vsSQLite("x", r.list, r.list))
+	for _, lat := range [][]time.Duration{r.bigList, r.bigNow} {
+		if len(lat) != 3 || lat[0] < 0 {
+			t.Fatalf("the big user's reads failed: %v", lat)
+		}
+	}
+	if r.imp.Facts != 300 || r.imp.Took <= 0 || r.imp.PeakRSS == 0 || r.imp.File == 0 || vsSQLite("x", r.list, r.list).Ratio != 1 {
+		t.Errorf("import %+v, row %+v", r.imp, vsSQLite("x", r.list, r.list))
 	}
 	b, err := openSQLite(filepath.Join(dir, "sqlite300.db"))
 	if err != nil {
@@ -203,9 +215,17 @@ func TestSQLiteMeasures(t *testing.T) {
 		t.Fatalf("current after the scale run: %d, %v", len(cur), err)
 	}
 	c := newCorpus(texts, 1)
-	for range 300 {
-		c.next()
+	for user, want := range map[string]int{bigUser: 50, "user-1": 100, "user-2": 50} {
+		cur, err := b.current(user)
+		if err != nil || len(cur) != want {
+			t.Fatalf("%s: %d current facts, want %d (%v)", user, len(cur), want, err)
+		}
 	}
+	first, err := b.current("user-0")
+	if err != nil || first[0].ID != 1 || first[0].Text != c.next() {
+		t.Fatalf("the first fact is not the export's: %+v, %v", first[0], err)
+	}
+	c = newCorpus(texts, 2)
 	found := 0
 	for range 10 {
 		hits, err := b.keywords("user-0", c.next(), 12)
