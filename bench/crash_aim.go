@@ -196,7 +196,8 @@ func (h *crashHarness) largeExport(ctx context.Context) error {
 }
 
 // largeImportProblems checks the large import's store after a kill: an
-// import is one transaction, so it holds every fact of the export, or,
+// import is atomic (its new file takes the store's place in one rename),
+// so the store holds every fact of the export, or,
 // unless the child said it had finished, none (or is not there: the kill
 // came before Open made it). It is removed afterwards, as the next
 // import would remove it.

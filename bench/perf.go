@@ -647,8 +647,8 @@ func rawBulkLoad(path string, texts []string, n int) (*kv.Raw, time.Duration, er
 // timeN runs fn n times and returns the sorted latencies, or a single -1
 // if a call failed.
 // timeDeletes times n hard deletes of user's current facts: each commits,
-// purges the candidate index's files of the fact's words and compacts the
-// store file.
+// purges the candidate index's files of the fact's words and scrubs the
+// store file's free pages.
 func timeDeletes(ctx context.Context, s *memory.Store, user string, n int) ([]time.Duration, error) {
 	facts, err := s.List(ctx, user, nil)
 	if err != nil {

@@ -55,7 +55,7 @@ func TestPerfEveryRowRuns(t *testing.T) {
 	}
 	for _, op := range []string{
 		"Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)",
-		"Import from a file, fresh process (one transaction, durable)", "SQLite: import of the same file, fresh process (one transaction, FTS5)",
+		"Import from a file, fresh process (batches into a new file, durable)", "SQLite: import of the same file, fresh process (one transaction, FTS5)",
 		"List current of the big user (400)", "SQLite: SELECT current of the big user",
 		"At(now, now) of the big user", "SQLite: SELECT current of the big user, event interval holds now",
 		"Open + first lookup, index built (keywords4)", "Open + first lookup, index built (topics)",
