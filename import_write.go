@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -59,6 +60,8 @@ func (w *importWriter) flush() error {
 				return c.err
 			}
 		}
+		// What the batch read of the file need not stay resident.
+		tx.ReleaseMapped()
 		return nil
 	})
 	if err != nil && err != bad && !errors.Is(err, ErrBadImport) {
@@ -180,13 +183,18 @@ func (w *importWriter) finish() error {
 	now := w.s.now()
 	for i := 0; i < len(users); i += importUpkeepUsers {
 		batch := users[i:min(i+importUpkeepUsers, len(users))]
-		if err := w.dst.Update(func(tx *kv.Tx) error { return keepConflictsOf(tx, batch, now) }); err != nil {
+		if err := w.dst.Update(func(tx *kv.Tx) error {
+			defer tx.ReleaseMapped()
+			return keepConflictsOf(tx, batch, now)
+		}); err != nil {
 			return wrap(err)
 		}
 	}
 	// checkTx refuses a log line that names a missing fact.
 	var problems []error
 	if err := w.dst.View(func(tx *kv.Tx) error {
+		// The checks read the whole file, which need not all stay resident.
+		defer tx.ReleaseMappedEvery(50 * time.Millisecond)()
 		problems = append(checkTx(tx), checkConflicts(tx)...)
 		return nil
 	}); err != nil {
