@@ -44,6 +44,9 @@ var (
 	// and leave the old one under every other name, splitting the store
 	// in two. Remove the other names (or copy the store) first.
 	ErrLinked = kv.ErrLinked
+	// ErrImportBusy: Import while another Import of the store is under
+	// way; nothing changes.
+	ErrImportBusy = kv.ErrBusy
 
 	ErrEmpty           = errors.New("text is empty")
 	ErrTooLong         = errors.New("text is too long")

@@ -101,3 +101,40 @@ func TestImportFailureLeavesNothingBeside(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("the disk went away") }
+
+// One import at a time: a second one while the first is under way is
+// refused with ErrImportBusy and changes nothing; the first goes through.
+func TestImportOneAtATime(t *testing.T) {
+	lines := bigExport(t, 50)
+	s, path := open(t, nil, nil)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Import(ctx, pr, nil)
+		done <- err
+	}()
+	if _, err := io.WriteString(pw, strings.Join(lines[:10], "\n")+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(path + ".import"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) { // a guard against a hang only
+			t.Fatal("the first import never made its file")
+		}
+	}
+	if _, err := s.Import(ctx, strings.NewReader(strings.Join(lines, "\n")+"\n"), nil); !errors.Is(err, memory.ErrImportBusy) {
+		t.Errorf("a second import beside the first: %v, want ErrImportBusy", err)
+	}
+	if _, err := io.WriteString(pw, strings.Join(lines[10:], "\n")+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("the first import: %v", err)
+	}
+	if n := len(must[[]memory.Fact](t)(s.List(ctx, "0", &memory.ListOptions{All: true}))); n == 0 {
+		t.Error("the first import left no facts")
+	}
+}

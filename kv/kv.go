@@ -54,6 +54,9 @@ var (
 	// name; every other name would keep the old file, deleted text and
 	// all, and the store would be split in two.
 	ErrLinked = errors.New("store file has more than one name (hard link)")
+	// ErrBusy: Beside while the file an earlier Beside made is still
+	// being filled (another import is under way): both would have its name.
+	ErrBusy = errors.New("a new file is already being filled beside the store (another import is under way)")
 )
 
 // formatVersion is written to the meta bucket of every new file; Open refuses
@@ -121,8 +124,13 @@ type DB struct {
 	pendingAtOpen bool
 	// format is the file's format version as opened (or made current).
 	format uint64
-	// beside: made by Beside, for Replace to put in place.
-	beside bool
+	// beside: made by Beside, for Replace to put in place; of is the
+	// store it was made for. filling is the one Beside made of this
+	// store and neither Replace nor Discard has ended yet: one at a time,
+	// since both would have the same name.
+	beside  bool
+	of      *DB
+	filling *DB
 	// chown, when set by a test, stands in for (*os.File).Chown.
 	chown func(f *os.File, uid, gid int) error
 }

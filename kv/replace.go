@@ -27,11 +27,13 @@ func (d *DB) Beside() (*DB, error) {
 	if d.opts.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	d.mu.RLock()
-	closed := d.bolt == nil
-	d.mu.RUnlock()
-	if closed {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bolt == nil {
 		return nil, ErrClosed
+	}
+	if d.filling != nil {
+		return nil, ErrBusy
 	}
 	if err := d.Replaceable(); err != nil {
 		return nil, err
@@ -41,15 +43,17 @@ func (d *DB) Beside() (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &DB{bolt: b, path: tmp, mode: d.mode, opts: d.opts, beside: true}
+	n := &DB{bolt: b, path: tmp, mode: d.mode, opts: d.opts, beside: true, of: d}
 	n.opts.NoSync = true
 	if err := n.initSchema(b); err != nil {
 		_ = b.Close()
 		_ = os.Remove(tmp)
 		return nil, err
 	}
+	d.filling = n
 	return n, nil
 }
+
 
 // Replace puts src, made by d.Beside and filled since, in place of d's
 // file, if keep, run on d's file with every transaction of d held off,
@@ -58,8 +62,8 @@ func (d *DB) Beside() (*DB, error) {
 // src held, and src is closed. On an error before the new file is in
 // place nothing changed, and src is still the caller's to Discard.
 func (d *DB) Replace(src *DB, keep func(*Tx) error, after func()) (err error) {
-	if !src.beside {
-		return errors.New("kv: Replace of a store not made by Beside")
+	if !src.beside || src.of != d {
+		return errors.New("kv: Replace of a store not made by this store's Beside")
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -85,6 +89,7 @@ func (d *DB) Replace(src *DB, keep func(*Tx) error, after func()) (err error) {
 		return err
 	}
 	src.bolt = nil
+	d.filling = nil
 	d.format, d.logsIndexed = src.format, src.logsIndexed
 	if after != nil {
 		after()
@@ -105,7 +110,11 @@ func (d *DB) Discard() error {
 	}
 	err := d.bolt.Close()
 	d.bolt = nil
-	return errors.Join(err, os.Remove(d.path))
+	err = errors.Join(err, os.Remove(d.path))
+	d.of.mu.Lock()
+	d.of.filling = nil
+	d.of.mu.Unlock()
+	return err
 }
 
 // removeBeside removes the file a Beside of a process that died left next
