@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/palimpsest-mem/memory/internal/fsx"
 )
 
 // An index holds every word of every fact: it is personal data, so it lives
@@ -70,7 +72,7 @@ func ownRoot(root string) error {
 		return err
 	}
 	defer f.Close()
-	if _, lerr := lockFile(f, true); lerr != nil {
+	if _, lerr := fsx.LockFile(f, true); lerr != nil {
 		return err
 	}
 	// Under the lock whatever was removing the root has finished: it is
@@ -148,7 +150,7 @@ func makeRoot(root string) error {
 	f, err := os.Open(tmp)
 	if err == nil {
 		defer f.Close()
-		_, err = lockFile(f, true)
+		_, err = fsx.LockFile(f, true)
 	}
 	if err == nil {
 		err = writeMarker(tmp)
@@ -189,7 +191,7 @@ func sweepHalfMade(root string) {
 		if err != nil {
 			continue
 		}
-		if got, err := lockFile(f, false); err == nil && got {
+		if got, err := fsx.LockFile(f, false); err == nil && got {
 			if names, err := f.Readdirnames(-1); err == nil && (len(names) == 0 || (len(names) == 1 && names[0] == MarkerName)) {
 				os.Remove(filepath.Join(p, MarkerName))
 				os.Remove(p) // fails, as it should, if anything else came in meanwhile
@@ -226,7 +228,7 @@ func lockRoot(root string, create bool) (*os.File, error) {
 			}
 			return nil, fmt.Errorf("index: %w", err)
 		}
-		if _, err := lockFile(f, true); err != nil {
+		if _, err := fsx.LockFile(f, true); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("index: locking %s: %w", root, err)
 		}
@@ -280,7 +282,7 @@ func newHandle(root string) (*handle, error) {
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err == nil {
-		if _, err = lockFile(lock, false); err != nil {
+		if _, err = fsx.LockFile(lock, false); err != nil {
 			lock.Close()
 		}
 	}
@@ -426,7 +428,7 @@ func inUse(dir string) bool {
 		return true // unsure is in use: never remove a live index
 	}
 	defer f.Close()
-	got, err := lockFile(f, false)
+	got, err := fsx.LockFile(f, false)
 	return err != nil || !got
 }
 

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/palimpsest-mem/memory/internal/fsx"
 )
 
 func names(t *testing.T, dir string) []string {
@@ -139,7 +141,7 @@ func TestMakingARootRemovesRootsHalfMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got, err := lockFile(f, false); err != nil || !got {
+	if got, err := fsx.LockFile(f, false); err != nil || !got {
 		t.Skipf("no file lock to hold here: %v, %v", got, err)
 	}
 	an, err := NewAnalyzer(Keywords4)

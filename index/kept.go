@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	"github.com/palimpsest-mem/memory/internal/fsx"
 )
 
 // The kept index outlives the process that writes it, so that the next one
@@ -109,7 +110,7 @@ func keptHandle(root string) (*handle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	got, err := lockFile(lock, false)
+	got, err := fsx.LockFile(lock, false)
 	if err != nil || !got {
 		lock.Close()
 		if err == nil {

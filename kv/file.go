@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/palimpsest-mem/memory/internal/fsx"
 	bolt "go.etcd.io/bbolt"
@@ -95,6 +96,7 @@ var errRetry = errors.New("retry")
 // meanwhile, errRetry sends the caller to open that one.
 func (d *DB) create() (*bolt.DB, error) {
 	dir := filepath.Dir(d.path)
+	sweepHalfMade(d.path)
 	tmp := filepath.Join(dir, newNamePrefix(d.path)+rand.Text())
 	opts := d.boltOptions()
 	opts.OpenFile = func(name string, flag int, mode os.FileMode) (*os.File, error) {
@@ -218,5 +220,36 @@ func (d *DB) removeStrayNames() {
 	}
 	if removed && !d.opts.NoSync {
 		_ = syncDir(dir)
+	}
+}
+
+// sweepHalfMade removes, beside the store at path, the files create began
+// and a process that died before putting them in place left: named for
+// the store, regular, of one name (a second name of the live store is
+// removeStrayNames' to take away), locked by nobody (bbolt holds the lock
+// on a file it is making) and older than a minute (bbolt makes the file
+// before it locks it: a create takes milliseconds). They hold no data,
+// only a schema.
+func sweepHalfMade(path string) {
+	dir, prefix := filepath.Dir(path), newNamePrefix(path)
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		f, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		if st, err := f.Stat(); err == nil && linkCount(st) == 1 && time.Since(st.ModTime()) > time.Minute {
+			if got, err := fsx.LockFile(f, false); err == nil && got {
+				_ = os.Remove(name)
+			}
+		}
+		_ = f.Close()
 	}
 }

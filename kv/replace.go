@@ -54,7 +54,6 @@ func (d *DB) Beside() (*DB, error) {
 	return n, nil
 }
 
-
 // Replace puts src, made by d.Beside and filled since, in place of d's
 // file, if keep, run on d's file with every transaction of d held off,
 // returns nil; then, still holding them off, it calls after (a caller's

@@ -1,6 +1,6 @@
 //go:build unix
 
-package index
+package fsx
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive flock on f, waiting for it if wait is set;
-// without wait it reports whether it got the lock.
 func lockFile(f *os.File, wait bool) (bool, error) {
 	how := syscall.LOCK_EX
 	if !wait {
