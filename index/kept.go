@@ -213,16 +213,34 @@ func (ix *Index) loadUsers() (err error) {
 // removeOrphans removes the segment files of the kept index that its
 // newest snapshot does not use and a merge replaced: the process before may
 // have closed before scorch removed them, and one may hold words of a fact
-// deleted since. A file of a later segment than any in use may be a merge
-// being written now, and stays.
+// deleted since.
 func (ix *Index) removeOrphans() error {
 	s, err := ix.scorch()
 	if err != nil {
 		return err
 	}
+	files, err := ix.replacedFiles(s)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("index: removing a segment file no snapshot uses: %w", err)
+		}
+	}
+	return nil
+}
+
+// replacedFiles lists the segment files on disk that the newest snapshot
+// does not use and a merge replaced. A file of a later segment than any in
+// use may be a merge being written now, and is not listed.
+func (ix *Index) replacedFiles(s *scorch.Scorch) ([]string, error) {
+	if ix.h == nil {
+		return nil, nil
+	}
 	inUse := map[string]bool{}
 	var newest uint64
-	err = snapshotSegments(s, func(segs []*scorch.SegmentSnapshot) error {
+	err := snapshotSegments(s, func(segs []*scorch.SegmentSnapshot) error {
 		for _, ss := range segs {
 			if p, ok := ss.Segment().(segment.PersistedSegment); ok {
 				inUse[filepath.Base(p.Path())] = true
@@ -232,21 +250,20 @@ func (ix *Index) removeOrphans() error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dir := filepath.Join(ix.h.dir, bleveName, "store")
 	es, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return nil, fmt.Errorf("index: %w", err)
 	}
+	var out []string
 	for _, e := range es {
 		id, err := strconv.ParseUint(strings.TrimSuffix(e.Name(), ".zap"), 16, 64)
 		if err != nil || !strings.HasSuffix(e.Name(), ".zap") || inUse[e.Name()] || id >= newest {
 			continue
 		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("index: removing a segment file no snapshot uses: %w", err)
-		}
+		out = append(out, filepath.Join(dir, e.Name()))
 	}
-	return nil
+	return out, nil
 }

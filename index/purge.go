@@ -87,7 +87,15 @@ func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, ids []uint64)
 		return false, readErr
 	}
 	if len(files) == 0 {
-		return true, nil
+		// No segment of the newest snapshot holds them, but a file that an
+		// older one used, which a merge replaced, may be on disk still:
+		// scorch removes it after a later persist, which a batch brings
+		// about. Then another round looks again.
+		replaced, err := ix.replacedFiles(s)
+		if err != nil || len(replaced) == 0 {
+			return err == nil, err
+		}
+		return false, ix.persistUntilGone(ctx, replaced)
 	}
 	// scorch plans no merge of an index of one segment: a document of no
 	// user in a segment of its own makes it two, and goes again in the
@@ -128,15 +136,20 @@ func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, ids []uint64)
 	case <-t.C:
 		return false, fmt.Errorf("%w: no merge within %v", ErrPurge, purgeWait)
 	}
-	// 4. The old files go once a snapshot without them is persisted, which
-	// a batch brings about.
+	// 4. The old files go once a snapshot without them is persisted.
+	return false, ix.persistUntilGone(ctx, files)
+}
+
+// persistUntilGone has scorch persist a snapshot, by a batch (which also
+// deletes the sentinel of step 2), and waits for files to be removed.
+func (ix *Index) persistUntilGone(ctx context.Context, files []string) error {
 	b := ix.bleve.NewBatch()
 	b.Delete(sentinelID)
 	b.SetInternal(purgeKey, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
 	if err := ix.bleve.Batch(b); err != nil {
-		return false, fmt.Errorf("%w: %w", ErrPurge, err)
+		return fmt.Errorf("%w: %w", ErrPurge, err)
 	}
-	return false, waitFor(ctx, "the old segment files to go", func() bool {
+	return waitFor(ctx, "the old segment files to go", func() bool {
 		for _, f := range files {
 			if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
 				return false
