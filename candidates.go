@@ -157,7 +157,10 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		if hits, err = ix.SearchWords(ctx, user, an.Words(text), want); err != nil || qv == nil {
 			return err
 		}
-		near := ix.Nearest(user, qv, want)
+		near, err := ix.Nearest(ctx, user, qv, want, s.userVectors)
+		if err != nil {
+			return err
+		}
 		for _, h := range near {
 			similar[h.ID] = h.Score
 		}
@@ -364,7 +367,9 @@ func singleValued(cs []Claim) bool {
 }
 
 // indexPage reads up to n current facts after the key after for a build
-// of the candidate index, with their embeddings. The build holds writeMu.
+// of the candidate index. The build holds writeMu. Their embeddings are
+// read a user at a time, at the user's first semantic lookup
+// (userVectors).
 func (s *Store) indexPage(ctx context.Context, after []byte, n int) ([]index.Doc, []byte, error) {
 	var page []kv.Record
 	err := s.view(ctx, func(tx *kv.Tx) (err error) {
@@ -378,7 +383,7 @@ func (s *Store) indexPage(ctx context.Context, after []byte, n int) ([]index.Doc
 	for i, r := range page {
 		docs[i] = index.Doc{ID: r.ID, User: r.User, Text: r.Text}
 	}
-	return docs, after, s.buildVectors(ctx, docs)
+	return docs, after, nil
 }
 
 // overlap is the Jaccard similarity of two texts' words, given what they

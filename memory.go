@@ -162,9 +162,9 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	}
 	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
 	// The process that holds the store for writing keeps its candidate
-	// index beside it, for the next process to open at once; the semantic
-	// mode keeps its vectors in memory, and builds at its first lookup.
-	keep := !db.ReadOnly() && o.Lookup != LookupSemantic
+	// index beside it, for the next process to open at once (the semantic
+	// mode's vectors stay in the store, read a user at a time).
+	keep := !db.ReadOnly()
 	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Keep: keep, Discard: db.PendingAtOpen(), QuickClose: o.NoSync, Writes: &s.writeMu,
 		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
 	if err != nil {

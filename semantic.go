@@ -136,14 +136,34 @@ func (s *Store) indexVectors(docs []index.Doc) error {
 	return err
 }
 
-// buildVectors fills in the embeddings of docs for a build of the index:
-// those stored, and for facts stored without one what the embedder now
-// returns (bounded by the lookup's context), which it keeps in the store
-// (in memory only on a read-only store). After a write nothing is asked
-// again: a slow model must not hold every write. It writes in a
-// transaction of its own, outside the group commit: the build holds
-// writeMu, so no commit runs beside it, and a vector is no change the
-// index must follow.
+// userVectors reads the current facts of user with their embeddings, for
+// the index to hold at the user's first semantic lookup (index.Nearest).
+func (s *Store) userVectors(ctx context.Context, user string) ([]index.Doc, error) {
+	var docs []index.Doc
+	err := s.view(ctx, func(tx *kv.Tx) error {
+		return tx.UserIDs(user, true, func(id uint64, _ bool) error {
+			r, err := tx.Get(id)
+			if err != nil {
+				return err
+			}
+			docs = append(docs, index.Doc{ID: r.ID, User: r.User, Text: r.Text})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return docs, s.buildVectors(ctx, docs)
+}
+
+// buildVectors fills in the embeddings of docs for a user's first semantic
+// lookup: those stored, and for facts stored without one what the
+// embedder now returns (bounded by the lookup's context), which it keeps
+// in the store (in memory only on a read-only store, where a user read
+// again asks again). After a write nothing is asked again: a slow model
+// must not hold every write. It writes in a transaction of its own,
+// outside the group commit: a vector is no change the index must follow,
+// and a fact changed since is the next change's to index.
 func (s *Store) buildVectors(ctx context.Context, docs []index.Doc) error {
 	missing, err := s.storedVectors(docs)
 	if err != nil || len(missing) == 0 || s.embedder == nil {

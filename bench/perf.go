@@ -426,9 +426,6 @@ func scaleRows(ctx context.Context, dir string, texts []string, n int, cfg perfC
 			add(row{Op: fmt.Sprintf("Open + first lookup, %s (%s)", how, mode), P50: o.Open.Round(time.Millisecond).String(),
 				Note: fmt.Sprintf("fresh process: heap in use %.1f MB (%.0f B/fact), RSS %.1f MB (%.1f MB of it mapped files), peak RSS %.1f MB, file %.0f B/fact",
 					mb(o.Heap), float64(o.Heap)/float64(n), mb(o.RSS), mb(o.RSSFile), mb(o.PeakRSS), float64(o.File)/float64(n))})
-			if mode == memory.LookupSemantic {
-				break // its vectors live in memory: every process builds it
-			}
 		}
 	}
 

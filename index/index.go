@@ -481,12 +481,18 @@ func (ix *Index) Persisted() bool {
 
 // Nearest returns up to k facts of user whose embeddings are closest to v
 // by cosine similarity (the score), best first. Only the Semantic mode
-// keeps embeddings; other modes return nothing.
-func (ix *Index) Nearest(user string, v []float32, k int) []Hit {
+// keeps embeddings; other modes return nothing. The index holds the
+// vectors of the users looked up last; for another, read gives the user's
+// current facts with their vectors first (the store keeps them). While a
+// lookup beside reads them, this one finds none.
+func (ix *Index) Nearest(ctx context.Context, user string, v []float32, k int, read func(context.Context, string) ([]Doc, error)) ([]Hit, error) {
 	if ix.vecs == nil {
-		return nil
+		return nil, nil
 	}
-	return ix.vecs.nearest(user, v, k)
+	if err := ix.vecs.load(ctx, user, read); err != nil {
+		return nil, err
+	}
+	return ix.vecs.nearest(user, v, k), nil
 }
 
 // Search returns up to k facts of user that share terms with q, best first.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -8,29 +9,52 @@ import (
 
 // vectors holds the unit-length embeddings of current facts, by user, for
 // an exact cosine top-k. A user's facts number in the thousands at most, so
-// a scan beats any approximate structure here.
+// a scan beats any approximate structure here. They are loaded a user at a
+// time, at the user's first lookup, from the store that keeps them, and at
+// most maxVectorUsers users are held: a store of a million facts would not
+// fit in memory, and an index opened from disk answers at once.
 type vectors struct {
-	mu     sync.RWMutex
+	mu     sync.Mutex
 	byUser map[string]map[uint64][]float32
 	userOf map[uint64]string
+	// loading holds, for each user whose vectors are being read, the
+	// changes applied meanwhile, which the load then lays over what it
+	// read: they may be newer.
+	loading map[string]*userLoad
+	// used orders the loaded users, least recently looked up first.
+	used []string
+}
+
+// maxVectorUsers bounds the users whose vectors are held at once.
+const maxVectorUsers = 128
+
+// userLoad is a read of one user's vectors under way.
+type userLoad struct {
+	since map[uint64][]float32 // nil: deleted
+	done  chan struct{}
 }
 
 func newVectors() *vectors {
-	return &vectors{byUser: map[string]map[uint64][]float32{}, userOf: map[uint64]string{}}
+	return &vectors{byUser: map[string]map[uint64][]float32{}, userOf: map[uint64]string{},
+		loading: map[string]*userLoad{}}
 }
 
+// put keeps v for a loaded user; a user not loaded reads it from the store
+// at its first lookup.
 func (vs *vectors) put(id uint64, user string, v []float32) {
 	u := normalize(v)
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	vs.deleteLocked(id)
-	if u == nil {
-		return
+	if l := vs.loading[user]; l != nil {
+		l.since[id] = u
 	}
 	m := vs.byUser[user]
 	if m == nil {
-		m = map[uint64][]float32{}
-		vs.byUser[user] = m
+		return
+	}
+	vs.deleteLocked(id)
+	if u == nil {
+		return
 	}
 	m[id] = u
 	vs.userOf[id] = user
@@ -39,6 +63,11 @@ func (vs *vectors) put(id uint64, user string, v []float32) {
 func (vs *vectors) delete(id uint64) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
+	// The id's user is known only if it is loaded: a load under way hears
+	// of every delete, which is no change where the id is not its user's.
+	for _, l := range vs.loading {
+		l.since[id] = nil
+	}
 	vs.deleteLocked(id)
 }
 
@@ -49,15 +78,80 @@ func (vs *vectors) deleteLocked(id uint64) {
 	}
 }
 
+// load makes sure user's vectors are held, reading them with read if not.
+func (vs *vectors) load(ctx context.Context, user string, read func(context.Context, string) ([]Doc, error)) error {
+	vs.mu.Lock()
+	if _, ok := vs.byUser[user]; ok {
+		vs.touchLocked(user)
+		vs.mu.Unlock()
+		return nil
+	}
+	if l := vs.loading[user]; l != nil {
+		vs.mu.Unlock()
+		select { // another lookup reads them
+		case <-l.done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	l := &userLoad{since: map[uint64][]float32{}, done: make(chan struct{})}
+	vs.loading[user] = l
+	vs.mu.Unlock()
+	defer close(l.done)
+	docs, err := read(ctx, user)
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	delete(vs.loading, user)
+	if err != nil {
+		return err
+	}
+	m := make(map[uint64][]float32, len(docs))
+	for _, d := range docs {
+		if u := normalize(d.Vector); u != nil {
+			m[d.ID] = u
+		}
+	}
+	for id, u := range l.since {
+		if u == nil {
+			delete(m, id)
+		} else {
+			m[id] = u
+		}
+	}
+	vs.byUser[user] = m
+	for id := range m {
+		vs.userOf[id] = user
+	}
+	vs.touchLocked(user)
+	for len(vs.used) > maxVectorUsers {
+		vs.evictLocked(vs.used[0])
+	}
+	return nil
+}
+
+func (vs *vectors) touchLocked(user string) {
+	vs.used = slices.DeleteFunc(vs.used, func(u string) bool { return u == user })
+	vs.used = append(vs.used, user)
+}
+
+func (vs *vectors) evictLocked(user string) {
+	for id := range vs.byUser[user] {
+		delete(vs.userOf, id)
+	}
+	delete(vs.byUser, user)
+	vs.used = slices.DeleteFunc(vs.used, func(u string) bool { return u == user })
+}
+
 // nearest returns up to k facts of user most similar to q, with cosine
-// similarity as score, best first.
+// similarity as score, best first: none while the user is not loaded.
 func (vs *vectors) nearest(user string, q []float32, k int) []Hit {
 	u := normalize(q)
 	if u == nil {
 		return nil
 	}
-	vs.mu.RLock()
-	defer vs.mu.RUnlock()
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
 	var hits []Hit
 	for id, v := range vs.byUser[user] {
 		if len(v) != len(u) {

@@ -104,7 +104,8 @@ type Options struct {
 	// (index.OpenKept): the first lookup opens it and catches up from the
 	// commit its marker names, or builds it when it cannot prove what it
 	// holds, and Close leaves it. Only for the process holding the store
-	// for writing, in a mode that keeps no vectors in memory.
+	// for writing. The semantic mode's vectors are not in it: the index
+	// reads a user's from the store at the user's first lookup.
 	Keep bool
 	// Discard says the kept index may hold words of facts deleted by a
 	// process that died before it purged them: Open removes it, and the
@@ -140,8 +141,8 @@ func Open(path string, o Options) (*Index, error) {
 			return nil, fmt.Errorf("removing a candidate index that may hold deleted words: %w", err)
 		}
 	}
-	if o.Keep && (o.ReadOnly || o.Mode == index.Semantic || o.Source.Head == nil || o.Source.Since == nil) {
-		return nil, fmt.Errorf("live: Options.Keep needs a writable store, a mode that keeps no vectors (not %s), and Source.Head and Since", o.Mode)
+	if o.Keep && (o.ReadOnly || o.Source.Head == nil || o.Source.Since == nil) {
+		return nil, errors.New("live: Options.Keep needs a writable store, and Source.Head and Since")
 	}
 	l := &Index{root: root, mode: o.Mode, readOnly: o.ReadOnly, keep: o.Keep, quick: o.QuickClose, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
 		seen: analyses{kept: map[uint64]analysed{}}}
