@@ -558,7 +558,8 @@ func TestDemo(t *testing.T) {
 		"conflict 3 is moot in the same commit: fact 14 was retracted", "refused, nothing changed",
 		"14. An assistant uses the memory over MCP", "← #15 I play the cello. (evidence: play", "      - I play the cello.",
 		"15. One process owns the store", "    $ memctl list\n      ID  STATE", "15  current  -    2026-11-02  2026-11-02 → open  I play the cello.",
-		"memctl: the store is held by memctl demo (pid "} {
+		"memctl: the store is held by memctl demo (pid ",
+		"16. The candidate index outlives the process", "17. Moving the memory to a new file", "Its export is byte for byte the first one's"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
