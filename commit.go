@@ -70,8 +70,8 @@ type committer struct {
 // must not have effects outside tx beyond setting its own results.
 //
 // A clock outside the record times a store holds refuses the write
-// before fn runs (checkClock): every write but Import records the time it
-// is made (updateUnclocked).
+// before fn runs (checkClock): every write through here records the time
+// it is made (Import, whose times are the file's, writes a file of its own).
 //
 // A writer whose ctx ends while its write is still queued withdraws it
 // (fn never runs) and returns ctx.Err(); once the write is taken into a
@@ -81,12 +81,6 @@ func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := s.checkClock(); err != nil {
 		return err
 	}
-	return s.updateUnclocked(ctx, fn)
-}
-
-// updateUnclocked is update for a write that reads no clock (Import: its
-// times are the file's), which a clock out of range does not refuse.
-func (s *Store) updateUnclocked(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -733,28 +733,3 @@ func (d *DB) upgrade(tx *bolt.Tx) error {
 	}
 	return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion))
 }
-
-// bucketReserve briefly holds the throwaway value of Reserve.
-var bucketReserve = []byte("reserve")
-
-// Reserve makes room in the file for about n more bytes, so that one large
-// transaction (an import) does not grow it step by step: bbolt remaps the
-// file each time it doubles, and every remap copies every key and value the
-// transaction has written so far. A value of n zero bytes is written and
-// deleted, which leaves its pages free for the next transaction.
-func (d *DB) Reserve(n int) error {
-	if n <= 0 || d.opts.ReadOnly {
-		return nil
-	}
-	err := d.Update(func(tx *Tx) error {
-		b, err := tx.tx.CreateBucketIfNotExists(bucketReserve)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte{0}, make([]byte, n))
-	})
-	if err != nil {
-		return err
-	}
-	return d.Update(func(tx *Tx) error { return tx.tx.DeleteBucket(bucketReserve) })
-}

@@ -376,35 +376,6 @@ func TestPageHeaderNamingAnotherPageIsReported(t *testing.T) {
 	}
 }
 
-// Reserve grows the file ahead of a large transaction and leaves nothing
-// behind but free pages: no bucket, a clean check, writes as before.
-func TestReserveLeavesOnlyFreePages(t *testing.T) {
-	db := openTest(t)
-	seed(t, db)
-	if err := db.Reserve(4 << 20); err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(db.Path())
-	if err != nil || st.Size() < 4<<20 {
-		t.Fatalf("file of %d bytes after reserving 4 MiB (%v)", st.Size(), err)
-	}
-	_ = db.bolt.View(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketReserve) != nil {
-			t.Error("the reserve bucket outlived Reserve")
-		}
-		if st := tx.DB().Stats(); (st.FreePageN+st.PendingPageN)*4096 < 4<<20 {
-			t.Errorf("%d free and %d pending pages, want the reserved room free", st.FreePageN, st.PendingPageN)
-		}
-		return nil
-	})
-	if err := db.Check(); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Update(func(tx *Tx) error { return tx.Put(&Record{ID: 9, Text: "after", RecordedAt: 9}) }); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Opening a store that has all its buckets writes nothing: an empty bbolt
 // transaction would still commit a meta page and fsync twice.
 func TestOpenOfACompleteStoreCommitsNothing(t *testing.T) {
