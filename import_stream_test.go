@@ -19,24 +19,8 @@ import (
 func TestImportRefusedWhenTheStoreIsWrittenMeanwhile(t *testing.T) {
 	lines := bigExport(t, 1200)
 	s, path := open(t, nil, nil)
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Import(ctx, pr, nil)
-		done <- err
-	}()
-	if _, err := io.WriteString(pw, strings.Join(lines[:700], "\n")+"\n"); err != nil {
-		t.Fatal(err)
-	}
+	pw, done := importUnderWay(t, s, path, lines[:700])
 	// The import has begun filling its file: the store is still empty.
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-		if _, err := os.Stat(path + ".import"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) { // a guard against a hang only
-			t.Fatal("the import never made its file")
-		}
-	}
 	if all := must[[]memory.Fact](t)(s.List(ctx, "0", &memory.ListOptions{All: true})); len(all) != 0 {
 		t.Errorf("facts of an import in progress are visible: %d", len(all))
 	}
@@ -107,23 +91,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("the disk went
 func TestImportOneAtATime(t *testing.T) {
 	lines := bigExport(t, 50)
 	s, path := open(t, nil, nil)
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Import(ctx, pr, nil)
-		done <- err
-	}()
-	if _, err := io.WriteString(pw, strings.Join(lines[:10], "\n")+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-		if _, err := os.Stat(path + ".import"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) { // a guard against a hang only
-			t.Fatal("the first import never made its file")
-		}
-	}
+	pw, done := importUnderWay(t, s, path, lines[:10])
 	if _, err := s.Import(ctx, strings.NewReader(strings.Join(lines, "\n")+"\n"), nil); !errors.Is(err, memory.ErrImportBusy) {
 		t.Errorf("a second import beside the first: %v, want ErrImportBusy", err)
 	}
@@ -136,5 +104,30 @@ func TestImportOneAtATime(t *testing.T) {
 	}
 	if n := len(must[[]memory.Fact](t)(s.List(ctx, "0", &memory.ListOptions{All: true}))); n == 0 {
 		t.Error("the first import left no facts")
+	}
+}
+
+// importUnderWay starts an Import of s from a pipe, writes the first lines
+// to it, and returns once the import is filling its file beside the store
+// (at path): the rest goes to the returned writer, and the import's error
+// to done.
+func importUnderWay(t *testing.T, s *memory.Store, path string, first []string) (*io.PipeWriter, <-chan error) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Import(ctx, pr, nil)
+		done <- err
+	}()
+	if _, err := io.WriteString(pw, strings.Join(first, "\n")+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(path + ".import"); err == nil {
+			return pw, done
+		}
+		if time.Now().After(deadline) { // a guard against a hang only
+			t.Fatal("the import never made its file")
+		}
 	}
 }

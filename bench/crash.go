@@ -880,22 +880,9 @@ func (h *crashHarness) deletedTexts() ([]leak, error) {
 // checkImport opens the copy the newest import made and checks that it is
 // whole: Check is clean and it holds as many facts as were imported.
 func (h *crashHarness) checkImport(ctx context.Context) []string {
-	d, err := memory.Open(filepath.Join(h.dir, crashImport), 0, &memory.Options{ReadOnly: true})
-	if err != nil {
-		return []string{fmt.Sprintf("opening the import's copy: %v", err)}
-	}
-	defer d.Close()
-	var problems []string
-	if err := d.Check(ctx); err != nil {
-		problems = append(problems, fmt.Sprintf("the import's copy: Check: %v", err))
-	}
-	n := 0
-	for _, u := range crashUsers {
-		fs, err := d.List(ctx, u, &memory.ListOptions{All: true})
-		if err != nil {
-			return append(problems, fmt.Sprintf("the import's copy: List: %v", err))
-		}
-		n += len(fs)
+	n, problems := checkedCount(ctx, filepath.Join(h.dir, crashImport), "the import's copy")
+	if n < 0 {
+		return problems
 	}
 	if n != h.impCount {
 		problems = append(problems, fmt.Sprintf("the import's copy holds %d facts, the import acknowledged %d", n, h.impCount))
@@ -928,4 +915,26 @@ func indexLeftovers(root string) []string {
 		}
 	}
 	return left
+}
+
+// checkedCount opens the store at path read-only, runs Check, and counts
+// the facts of every crash user, all states; what names the store in the
+// problems. n is -1 when the facts could not be counted.
+func checkedCount(ctx context.Context, path, what string) (n int, problems []string) {
+	d, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})
+	if err != nil {
+		return -1, []string{fmt.Sprintf("opening %s: %v", what, err)}
+	}
+	defer d.Close()
+	if err := d.Check(ctx); err != nil {
+		problems = append(problems, fmt.Sprintf("%s: Check: %v", what, err))
+	}
+	for _, u := range crashUsers {
+		fs, err := d.List(ctx, u, &memory.ListOptions{All: true})
+		if err != nil {
+			return -1, append(problems, fmt.Sprintf("%s: List: %v", what, err))
+		}
+		n += len(fs)
+	}
+	return n, problems
 }

@@ -213,22 +213,9 @@ func (h *crashHarness) largeImportProblems(ctx context.Context, lines [][]byte) 
 		h.res.LargeImport["absent"]++
 		return nil
 	}
-	d, err := memory.Open(path, 0, &memory.Options{ReadOnly: true})
-	if err != nil {
-		return []string{fmt.Sprintf("opening the store of the large import killed midway: %v", err)}
-	}
-	defer d.Close()
-	var problems []string
-	if err := d.Check(ctx); err != nil {
-		problems = append(problems, fmt.Sprintf("the large import's store: Check: %v", err))
-	}
-	n := 0
-	for _, u := range crashUsers {
-		fs, err := d.List(ctx, u, &memory.ListOptions{All: true})
-		if err != nil {
-			return append(problems, fmt.Sprintf("the large import's store: List: %v", err))
-		}
-		n += len(fs)
+	n, problems := checkedCount(ctx, path, "the large import's store")
+	if n < 0 {
+		return problems
 	}
 	switch n {
 	case 0:

@@ -404,7 +404,11 @@ func (d *DB) newTx(btx *bolt.Tx) *Tx {
 // Compact rewrites the file with only its live data and atomically replaces
 // the old one, so bytes bbolt left in freed pages are gone from the file.
 // It holds every transaction off while it runs.
-func (d *DB) Compact() (err error) {
+func (d *DB) Compact() error { return d.exclusive("compaction", d.compactLocked) }
+
+// exclusive runs fn, a job on the whole file (what names it), with every
+// transaction held off; a read-only, closed or stale store refuses it.
+func (d *DB) exclusive(what string, fn func() error) (err error) {
 	if d.opts.ReadOnly {
 		return ErrReadOnly
 	}
@@ -414,10 +418,10 @@ func (d *DB) Compact() (err error) {
 		return ErrClosed
 	}
 	if err := d.staleLocked(); err != nil {
-		return fmt.Errorf("compaction refused until the store is repaired: %w", err)
+		return fmt.Errorf("%s refused until the store is repaired: %w", what, err)
 	}
 	defer recoverCorrupt(&err, guard())
-	return d.compactLocked()
+	return fn()
 }
 
 // SoleName returns nil, or an error wrapping ErrLinked that names the

@@ -19,21 +19,7 @@ import (
 // A delete marks the scrub pending in its own commit (MarkScrubPending);
 // Scrub clears the mark once the zeros are on disk, and a writable Open
 // finishes a scrub a dead process left pending.
-func (d *DB) Scrub() (err error) {
-	if d.opts.ReadOnly {
-		return ErrReadOnly
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bolt == nil {
-		return ErrClosed
-	}
-	if err := d.staleLocked(); err != nil {
-		return fmt.Errorf("scrub refused until the store is repaired: %w", err)
-	}
-	defer recoverCorrupt(&err, guard())
-	return d.scrubLocked()
-}
+func (d *DB) Scrub() error { return d.exclusive("scrub", d.scrubLocked) }
 
 // scrubLocked is Scrub with d.mu held, so no transaction runs and no page
 // is allocated while the free ones are overwritten.
