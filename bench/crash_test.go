@@ -431,3 +431,17 @@ func TestRebuiltProblems(t *testing.T) {
 		t.Errorf("compared %d lookups, want %d", h.res.Compared, 2*len(qs))
 	}
 }
+
+// A kill before the child wrote anything leaves no store once the check
+// closes it: there is nothing to compare with a rebuilt index, which is no
+// problem while the lookups found nothing, and is one if they found a fact.
+func TestRebuiltComparisonWithoutAStore(t *testing.T) {
+	h := &crashHarness{path: filepath.Join(t.TempDir(), "crash.db")}
+	qs := []crashQuery{{user: "ann", text: "anything"}}
+	if p := h.rebuiltProblems(context.Background(), qs, [][]hit{nil}); len(p) != 0 {
+		t.Errorf("no store, nothing found: %v", p)
+	}
+	if p := h.rebuiltProblems(context.Background(), qs, [][]hit{{{ID: 1}}}); len(p) != 1 {
+		t.Errorf("no store, a fact found: %v, want one problem", p)
+	}
+}
