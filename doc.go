@@ -39,13 +39,13 @@
 //	               a fact of it changes, one derived from two current values
 //	               of a single-valued relation, and Check's part for them
 //	decision_delete.go  DeleteDecision: the hard delete of a decision no
-//	               fact holds (a refusal), and its compaction
+//	               fact holds (a refusal), and its scrub
 //	claim.go       Claim, Relation, EntityKind: what a fact states, and its checks
 //	graph.go       Edges, Neighbours, EntityTimeline, Why: the graph derived
 //	               from the facts' claims on both time axes
 //	entity.go      MergeEntities, UndoMerge, Merges, Entities: the merge log
 //	               of entities, applied as of the record time asked about
-//	delete.go      Delete: the hard delete, its scrubbing and compaction
+//	delete.go      Delete: the hard delete, and the scrub of the file's free pages
 //	export.go      Export: JSON Lines of everything
 //	import.go      Import: the strict reader of an export, into an empty store
 //	check.go       Check: bbolt's page check plus the store's invariants
@@ -61,7 +61,7 @@
 //	semantic.go    the semantic mode's embeddings, stored per fact
 //	listcache.go   users' decoded lists, kept between writes
 //
-// Packages: kv (bbolt: records, logs, transactions, compaction; the only
+// Packages: kv (bbolt: records, logs, transactions, the scrub; the only
 // importer of bbolt), index (text analysis, the lexicons in index/lexicons,
 // the Bleve index; the only importer of bleve but the test-support package
 // internal/indextest), index/live (the live candidate index beside the

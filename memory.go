@@ -91,8 +91,8 @@ type Store struct {
 	// by what must see the store still: an index build, Check, Repair.
 	writeMu sync.Mutex
 	// deleting is held shared by each Delete from its commit until its
-	// compaction ends, and exclusively by Check, so a Check beside a
-	// Delete waits for its compaction instead of reporting it pending.
+	// scrub ends, and exclusively by Check, so a Check beside a Delete
+	// waits for its scrub instead of reporting it pending.
 	deleting sync.RWMutex
 	commit   committer
 	lists    listCache

@@ -40,8 +40,8 @@ func (s *Store) Stale() error { return s.db.Stale() }
 // never acknowledged); what it may have handed out is kept from reuse:
 // every page of the file is searched for fact records and id counters,
 // and the next ids are moved past the highest found. The record is kept
-// in the file (see Repairs). A hard delete's compaction left pending
-// runs after it.
+// in the file (see Repairs). A hard delete's scrub left pending runs
+// after it.
 func (s *Store) Repair(ctx context.Context) (*Repair, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

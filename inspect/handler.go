@@ -232,8 +232,7 @@ func status(err error) int {
 		return http.StatusBadRequest
 	case errors.Is(err, memory.ErrPinned), errors.Is(err, memory.ErrNotCurrent), errors.Is(err, memory.ErrAlreadyCurrent),
 		errors.Is(err, memory.ErrAlreadyUndone), errors.Is(err, memory.ErrUndoStale), errors.Is(err, memory.ErrResolved),
-		errors.Is(err, memory.ErrMoot), errors.Is(err, memory.ErrSupersessionCycle), errors.Is(err, memory.ErrTimeOrder), errors.Is(err, memory.ErrBudgetExceeded),
-		errors.Is(err, memory.ErrLinked):
+		errors.Is(err, memory.ErrMoot), errors.Is(err, memory.ErrSupersessionCycle), errors.Is(err, memory.ErrTimeOrder), errors.Is(err, memory.ErrBudgetExceeded):
 		return http.StatusConflict
 	}
 	return http.StatusInternalServerError

@@ -124,11 +124,10 @@ type DB struct {
 	pendingAtOpen bool
 	// format is the file's format version as opened (or made current).
 	format uint64
-	// beside: made by Beside, for Replace to put in place; of is the
-	// store it was made for. filling is the one Beside made of this
-	// store and neither Replace nor Discard has ended yet: one at a time,
-	// since both would have the same name.
-	beside  bool
+	// of is the store whose Beside made this one, for Replace to put in
+	// place (nil for a store opened). filling is the one Beside made of
+	// this store and neither Replace nor Discard has ended yet: one at a
+	// time, since both would have the same name.
 	of      *DB
 	filling *DB
 	// chown, when set by a test, stands in for (*os.File).Chown.

@@ -39,8 +39,8 @@ const repairVersion = 1
 // the next id (and each blob bucket's) is set past the highest found, so
 // that no id the lost commit may have handed out is given again. The
 // record of the repair, in the meta bucket, goes in the same commit,
-// which also rewrites the damaged meta page. A compaction left pending
-// runs after it.
+// which also rewrites the damaged meta page. A scrub left pending runs
+// after it.
 func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 	if d.opts.ReadOnly {
 		return nil, ErrReadOnly

@@ -43,7 +43,7 @@ func (d *DB) Beside() (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &DB{bolt: b, path: tmp, mode: d.mode, opts: d.opts, beside: true, of: d}
+	n := &DB{bolt: b, path: tmp, mode: d.mode, opts: d.opts, of: d}
 	n.opts.NoSync = true
 	if err := n.initSchema(b); err != nil {
 		_ = b.Close()
@@ -61,7 +61,7 @@ func (d *DB) Beside() (*DB, error) {
 // src held, and src is closed. On an error before the new file is in
 // place nothing changed, and src is still the caller's to Discard.
 func (d *DB) Replace(src *DB, keep func(*Tx) error, after func()) (err error) {
-	if !src.beside || src.of != d {
+	if src.of != d {
 		return errors.New("kv: Replace of a store not made by this store's Beside")
 	}
 	d.mu.Lock()
@@ -99,7 +99,7 @@ func (d *DB) Replace(src *DB, keep func(*Tx) error, after func()) (err error) {
 // Discard closes d, a file made by Beside that Replace did not put in
 // place, and removes it; after Replace it does nothing.
 func (d *DB) Discard() error {
-	if !d.beside {
+	if d.of == nil {
 		return errors.New("kv: Discard of a store not made by Beside")
 	}
 	d.mu.Lock()

@@ -15,7 +15,7 @@ import (
 // one bucket holding every fact with its state, and the last id allocated
 // is the facts bucket's sequence, kept in a page every commit writes anyway.
 var (
-	bucketMeta  = []byte("meta")  // format version, pending compaction, import mark, repairs
+	bucketMeta  = []byte("meta")  // format version, pending scrub, import mark, repairs
 	bucketFacts = []byte("facts") // id -> Record; id ‖ seq -> Event, the append-only log of the fact
 	bucketUsers = []byte("users") // user key ‖ id -> state flags: every fact of a user
 	allBuckets  = [][]byte{bucketMeta, bucketFacts, bucketUsers}
