@@ -172,6 +172,12 @@ func makeRoot(root string) error {
 
 func halfMadePrefix(root string) string { return "." + filepath.Base(root) + "-new-" }
 
+// asideName is where removeRootIfEmpty moves an empty root before removing
+// it: a half-made root's name, which makeRoot sweeps.
+func asideName(root string) string {
+	return filepath.Join(filepath.Dir(root), halfMadePrefix(root)+"gone-"+rand.Text())
+}
+
 // sweepHalfMade removes, beside root, the directories that makeRoot began
 // and a process that is gone never renamed: named for root, unlocked, and
 // holding nothing but a marker. They hold no data, so what cannot be
@@ -337,7 +343,7 @@ func removeRootIfEmpty(root string) error {
 	// process killed between the two removals would leave one there for
 	// good. Aside, it holds only the marker, and the next makeRoot sweeps
 	// it if this process dies before it is gone.
-	gone := filepath.Join(filepath.Dir(root), halfMadePrefix(root)+"gone-"+rand.Text())
+	gone := asideName(root)
 	if err := os.Rename(root, gone); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}

@@ -206,11 +206,11 @@ func TestRootsMadeAndSweptAtOnce(t *testing.T) {
 	}
 }
 
-// An empty root is removed by moving it aside first: nothing is left at
-// its path or beside it, and a process killed after the move (the folder
-// aside, still holding its marker) leaves something the next makeRoot
-// sweeps, never a folder without its marker at the path, which the store
-// would take for someone else's for good.
+// An empty root is removed by moving it aside first (asideName): nothing
+// is left at its path or beside it, and what a process killed after the
+// move leaves (the folder aside, still holding its marker) the next
+// makeRoot sweeps; at the path it would have been a folder without its
+// marker, which the store would take for someone else's for good.
 func TestRemoveRootIfEmptyNeverLeavesAnUnmarkedRoot(t *testing.T) {
 	parent := t.TempDir()
 	root := filepath.Join(parent, "m.db.index")
@@ -228,7 +228,7 @@ func TestRemoveRootIfEmptyNeverLeavesAnUnmarkedRoot(t *testing.T) {
 	if err := makeRoot(root); err != nil {
 		t.Fatal(err)
 	}
-	aside := filepath.Join(parent, halfMadePrefix(root)+"gone-killed")
+	aside := asideName(root)
 	if err := os.Rename(root, aside); err != nil {
 		t.Fatal(err)
 	}
