@@ -118,7 +118,7 @@ func (w *importWriter) putLog(tx *kv.Tx, l exportLog) error {
 		return nil
 	}
 	// A store holds one entry per id, and the last line would silently win.
-	if _, err := tx.Blob(bucket, id); err == nil {
+	if tx.HasBlob(bucket, id) {
 		return fmt.Errorf("%w: line %d: %s id %d is duplicated", ErrBadImport, l.line, noun, id)
 	}
 	w.logLines[noun][id] = l.line

@@ -68,6 +68,12 @@ func (t *Tx) PutBlob(bucket []byte, id uint64, v []byte) error {
 	return b.Put(idKey(id), raw)
 }
 
+// HasBlob reports whether bucket holds a value under id, without reading it.
+func (t *Tx) HasBlob(bucket []byte, id uint64) bool {
+	b := t.tx.Bucket(bucket)
+	return b != nil && b.Get(idKey(id)) != nil
+}
+
 // Blob returns the value under id, or ErrNotFound.
 func (t *Tx) Blob(bucket []byte, id uint64) ([]byte, error) {
 	b := t.tx.Bucket(bucket)
