@@ -68,6 +68,8 @@ type Analyzer struct {
 	mode     Mode
 	stopEN   analysis.TokenMap
 	stopRU   analysis.TokenMap
+	askEN    analysis.TokenMap // the words of asking, dropped from questions
+	askRU    analysis.TokenMap
 	topics   map[string][]string // stem -> tags
 	synonyms map[string][]string // stem -> index terms of its synonym sets (term.SynonymMark + name)
 	prefixes []string            // Russian verbal prefixes, longest first
@@ -84,7 +86,8 @@ func newAnalyzer(mode Mode, fsys fs.FS) (*Analyzer, error) {
 	if _, err := ParseMode(string(mode)); err != nil {
 		return nil, err
 	}
-	a := &Analyzer{mode: mode, stopEN: analysis.NewTokenMap(), stopRU: analysis.NewTokenMap()}
+	a := &Analyzer{mode: mode, stopEN: analysis.NewTokenMap(), stopRU: analysis.NewTokenMap(),
+		askEN: analysis.NewTokenMap(), askRU: analysis.NewTokenMap()}
 	if err := a.stopEN.LoadBytes(en.EnglishStopWords); err != nil {
 		return nil, err
 	}
@@ -100,6 +103,15 @@ func newAnalyzer(mode Mode, fsys fs.FS) (*Analyzer, error) {
 		}
 		for _, w := range words[0].words {
 			stop.AddToken(strings.Clone(w))
+		}
+	}
+	for i, ask := range [...]analysis.TokenMap{a.askEN, a.askRU} {
+		words, err := readList(fsys, lexiconFile("question", lexiconLangs[i]))
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range words[0].words {
+			ask.AddToken(strings.Clone(w))
 		}
 	}
 	prefixes, err := readList(fsys, lexiconFile("prefixes", "ru"))
@@ -177,7 +189,7 @@ func (a *Analyzer) Analyze(text string) Terms {
 		return Terms{Words: dedupe(words)}
 	}
 	var t Terms
-	a.words(text, func(w Terms) {
+	a.words(text, a.stop, func(w Terms) {
 		t.Words = append(t.Words, w.Words...)
 		t.Roots = append(t.Roots, w.Roots...)
 		t.Topics = append(t.Topics, w.Topics...)
@@ -198,12 +210,43 @@ func (a *Analyzer) Words(text string) []Terms {
 		}
 		return out
 	}
-	a.words(text, func(w Terms) { out = append(out, w) })
+	a.words(text, a.stop, func(w Terms) { out = append(out, w) })
 	return out
 }
 
-// words calls f with the terms of each word of text in turn.
-func (a *Analyzer) words(text string, f func(Terms)) {
+// Question is Words for a question or a message: beside the stop words it
+// drops the words of asking (lexicons/question.*.txt), which the facts that
+// answer a question do not hold ("remind me what I told you about my
+// knee" keeps knee). In LookupKeywords4 it drops them and the stop words
+// from the words of 4+ letters, which hold "what" and "where" otherwise.
+func (a *Analyzer) Question(text string) []Terms {
+	drop := func(t token) bool {
+		if a.stop(t) {
+			return true
+		}
+		if t.cyrillic {
+			return a.askRU[t.text]
+		}
+		return a.askEN[t.text]
+	}
+	var out []Terms
+	if a.mode == Keywords4 {
+		seen := map[string]bool{}
+		for _, t := range tokenize(text, true) {
+			if utf8.RuneCountInString(t.text) >= 4 && !drop(t) && !seen[t.text] {
+				seen[t.text] = true
+				out = append(out, Terms{Words: []string{t.text}})
+			}
+		}
+		return out
+	}
+	a.words(text, drop, func(w Terms) { out = append(out, w) })
+	return out
+}
+
+// words calls f with the terms of each word of text in turn, leaving out
+// the words drop says.
+func (a *Analyzer) words(text string, drop func(token) bool, f func(Terms)) {
 	toks := tokenize(text, false)
 	for i, tok := range toks {
 		var w Terms
@@ -211,7 +254,7 @@ func (a *Analyzer) words(text string, f func(Terms)) {
 			// "e-mail" also meets "email", "трейд-ин" meets "трейдин".
 			w.Roots = append(w.Roots, a.stem(token{text: toks[i-1].text + tok.text, cyrillic: tok.cyrillic}))
 		}
-		if !a.stop(tok) && !isShortNumber(tok.text) {
+		if !drop(tok) && !isShortNumber(tok.text) {
 			s := a.stem(tok)
 			w.Words = append(w.Words, s)
 			w.Roots = append(w.Roots, a.roots(tok, s)...)

@@ -112,3 +112,48 @@ func TestNoEvidenceWords(t *testing.T) {
 		t.Errorf("переводить and переживать share %v", w.Terms)
 	}
 }
+
+// TestQuestionDropsTheWordsOfAsking checks that a question keeps what it
+// is about and loses how it asks, in every mode, and that a statement keeps
+// its words.
+func TestQuestionDropsTheWordsOfAsking(t *testing.T) {
+	for _, mode := range []Mode{Keywords4, Stems, Topics} {
+		an, err := NewAnalyzer(mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			text string
+			want []string // the words' first terms, in order
+		}{
+			{"Remind me what I told you about my knee", []string{"knee"}},
+			{"When did I start at Northwind?", []string{"start", "northwind"}},
+			{"Напомни, какие книги я тебе советовала", []string{"книг", "советова"}},
+			{"what do you know about", nil},
+		} {
+			var got []string
+			for _, w := range an.Question(c.text) {
+				got = append(got, w.Words[0])
+			}
+			if mode == Keywords4 {
+				// Unstemmed words of four letters or more.
+				want := map[string][]string{
+					"Remind me what I told you about my knee": {"knee"},
+					"When did I start at Northwind?":          {"start", "northwind"},
+					"Напомни, какие книги я тебе советовала":  {"книги", "советовала"},
+				}[c.text]
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: Question(%q) = %q, want %q", mode, c.text, got, want)
+				}
+				continue
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s: Question(%q) = %q, want %q", mode, c.text, got, c.want)
+			}
+		}
+		// A statement's words of asking stay: Words is for facts.
+		if ws, qs := an.Words("My boss mentioned a bonus"), an.Question("My boss mentioned a bonus"); len(ws) != 3 || len(qs) != 2 {
+			t.Errorf("%s: Words of a statement = %v, Question %v: want mentioned kept by Words only", mode, ws, qs)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var errLexicon = errors.New("malformed lexicon")
 type listKind int
 
 const (
-	wordList    listKind = iota // stop.*, prefixes.*: one word a line
+	wordList    listKind = iota // stop.*, question.*, prefixes.*: one word a line
 	topicList                   // topics.*: "[topic/subtopic]", then one word a line
 	frameList                   // frames.*: "name: word word ..."
 	synonymList                 // synonyms.*: "word word ...", the first naming the set
@@ -36,7 +36,7 @@ const (
 // kindOf gives the kind of a list from its file's name, KIND.LANG.txt.
 func kindOf(file string) (listKind, bool) {
 	switch kind, _, _ := strings.Cut(path.Base(file), "."); kind {
-	case "stop", "prefixes":
+	case "stop", "question", "prefixes":
 		return wordList, true
 	case "topics":
 		return topicList, true

@@ -68,8 +68,8 @@ func TestLexiconFilesParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 9 {
-		t.Errorf("%d lexicon files, want 9: %v", len(files), files)
+	if len(files) != 11 {
+		t.Errorf("%d lexicon files, want 11: %v", len(files), files)
 	}
 	for _, f := range files {
 		if _, err := readList(lexiconFiles, f); err != nil {
