@@ -80,6 +80,8 @@ var (
 	ErrInvalidK = errors.New("invalid number of candidates")
 	// ErrInvalidPromptOptions: a negative PromptOptions.Budget or HalfLife.
 	ErrInvalidPromptOptions = errors.New("invalid prompt options")
+	// ErrInvalidSearch marks search options Search cannot take.
+	ErrInvalidSearch = errors.New("invalid search options")
 	// ErrInvalidMerge: a merge of entities that is refused: a name is the
 	// user or empty, both name one entity, or From is an alias already.
 	ErrInvalidMerge = errors.New("invalid merge")

@@ -104,6 +104,8 @@ type userGraph struct {
 	// shows, as the latest claim naming it spells it.
 	res   *aliases
 	names map[string]string
+	// stems finds entities by their names' stems, for Search.
+	stems *nameStems
 }
 
 func keyLess(a, b edgeKey) int {
@@ -113,7 +115,8 @@ func keyLess(a, b edgeKey) int {
 // buildGraph groups tl's claims by edge, their names resolved by res: a
 // name merged into another joins its edges.
 func buildGraph(tl timeline, res *aliases) *userGraph {
-	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}, res: res, names: maps.Clone(res.into)}
+	g := &userGraph{tl: tl, support: map[edgeKey][]claimRef{}, byEntity: map[string][]edgeKey{}, res: res, names: maps.Clone(res.into),
+		stems: new(nameStems)}
 	g.add(0)
 	return g
 }
@@ -196,7 +199,7 @@ func patchGraph(base *userGraph, tl timeline, res *aliases) *userGraph {
 		}
 	}
 	g := &userGraph{tl: tl, keys: base.keys, support: maps.Clone(base.support), byEntity: maps.Clone(base.byEntity),
-		res: res, names: maps.Clone(base.names)}
+		res: res, names: maps.Clone(base.names), stems: new(nameStems)}
 	g.add(len(base.tl))
 	return g
 }

@@ -343,6 +343,19 @@ func dedupe(s []string) []string {
 	return slices.Compact(s)
 }
 
+// Union is the terms of words together, each once, as Analyze gives them
+// for the text the words are of.
+func Union(words []Terms) Terms {
+	var t Terms
+	for _, w := range words {
+		t.Words = append(t.Words, w.Words...)
+		t.Roots = append(t.Roots, w.Roots...)
+		t.Topics = append(t.Topics, w.Topics...)
+	}
+	t.Words, t.Roots, t.Topics = dedupe(t.Words), dedupe(t.Roots), dedupe(t.Topics)
+	return t
+}
+
 // Why is what a query and a fact share: the evidence for a candidate.
 type Why struct {
 	// Terms are the shared words or stems and synonym sets, in the order
