@@ -14,8 +14,8 @@ import (
 // searchStore holds one user's small life: a move (Porto superseded by
 // Lisbon), a sister named in several facts, a knee, and facts of May 2026.
 type searchStore struct {
-	s                                       *memory.Store
-	c                                       *clock
+	s                                        *memory.Store
+	c                                        *clock
 	porto, lisbon, anna, annaJazz, knee, may memory.Fact
 }
 

@@ -81,4 +81,3 @@ func periodEnd(from time.Time, g eventtime.Grain) time.Time {
 	}
 	return from.AddDate(0, 0, 1)
 }
-
