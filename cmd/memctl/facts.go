@@ -23,7 +23,7 @@ func (a *app) factCommands() []*cobra.Command {
 			(*memory.Store).Restore),
 		a.pinCmd("pin", "Protect a fact from automation", "pinned fact %d", (*memory.Store).Pin),
 		a.pinCmd("unpin", "Let automation change a fact again", "unpinned fact %d", (*memory.Store).Unpin),
-		a.deleteCmd(), a.getCmd(), a.historyCmd(), a.listCmd(), a.atCmd(), a.promptCmd(),
+		a.deleteCmd(), a.getCmd(), a.historyCmd(), a.listCmd(), a.atCmd(), a.searchCmd(), a.promptCmd(),
 	}
 }
 
