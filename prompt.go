@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
-
-	"github.com/palimpsest-mem/memory/claims"
 )
 
 // DefaultHalfLife is how long a fact takes to lose half its freshness in
@@ -33,8 +32,9 @@ type PromptOptions struct {
 	// a shorter one below it may still fit. The upcoming facts' lines
 	// share the one budget.
 	Budget int
-	// For is the message being answered: facts the candidate lookup finds
-	// for it rank above the others.
+	// For is the message being answered: facts Search finds for it rank
+	// above the others (its first MaxQueryRunes runes, control characters
+	// read as spaces).
 	For string
 	// HalfLife is how fast freshness decays; 0 means DefaultHalfLife.
 	HalfLife time.Duration
@@ -58,8 +58,8 @@ type PromptEntry struct {
 	// above every other whatever their score.
 	Score float64
 	// Relevance is how well the fact matches PromptOptions.For, 0..1 (the
-	// best candidate of the lookup is 1; 0 when it is none or For is
-	// empty); Terms are the terms it shares with For.
+	// best hit of Search is 1; 0 when it is none or For is empty); Terms
+	// are the terms it shares with For.
 	Relevance float64
 	Terms     []Term
 	// Freshness is 0.5^(age/half-life), 0..1, where age is from the most
@@ -217,20 +217,19 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 	if err != nil {
 		return ranking{}, err
 	}
-	// Relevance: the lookup's candidates for the message, scaled so the
-	// best is 1. A relation's peer found by its claim alone has no text
-	// score, and counts half.
-	var rel map[uint64]Candidate
+	// Relevance: what Search finds for the message, its fused score
+	// scaled so the best is 1.
+	var rel map[uint64]SearchHit
 	var best float64
-	if strings.TrimSpace(o.For) != "" {
-		look, err := s.candidates(ctx, user, o.For, claims.Extract(o.For), MaxCandidates)
+	if q := searchable(o.For); q != "" {
+		found, err := s.Search(ctx, user, q, &SearchOptions{K: MaxCandidates})
 		if err != nil {
 			return ranking{}, err
 		}
-		rel = make(map[uint64]Candidate, len(look.Candidates))
-		for _, c := range look.Candidates {
-			rel[c.Fact.ID] = c
-			best = max(best, c.Score)
+		rel = make(map[uint64]SearchHit, len(found.Hits))
+		for _, h := range found.Hits {
+			rel[h.Fact.ID] = h
+			best = max(best, h.Score)
 		}
 	}
 	var notes map[uint64][]Conflict
@@ -294,12 +293,9 @@ func (s *Store) rankPrompt(ctx context.Context, user string, opts *PromptOptions
 			age, e.freshFrom = absDiff(now, rec.EventFrom), rec.EventFrom
 		}
 		e.fresh = math.Exp2(-float64(age) / half)
-		if c, ok := rel[rec.ID]; ok {
-			e.terms = c.Terms
-			e.rel = 0.5
-			if best > 0 && c.Score > 0 {
-				e.rel = c.Score / best
-			}
+		if h, ok := rel[rec.ID]; ok {
+			e.terms = h.Terms
+			e.rel = h.Score / best
 		}
 		e.score = relevanceWeight*e.rel + e.fresh
 		if n := noteFor(rec.ID, notes[rec.ID], byID); n != "" {
@@ -429,4 +425,21 @@ func endText(end int64) string {
 		return "through " + t.AddDate(0, 0, -1).Format(time.DateOnly)
 	}
 	return "until " + t.Format(time.DateOnly)
+}
+
+// searchable is a message as Search takes it: control characters but line
+// breaks and tabs made spaces, cut to MaxQueryRunes runes; "" when nothing
+// is left.
+func searchable(msg string) string {
+	n := 0
+	msg = strings.Map(func(r rune) rune {
+		if n++; n > MaxQueryRunes {
+			return -1
+		}
+		if r != '\n' && r != '\t' && unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, msg)
+	return strings.TrimSpace(msg)
 }

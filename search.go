@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -91,7 +92,7 @@ type RankOf struct {
 type SearchHit struct {
 	Fact Fact
 	// Score is the fused score: the sum over the rankers that found the
-	// fact of weight ÷ (rrfK + rank).
+	// fact of its score there, the best of each scaled to 1, weighted.
 	Score float64
 	// Ranks are the rankers that placed it, each with its rank.
 	Ranks []RankOf
@@ -126,13 +127,17 @@ type SearchResult struct {
 	Fallback string
 }
 
-// rrfK is reciprocal-rank fusion's constant: how much a first place
-// outweighs a tenth.
-const rrfK = 20
-
-// rankWeight is each ranker's weight in the fusion. Recency only orders
-// what the others found, so it weighs less.
-var rankWeight = map[Ranker]float64{RankText: 1, RankGraph: 1, RankTime: 1, RankSimilarity: 1, RankRecency: 0.5}
+// weight is each ranker's weight in the fusion. Recency only orders what
+// the others found, so it weighs least.
+func weight(r Ranker) float64 {
+	switch r {
+	case RankText, RankSimilarity:
+		return 1
+	case RankGraph, RankTime:
+		return 0.5
+	}
+	return 0.1
+}
 
 // rankDepth is how deep each ranker's list goes.
 const rankDepth = 60
@@ -144,7 +149,7 @@ const rankDepth = 60
 // the facts of the entities the question names through the graph, prefers
 // facts of the period it names, and can look at the past (opts.Event,
 // opts.Known, opts.History). Independent rankers (Ranker) are fused by
-// reciprocal rank. A query of only function words finds nothing.
+// their scaled scores. A query of only function words finds nothing.
 //
 // The query is refused with ErrEmpty, ErrTooLong (over MaxQueryRunes),
 // ErrInvalidUTF8 or ErrControlChar; K outside 0..MaxCandidates with
@@ -226,10 +231,10 @@ type searcher struct {
 	q   index.Terms
 	gen uint64
 
-	lists map[Ranker][]uint64 // each ranker's order, best first
+	lists map[Ranker][]ranked // each ranker's facts, best first
 	// past is the text ranker's order of the versions no longer current,
 	// fused as a list of its own.
-	past     []uint64
+	past     []ranked
 	similar  map[uint64]float64
 	entities map[uint64][]string
 	inPeriod map[uint64]bool
@@ -249,7 +254,7 @@ func (sr *searcher) run(ctx context.Context, query string) (SearchResult, error)
 	words := sr.an.Question(query)
 	sr.q = index.Union(words)
 	sr.gen = s.live.Generation()
-	sr.lists = map[Ranker][]uint64{}
+	sr.lists = map[Ranker][]ranked{}
 	if len(sr.vis) == 0 {
 		return out, nil
 	}
@@ -347,14 +352,14 @@ func (sr *searcher) text(ctx context.Context, query string, words []index.Terms,
 	}
 	for _, h := range hits {
 		if i, ok := sr.vis[h.ID]; ok && sr.tl[i].rec.Current() {
-			sr.lists[RankText] = append(sr.lists[RankText], h.ID)
+			sr.lists[RankText] = append(sr.lists[RankText], ranked{h.ID, h.Score})
 		}
 	}
 	if len(near) > 0 {
 		sr.similar = map[uint64]float64{}
 		for _, h := range near {
 			if i, ok := sr.vis[h.ID]; ok && sr.tl[i].rec.Current() {
-				sr.lists[RankSimilarity] = append(sr.lists[RankSimilarity], h.ID)
+				sr.lists[RankSimilarity] = append(sr.lists[RankSimilarity], ranked{h.ID, h.Score})
 				sr.similar[h.ID] = h.Score
 			}
 		}
@@ -363,24 +368,18 @@ func (sr *searcher) text(ctx context.Context, query string, words []index.Terms,
 		return nil
 	}
 	// The versions the index does not hold: few beside the current ones.
-	type scored struct {
-		id    uint64
-		score float64
-	}
-	var past []scored
+	var past []ranked
 	for id, i := range sr.vis {
 		r := &sr.tl[i].rec
 		if r.Current() {
 			continue
 		}
 		if w := termWeight(index.Shared(sr.q, sr.terms(r))); w > 0 {
-			past = append(past, scored{id, w})
+			past = append(past, ranked{id, w})
 		}
 	}
-	slices.SortFunc(past, func(a, b scored) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.id, a.id)) })
-	for _, p := range past[:min(len(past), rankDepth)] {
-		sr.past = append(sr.past, p.id)
-	}
+	sortRanked(past)
+	sr.past = past[:min(len(past), rankDepth)]
 	return nil
 }
 
@@ -404,11 +403,12 @@ func (sr *searcher) terms(r *kv.Record) index.Terms {
 	return sr.s.live.Terms(sr.an, r.ID, r.Text, sr.gen)
 }
 
-// recency runs the recency ranker over what the others found.
+// recency runs the recency ranker over what the others found: each
+// fact's freshness, as Prompt reckons it, halving every DefaultHalfLife
+// from the latest of when it was told, last confirmed, or began.
 func (sr *searcher) recency() {
-	ids := sr.found()
-	fresh := make(map[uint64]int64, len(ids))
-	for _, id := range ids {
+	var l []ranked
+	for _, id := range sr.found() {
 		e := &sr.tl[sr.vis[id]]
 		t := e.rec.RecordedAt
 		if c := lastConfirmed(e.evs); c != 0 {
@@ -417,21 +417,21 @@ func (sr *searcher) recency() {
 		if e.rec.HasFrom && e.rec.EventFrom <= sr.now {
 			t = max(t, e.rec.EventFrom)
 		}
-		fresh[id] = t
+		l = append(l, ranked{id, math.Exp2(-float64(max(sr.now-t, 0)) / float64(DefaultHalfLife))})
 	}
-	slices.SortFunc(ids, func(a, b uint64) int { return cmp.Or(cmp.Compare(fresh[b], fresh[a]), cmp.Compare(b, a)) })
-	sr.lists[RankRecency] = ids
+	sortRanked(l)
+	sr.lists[RankRecency] = l
 }
 
 // found is every fact some finding ranker placed, in id order.
 func (sr *searcher) found() []uint64 {
 	seen := map[uint64]bool{}
 	var ids []uint64
-	add := func(l []uint64) {
-		for _, id := range l {
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
+	add := func(l []ranked) {
+		for _, x := range l {
+			if !seen[x.id] {
+				seen[x.id] = true
+				ids = append(ids, x.id)
 			}
 		}
 	}
@@ -445,14 +445,22 @@ func (sr *searcher) found() []uint64 {
 	return ids
 }
 
-// fuse sums each fact's reciprocal ranks and builds the k best hits.
+// fuse sums each fact's weighted scores, each ranker's scaled so that its
+// best is 1 (recency's is a freshness, 0..1, already), and builds the k
+// best hits. Scores, not only ranks, are fused: a fact sharing the
+// question's rare words outranks one sharing a topic by more than one
+// place.
 func (sr *searcher) fuse() []SearchHit {
 	score := map[uint64]float64{}
 	ranks := map[uint64][]RankOf{}
-	add := func(r Ranker, l []uint64) {
-		for i, id := range l {
-			score[id] += rankWeight[r] / float64(rrfK+i+1)
-			ranks[id] = append(ranks[id], RankOf{r, i + 1})
+	add := func(r Ranker, l []ranked) {
+		best := 1.0
+		if r != RankRecency && len(l) > 0 && l[0].score > 0 {
+			best = l[0].score
+		}
+		for i, x := range l {
+			score[x.id] += weight(r) * x.score / best
+			ranks[x.id] = append(ranks[x.id], RankOf{r, i + 1})
 		}
 	}
 	for _, r := range rankers {
@@ -476,4 +484,15 @@ func (sr *searcher) fuse() []SearchHit {
 		})
 	}
 	return hits
+}
+
+// ranked is a fact a ranker placed, with its score there.
+type ranked struct {
+	id    uint64
+	score float64
+}
+
+// sortRanked orders l best first, the newer fact first on a tie.
+func sortRanked(l []ranked) {
+	slices.SortFunc(l, func(a, b ranked) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.id, a.id)) })
 }

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -48,12 +47,12 @@ func (sr *searcher) graph(ctx context.Context, words []index.Terms, out *SearchR
 			}
 		}
 	}
-	ids := make([]uint64, 0, len(count))
-	for id := range count {
-		ids = append(ids, id)
+	l := make([]ranked, 0, len(count))
+	for id, n := range count {
+		l = append(l, ranked{id, float64(n)})
 	}
-	slices.SortFunc(ids, func(a, b uint64) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(b, a)) })
-	sr.lists[RankGraph] = ids[:min(len(ids), rankDepth)]
+	sortRanked(l)
+	sr.lists[RankGraph] = l[:min(len(l), rankDepth)]
 	return nil
 }
 

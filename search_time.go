@@ -1,17 +1,15 @@
 package memory
 
 import (
-	"cmp"
-	"slices"
 	"time"
 
 	"github.com/palimpsest-mem/memory/eventtime"
 )
 
 // period runs the time ranker: the facts that began within the period the
-// query names, those with a start of their own first, nearest its
-// beginning first; then the facts the other rankers found that were true
-// at some time in it.
+// query names (those with a start of their own above those whose start is
+// only when they were told), then the facts the other rankers found that
+// were true at some time in it.
 func (sr *searcher) period(query string, out *SearchResult) {
 	res := eventtime.Parse(query, time.Unix(0, sr.now).UTC(), "")
 	if !res.Found {
@@ -25,32 +23,18 @@ func (sr *searcher) period(query string, out *SearchResult) {
 	out.PeriodFrom, out.PeriodUntil = from, until
 	lo, hi := from.UnixNano(), until.UnixNano()
 	k := orNow(sr.o.Known, sr.now)
-	type began struct {
-		id    uint64
-		own   bool
-		start int64
-	}
-	var in []began
+	var l []ranked
 	sr.inPeriod = map[uint64]bool{}
 	for id, i := range sr.vis {
 		r := &sr.tl[i].rec
 		if st := eventStart(r); st >= lo && st < hi {
-			in = append(in, began{id, r.HasFrom, st})
+			x := beganTold
+			if r.HasFrom {
+				x = beganOwn
+			}
+			l = append(l, ranked{id, x})
 			sr.inPeriod[id] = true
 		}
-	}
-	slices.SortFunc(in, func(a, b began) int {
-		if a.own != b.own {
-			if a.own {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.id, a.id))
-	})
-	var list []uint64
-	for _, b := range in[:min(len(in), rankDepth)] {
-		list = append(list, b.id)
 	}
 	// True then, though begun before: only among what the others found.
 	for _, id := range sr.found() {
@@ -60,12 +44,21 @@ func (sr *searcher) period(query string, out *SearchResult) {
 		i := sr.vis[id]
 		p := spanAt(&sr.tl[i].rec, sr.tl[i].evs, k)
 		if p.visible && p.start < hi && (!p.hasEnd || p.end > lo) {
-			list = append(list, id)
+			l = append(l, ranked{id, trueThen})
 			sr.inPeriod[id] = true
 		}
 	}
-	sr.lists[RankTime] = list
+	sortRanked(l)
+	sr.lists[RankTime] = l
 }
+
+// The time ranker's scores: a fact that began in the period by its own
+// start, by when it was told, or that was true in it, begun before.
+const (
+	beganOwn  = 1
+	beganTold = 0.6
+	trueThen  = 0.3
+)
 
 // periodEnd is where a period of grain g that starts at from ends.
 func periodEnd(from time.Time, g eventtime.Grain) time.Time {

@@ -84,6 +84,7 @@ func New(s *memory.Store, opts *Options) (*Handler, error) {
 	mux.HandleFunc("POST /conflicts/{id}/resolve", h.resolve)
 	mux.HandleFunc("GET /entities", h.entities)
 	mux.HandleFunc("GET /entity", h.entity)
+	mux.HandleFunc("GET /search", h.search)
 	mux.HandleFunc("GET /style.css", h.style)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, "No such page.")

@@ -98,6 +98,12 @@ func TestPages(t *testing.T) {
 		{"/entity?name=Lyon&at=2026-03-01", []string{"True at 2026-03-01", "crossdot", `<li>user <b>lives_in</b> Lyon`}},
 		{"/entity?name=Lyon&at=2026-08-01", []string{"No edge naming Lyon was true then.", "no longer believed", "(no longer believed)</title>"}},
 		{"/entity?name=Lyon&at=2026-03-01&known=2026-01-01", []string{"No edge naming Lyon was true then."}},
+		{"/search", []string{`name="q"`, `role="search"`}},
+		{"/search?q=Where+do+I+live%3F", []string{"I live in Paris now", "shares ", "text 1"}},
+		{"/search?q=Where+did+I+live%3F&all=1", []string{"I live in Lyon.", `class="badge superseded"`}},
+		{"/search?q=What+about+Contoso%3F", []string{"Names the graph knows", `href="/entity?name=Contoso"`, "about Contoso"}},
+		{"/search?q=what+do+you+know", []string{"Nothing found"}},
+		{"/search?q=a%01b", []string{"Not searched:", "control character"}},
 		{"/style.css", []string{"--current"}},
 	} {
 		w := f.do(t, "GET", tc.path, nil)
@@ -151,6 +157,7 @@ func TestBadRequests(t *testing.T) {
 		{"GET", "/entity", nil, 400},
 		{"GET", "/entity?name=Atlantis", nil, 404},
 		{"GET", "/entity?name=Paris&at=someday", nil, 400},
+		{"GET", "/search?q=Paris&known=someday", nil, 400},
 		{"GET", "/?user=a%00b", nil, 400},
 		{"POST", "/facts/999/pin", url.Values{}, 404},
 		{"POST", "/facts/1/explode", url.Values{}, 404},

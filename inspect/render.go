@@ -18,7 +18,7 @@ import (
 // pageTemplate is the layout with one page's content.
 type pageTemplate struct{ t *template.Template }
 
-var pageNames = []string{"facts", "fact", "delete", "why", "timeline", "decisions", "conflicts", "entities", "entity", "error"}
+var pageNames = []string{"facts", "fact", "delete", "why", "timeline", "decisions", "conflicts", "entities", "entity", "search", "error"}
 
 func parsePages() (map[string]*pageTemplate, error) {
 	out := make(map[string]*pageTemplate, len(pageNames))

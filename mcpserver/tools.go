@@ -19,7 +19,7 @@ func (x *srv) addTools(server *mcp.Server) []string {
 		Description: `Record a fact the user told about themselves and reconcile it with what is known: the store's decider adds it, updates (supersedes) the fact it replaces, invalidates (retracts) one it shows was wrong, or does nothing (noop) when it restates one. Answers the decision (action, reason, fallback when the decider failed), the fact stored, the fact it replaced, and the open conflicts of the new fact: for each, a question to ask the user, then settle it with resolve. undo reverses a decision. The event time comes from event_from/event_until, else from the words ("since May", "from Monday"), read against said_at.`},
 		x.remember)
 	tool(server, &n, &mcp.Tool{Name: "recall", Annotations: reads("Recall facts for a question"),
-		Description: `Find the facts that bear on a question or message. Today this is the store's candidate lookup (shared words, stems, synonyms, topics, and relations such as where the user lives or works) over the current facts, best first, with the evidence. With event and/or known it answers as of those times: the facts true at event time as the store knew them at record time known (the at tool), of those the versions of the current facts the lookup finds, in their rank (a fact whose line of versions has no current fact is not found). history adds each fact's versions. A fact is relevant only if its words say so: read them.`},
+		Description: `Find the facts that bear on a question or message, best first, with why each was found: the words of asking dropped ("remind me what I told you about"), the text index (shared words, stems, synonyms, topics), the people, places and things the query names through the user's graph, the period it names ("in May", "last summer"), and recency, fused by rank. Current facts only, unless history (superseded and retracted versions too, and each fact's versions listed). With event, only the facts true then; with known, as the store knew them then. A query of only function words finds nothing. A fact is relevant only if its words say so: read them.`},
 		x.recall)
 	tool(server, &n, &mcp.Tool{Name: "context", Annotations: reads("The memory context for a message"),
 		Description: `The block of facts to put in your context before answering: what is true now, then what is upcoming with its date, ranked (pinned first, then what is relevant to "for", then what is fresh) within budget characters. A fact of an open conflict carries a note naming the other ("unconfirmed: may replace … — ask"): ask the user, then call resolve.`},
@@ -233,27 +233,30 @@ func (x *srv) questions(ctx context.Context, id uint64, text string) ([]Question
 
 type recallIn struct {
 	Query   string `json:"query" jsonschema:"the question or message, in the user's words"`
-	K       int    `json:"k,omitempty" jsonschema:"how many facts the lookup finds at most, 1 to 100 (default 12)"`
-	Event   string `json:"event,omitempty" jsonschema:"as of this event time: facts true then (YYYY-MM-DD or RFC 3339)"`
+	K       int    `json:"k,omitempty" jsonschema:"how many facts at most, 1 to 100 (default 10)"`
+	Event   string `json:"event,omitempty" jsonschema:"only facts true at this event time (YYYY-MM-DD or RFC 3339)"`
 	Known   string `json:"known,omitempty" jsonschema:"as the store knew it at this record time (YYYY-MM-DD or RFC 3339)"`
-	History bool   `json:"history,omitempty" jsonschema:"add each fact's versions, oldest first"`
+	History bool   `json:"history,omitempty" jsonschema:"find versions no longer current too (superseded, retracted), and list each fact's versions, oldest first"`
 }
 
 type recallOut struct {
-	Lookup   string `json:"lookup" jsonschema:"the lookup mode: keywords4, stems, topics or semantic"`
-	Fallback string `json:"fallback" jsonschema:"why the lookup did less than its mode asks (an embedder unreachable); empty otherwise"`
-	Facts    []Hit  `json:"facts"`
+	Lookup   string   `json:"lookup" jsonschema:"the lookup mode of the text ranker: keywords4, stems, topics or semantic"`
+	Fallback string   `json:"fallback" jsonschema:"why the search did less than its mode asks (an embedder unreachable); empty otherwise"`
+	Entities []string `json:"entities" jsonschema:"the people, places and things of the user's graph the query names"`
+	Facts    []Hit    `json:"facts"`
 }
 
-// Hit is a fact recall found, with the evidence of the lookup.
+// Hit is a fact recall found, with why.
 type Hit struct {
-	Fact   Fact     `json:"fact"`
-	Score  float64  `json:"score"`
-	Terms  []string `json:"terms" jsonschema:"shared words, roots (pian…) and synonym sets (≈mother)"`
-	Topics []string `json:"topics"`
-	// Via is the current fact the lookup found: the hit itself, or with a
-	// time, the current version of its line.
-	Via      uint64 `json:"via" jsonschema:"the current fact the lookup found, of whose line this fact is a version"`
+	Fact     Fact     `json:"fact"`
+	Score    float64  `json:"score" jsonschema:"the fused score of the rankers that found it"`
+	Terms    []string `json:"terms" jsonschema:"shared words, roots (pian…) and synonym sets (≈mother)"`
+	Topics   []string `json:"topics"`
+	Entities []string `json:"entities" jsonschema:"the entities the query names that the fact is about"`
+	InPeriod bool     `json:"in_period" jsonschema:"the fact began, or was true, in the period the query names"`
+	// Via is the current fact of the hit's line: the hit itself when it
+	// is current, 0 when no version of its line is.
+	Via      uint64 `json:"via" jsonschema:"the current fact of whose line this fact is a version (itself when current; 0 when none is)"`
 	Versions []Fact `json:"versions,omitempty" jsonschema:"with history: every version of its line, oldest first"`
 }
 
@@ -266,72 +269,34 @@ func (x *srv) recall(ctx context.Context, in recallIn) (recallOut, error) {
 	if err != nil {
 		return recallOut{}, err
 	}
-	k := in.K
-	if k == 0 {
-		k = memory.DefaultCandidates
-	}
-	l, err := x.s.Candidates(ctx, x.user, in.Query, k)
+	r, err := x.s.Search(ctx, x.user, in.Query, &memory.SearchOptions{K: in.K, Event: event, Known: known, History: in.History})
 	if err != nil {
 		return recallOut{}, err
 	}
-	out := recallOut{Lookup: string(l.Mode), Fallback: l.Fallback, Facts: []Hit{}}
-	hit := func(f memory.Fact, c memory.Candidate) Hit {
-		terms := make([]string, 0, len(c.Terms))
-		for _, t := range c.Terms {
+	out := recallOut{Lookup: string(r.Mode), Fallback: r.Fallback, Entities: nonNil(r.Entities), Facts: []Hit{}}
+	for _, h := range r.Hits {
+		terms := make([]string, 0, len(h.Terms))
+		for _, t := range h.Terms {
 			terms = append(terms, t.String())
 		}
-		topics := c.Topics
-		if topics == nil {
-			topics = []string{}
-		}
-		return Hit{Fact: factOf(f), Score: c.Score, Terms: terms, Topics: topics, Via: c.Fact.ID}
-	}
-	lines := map[uint64][]memory.Fact{} // a candidate's versions, read once
-	line := func(id uint64) ([]memory.Fact, error) {
-		if h, ok := lines[id]; ok {
-			return h, nil
-		}
-		h, err := x.s.History(ctx, x.user, id)
-		lines[id] = h
-		return h, err
-	}
-	if event.IsZero() && known.IsZero() {
-		for _, c := range l.Candidates {
-			out.Facts = append(out.Facts, hit(c.Fact, c))
-		}
-	} else {
-		// The facts true then, of the lines the lookup found now, in the
-		// rank of their line's current fact.
-		rank := map[uint64]int{}
-		for i, c := range l.Candidates {
-			h, err := line(c.Fact.ID)
+		hit := Hit{Fact: factOf(h.Fact), Score: h.Score, Terms: terms, Topics: nonNil(h.Topics), Entities: nonNil(h.Entities),
+			InPeriod: h.InPeriod, Via: h.Fact.ID}
+		if !h.Current || in.History {
+			line, err := x.s.History(ctx, x.user, h.Fact.ID)
 			if err != nil {
 				return recallOut{}, err
 			}
-			for _, v := range h {
-				if _, ok := rank[v.ID]; !ok {
-					rank[v.ID] = i
+			if !h.Current {
+				hit.Via = 0
+				if i := slices.IndexFunc(line, func(f memory.Fact) bool { return f.State() == memory.Current }); i >= 0 {
+					hit.Via = line[i].ID
 				}
 			}
-		}
-		then, err := x.s.At(ctx, x.user, event, known)
-		if err != nil {
-			return recallOut{}, err
-		}
-		then = slices.DeleteFunc(then, func(f memory.Fact) bool { _, ok := rank[f.ID]; return !ok })
-		slices.SortStableFunc(then, func(a, b memory.Fact) int { return rank[a.ID] - rank[b.ID] })
-		for _, f := range then[:min(len(then), k)] {
-			out.Facts = append(out.Facts, hit(f, l.Candidates[rank[f.ID]]))
-		}
-	}
-	if in.History {
-		for i := range out.Facts {
-			h, err := line(out.Facts[i].Via)
-			if err != nil {
-				return recallOut{}, err
+			if in.History {
+				hit.Versions = factsOf(line)
 			}
-			out.Facts[i].Versions = factsOf(h)
 		}
+		out.Facts = append(out.Facts, hit)
 	}
 	return out, nil
 }
@@ -656,4 +621,12 @@ type unmergeIn struct {
 func (x *srv) unmerge(ctx context.Context, in unmergeIn) (mergeOut, error) {
 	m, err := x.s.UndoMerge(ctx, x.user, in.Merge, in.Reason)
 	return mergeOut{Merge: mergeOf(m)}, err
+}
+
+// nonNil makes an empty list a JSON [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

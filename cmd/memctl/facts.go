@@ -262,7 +262,7 @@ func (a *app) promptCmd() *cobra.Command {
 		Short: "Print the block of facts an assistant puts into its context",
 		Long: `prompt prints what the assistant is told: the facts true now, then the
 upcoming ones. Which facts are in is a ranking: pinned facts first, then
-those the candidate lookup finds for --for (the message being answered),
+those search finds for --for (the message being answered),
 then by freshness, which halves every --half-life since a fact was recorded,
 last told again or starts. --budget N keeps the fact lines within N
 characters (pinned facts are always in); a fact left out stays current, in
