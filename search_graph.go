@@ -29,7 +29,8 @@ func (sr *searcher) graph(ctx context.Context, words []index.Terms, out *SearchR
 	}
 	count := map[uint64]int{}
 	sr.entities = map[uint64][]string{}
-	for _, key := range g.named(sr.an, stems) {
+	named := g.named(sr.an, stems)
+	for _, key := range named {
 		name := ""
 		seen := map[uint64]bool{}
 		for _, ek := range g.byEntity[key] {
@@ -43,6 +44,30 @@ func (sr *searcher) graph(ctx context.Context, words []index.Terms, out *SearchR
 					seen[id] = true
 					count[id]++
 					sr.entities[id] = append(sr.entities[id], name)
+				}
+			}
+		}
+	}
+	// A relation the question's words say ("where did I live", "где я
+	// работаю"): the facts claiming it, of the entities it names, else of
+	// the user.
+	if rels := g.stems.cued(stems); len(rels) > 0 {
+		subjects := named
+		if len(subjects) == 0 {
+			subjects = []string{""}
+		}
+		seen := map[uint64]bool{}
+		for _, sub := range subjects {
+			for _, ek := range g.byEntity[sub] {
+				if ek.subject != sub || !slices.Contains(rels, ek.relation) {
+					continue
+				}
+				for _, ref := range g.support[ek] {
+					id := g.tl[ref.fact].rec.ID
+					if _, ok := sr.vis[id]; ok && !seen[id] {
+						seen[id] = true
+						count[id]++
+					}
 				}
 			}
 		}
@@ -61,16 +86,48 @@ func (sr *searcher) graph(ctx context.Context, words []index.Terms, out *SearchR
 // write, and its names with it.
 type nameStems struct {
 	once   sync.Once
-	byStem map[string][]string // a stem -> the entity keys (roots) with a name holding it
-	need   map[string]int      // a name's key or alias key -> how many stems it has
-	root   map[string]string   // a name's key or alias key -> its entity's key
+	byStem map[string][]string   // a stem -> the entity keys (roots) with a name holding it
+	need   map[string]int        // a name's key or alias key -> how many stems it has
+	root   map[string]string     // a name's key or alias key -> its entity's key
+	roles  map[string][]Relation // a stem of a role noun (claims.Roles) -> the relations it names the object of
+	cues   map[string][]Relation // a stem of a relation's cue (claims.Cues) -> the relations it says
+}
+
+// stemsOf maps the stems of each relation's words to the relations.
+func stemsOf(an *index.Analyzer, words map[Relation][]string) map[string][]Relation {
+	out := map[string][]Relation{}
+	for rel, ws := range words {
+		for _, n := range ws {
+			for _, w := range an.Analyze(n).Words {
+				if !strings.HasPrefix(w, term.SynonymMark) && !slices.Contains(out[w], rel) {
+					out[w] = append(out[w], rel)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cued is the relations whose cues are among stems, once built by named.
+func (ns *nameStems) cued(stems map[string]bool) []Relation {
+	var out []Relation
+	for st := range stems {
+		for _, r := range ns.cues[st] {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // named returns the keys of the entities whose name, or a name merged
 // into them, has all its stems in stems (a question's), in key order:
 // "Anna" in "what do Anna and I share?", "Northwind Bank" in "when did I
-// join Northwind Bank?", "Аня" in "что мы с Аней любим?". The user is not
-// an entity a question names.
+// join Northwind Bank?", "Аня" in "что мы с Аней любим?"; and those a role
+// noun of the question names through the user's claims ("my sister" is
+// Anna when a fact claims sibling Anna). The user is not an entity a
+// question names.
 func (g *userGraph) named(an *index.Analyzer, stems map[string]bool) []string {
 	ns := g.stems
 	ns.once.Do(func() {
@@ -95,6 +152,7 @@ func (g *userGraph) named(an *index.Analyzer, stems map[string]bool) []string {
 				}
 			}
 		}
+		ns.roles, ns.cues = stemsOf(an, claims.Roles()), stemsOf(an, claims.Cues())
 	})
 	met := map[string]int{}
 	for st := range stems {
@@ -106,6 +164,17 @@ func (g *userGraph) named(an *index.Analyzer, stems map[string]bool) []string {
 	for name, n := range met {
 		if n == ns.need[name] {
 			out = append(out, ns.root[name])
+		}
+	}
+	// A role the question names ("my sister", "собаку") is whom the
+	// user's claims of its relation name: Anna, Rex.
+	for st := range stems {
+		for _, rel := range ns.roles[st] {
+			for _, k := range g.byEntity[""] {
+				if k.subject == "" && k.relation == rel && k.object != "" {
+					out = append(out, k.object)
+				}
+			}
 		}
 	}
 	slices.Sort(out)

@@ -111,12 +111,12 @@ func TestSearchReachesAnEntityThroughItsMergedName(t *testing.T) {
 	// Annie is no name of any claim: only the merge leads the graph to
 	// Anna's facts.
 	graphOnly := &memory.SearchOptions{Rankers: []memory.Ranker{memory.RankGraph}}
-	if r := must[memory.SearchResult](t)(st.s.Search(ctx, "u", "What does Annie like?", graphOnly)); len(r.Hits) != 0 {
+	if r := must[memory.SearchResult](t)(st.s.Search(ctx, "u", "Tell me about Annie", graphOnly)); len(r.Hits) != 0 {
 		t.Fatalf("before the merge: hits %v, want none", hitIDs(r))
 	}
 	must[memory.Fact](t)(st.s.Add(ctx, memory.Note{User: "u", Text: "My sister Annie is a nurse."}))
 	must[memory.Merge](t)(st.s.MergeEntities(ctx, "u", "Annie", "Anna", "the same sister"))
-	r := must[memory.SearchResult](t)(st.s.Search(ctx, "u", "What does Annie like?", graphOnly))
+	r := must[memory.SearchResult](t)(st.s.Search(ctx, "u", "Tell me about Annie", graphOnly))
 	got := hitIDs(r)
 	if !slices.Contains(got, st.anna.ID) || !slices.Contains(got, st.annaJazz.ID) {
 		t.Fatalf("graph hits %v (entities %v), want Anna's facts %d and %d", got, r.Entities, st.anna.ID, st.annaJazz.ID)
@@ -191,5 +191,28 @@ func TestSearchIsUnchangedByItsOwnCalls(t *testing.T) {
 	}
 	if after := snapshot(t, st.s); after != before {
 		t.Error("a search changed the store")
+	}
+}
+
+func TestSearchFollowsRolesAndRelationsThroughTheGraph(t *testing.T) {
+	st := newSearchStore(t)
+	ctx := context.Background()
+	graphOnly := &memory.SearchOptions{Rankers: []memory.Ranker{memory.RankGraph}, History: true}
+	// "sister" is Anna by the sibling claim of "My sister Anna lives in
+	// Kazan": Anna's jazz, which says nothing of a sister, is reached.
+	r := must[memory.SearchResult](t)(st.s.Search(ctx, "u", "What does my sister enjoy?", graphOnly))
+	if !slices.Contains(hitIDs(r), st.annaJazz.ID) || !slices.Contains(r.Entities, "Anna") {
+		t.Errorf("sister: hits %v, entities %v, want %d through Anna", hitIDs(r), r.Entities, st.annaJazz.ID)
+	}
+	// "live" says lives_in: the user's facts claiming it, the superseded
+	// Porto with History, and not the sister's Kazan, which is hers.
+	r = must[memory.SearchResult](t)(st.s.Search(ctx, "u", "Where have I lived?", graphOnly))
+	got := hitIDs(r)
+	if !slices.Contains(got, st.porto.ID) || !slices.Contains(got, st.lisbon.ID) || slices.Contains(got, st.anna.ID) {
+		t.Errorf("lived: hits %v, want Porto %d and Lisbon %d, not Anna's %d", got, st.porto.ID, st.lisbon.ID, st.anna.ID)
+	}
+	r = must[memory.SearchResult](t)(st.s.Search(ctx, "u", "Where does my sister live?", graphOnly))
+	if got := hitIDs(r); len(got) == 0 || got[0] != st.anna.ID || slices.Contains(got, st.lisbon.ID) {
+		t.Errorf("sister lives: hits %v, want Anna's Kazan %d first and not the user's Lisbon %d", got, st.anna.ID, st.lisbon.ID)
 	}
 }

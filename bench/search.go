@@ -70,6 +70,7 @@ func searchCmd() *cobra.Command {
 	var dataDir, setDir, mode, scales string
 	var k, lookups int
 	var verbose bool
+	var show string
 	c := &cobra.Command{
 		Use:   "search",
 		Short: "Search: recall@1/5/10 (any and all evidence) and MRR per category, language and half, beside SQLite FTS5 BM25; latency at scales",
@@ -84,7 +85,7 @@ func searchCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := evalSearch(cmd.Context(), set, m, k, verbose, w)
+			res, err := evalSearch(cmd.Context(), set, m, k, verbose, strings.Split(show, ","), w)
 			if err != nil {
 				return err
 			}
@@ -128,6 +129,7 @@ func searchCmd() *cobra.Command {
 	f.StringVar(&scales, "scales", "1000,10000,100000", "store sizes to time searches at; empty: none")
 	f.IntVar(&lookups, "lookups", 1000, "searches to time per scale")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list the dev half's questions whose evidence is not all in the top k")
+	f.StringVar(&show, "show", "", "print the hits of these questions of the dev half (ids, comma-separated), with their ranks")
 	return c
 }
 
@@ -252,7 +254,7 @@ func (f *worldFact) visible(q searchQuestion, known, event time.Time) bool {
 	return q.History || !endedThen
 }
 
-func evalSearch(ctx context.Context, set *searchSet, mode memory.LookupMode, k int, verbose bool, w io.Writer) (*searchResult, error) {
+func evalSearch(ctx context.Context, set *searchSet, mode memory.LookupMode, k int, verbose bool, show []string, w io.Writer) (*searchResult, error) {
 	res := &searchResult{ours: searchScores{}, bm25: searchScores{}, without: map[memory.Ranker]searchScores{}, alone: map[memory.Ranker]searchScores{}, k: k}
 	for _, r := range memory.Rankers() {
 		res.without[r], res.alone[r] = searchScores{}, searchScores{}
@@ -267,7 +269,7 @@ func evalSearch(ctx context.Context, set *searchSet, mode memory.LookupMode, k i
 		if err != nil {
 			return nil, err
 		}
-		err = wd.ask(ctx, set, lang, k, verbose, w, res)
+		err = wd.ask(ctx, set, lang, k, verbose, show, w, res)
 		wd.s.Close()
 		wd.db.Close()
 		if err != nil {
@@ -278,7 +280,7 @@ func evalSearch(ctx context.Context, set *searchSet, mode memory.LookupMode, k i
 }
 
 // ask puts every question of lang to the world and scores the answers.
-func (wd *searchWorld) ask(ctx context.Context, set *searchSet, lang string, k int, verbose bool, w io.Writer, res *searchResult) error {
+func (wd *searchWorld) ask(ctx context.Context, set *searchSet, lang string, k int, verbose bool, show []string, w io.Writer, res *searchResult) error {
 	for _, q := range set.questions {
 		if q.Lang != lang {
 			continue
@@ -317,6 +319,12 @@ func (wd *searchWorld) ask(ctx context.Context, set *searchSet, lang string, k i
 		}
 		ranks := ranksOf(want, got)
 		res.ours.add(q, ranks)
+		if slices.Contains(show, q.ID) && searchHalf(q.ID) == "dev" {
+			fmt.Fprintf(w, "%s %q want %v ranks %v entities %v period %v..%v\n", q.ID, q.Question, want, ranks, got.Entities, got.PeriodFrom, got.PeriodUntil)
+			for _, h := range got.Hits {
+				fmt.Fprintf(w, "  %d %.3f %v %v %v %q\n", h.Fact.ID, h.Score, h.Ranks, h.Entities, h.Terms, h.Fact.Text)
+			}
+		}
 		if verbose && searchHalf(q.ID) == "dev" && slices.ContainsFunc(ranks, func(r int) bool { return r == 0 || r > k }) {
 			fmt.Fprintf(w, "miss %s [%s] %q ranks %v\n", q.ID, q.Category, q.Question, ranks)
 		}

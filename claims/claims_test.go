@@ -107,3 +107,33 @@ func TestValidate(t *testing.T) {
 		t.Errorf("200 runes: %v", err)
 	}
 }
+
+// TestRolesAndCues checks the words a search reads from the rules: role
+// nouns by the relation whose object they name, and cue words by the
+// relation they say, without the function words every pattern holds.
+func TestRolesAndCues(t *testing.T) {
+	roles := claims.Roles()
+	for rel, word := range map[claims.Relation]string{claims.Sibling: "sister", claims.HasPet: "собака", claims.Partner: "wife"} {
+		if !slices.Contains(roles[rel], word) {
+			t.Errorf("Roles()[%s] = %v, want %q among them", rel, roles[rel], word)
+		}
+	}
+	cues := claims.Cues()
+	for rel, word := range map[claims.Relation]string{claims.LivesIn: "lived", claims.WorksAt: "работаю", claims.HasPet: "dog"} {
+		if !slices.Contains(cues[rel], word) {
+			t.Errorf("Cues()[%s] = %v, want %q among them", rel, cues[rel], word)
+		}
+	}
+	for rel, ws := range cues {
+		for _, w := range []string{"i", "my", "at", "in", "the", "я", "в"} {
+			if slices.Contains(ws, w) {
+				t.Errorf("Cues()[%s] holds the function word %q", rel, w)
+			}
+		}
+	}
+	// The maps are the caller's.
+	roles[claims.Sibling][0] = "changed"
+	if claims.Roles()[claims.Sibling][0] == "changed" {
+		t.Error("Roles shares its slices")
+	}
+}

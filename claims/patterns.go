@@ -105,6 +105,9 @@ type rules struct {
 	// that what it states is over ("my cat Luna died").
 	endings [][]string
 	unsaid  map[string]bool
+	// roles are the nouns of roles.txt, by the relation whose object
+	// they name; cues the words that say a relation (Cues).
+	roles, cues map[Relation][]string
 	// shapes says how the last word of an object of a kind looks
 	// (jobs.txt, medications.txt); a kind with none takes any.
 	shapes map[Kind]*shape
@@ -149,6 +152,13 @@ func loadRules(fsys fs.FS) (*rules, error) {
 	if err := r.readCases(fsys, "cases.txt"); err != nil {
 		return nil, err
 	}
+	text, err := readFile(fsys, "roles.txt")
+	if err != nil {
+		return nil, err
+	}
+	if r.roles, err = readRoles(text); err != nil {
+		return nil, err
+	}
 	for _, f := range []string{"en.txt", "ru.txt"} {
 		if err := r.readPatterns(fsys, f); err != nil {
 			return nil, err
@@ -166,6 +176,7 @@ func loadRules(fsys fs.FS) (*rules, error) {
 			r.patterns = append(r.patterns, q)
 		}
 	}
+	r.cues = r.cuesOf()
 	r.byFirst = map[string][]int{}
 	for i, p := range r.patterns {
 		if p.elems[0].kind == subject {

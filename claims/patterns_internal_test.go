@@ -29,7 +29,7 @@ func validFiles() fstest.MapFS {
 	for name, text := range map[string]string{
 		"stop.txt": "and\n", "lead.txt": "a\n", "subjects.txt": "sister\n", "negation.txt": "not\n",
 		"adverbs.txt": "just\n", "indeclinable.txt": "кофе\n", "cases.txt": "prep и ь\n", "designators.txt": "company company\n", "nonobjects.txt": "school year\n", "jobs.txt": "-er\n", "medications.txt": "-in\n", "describers.txt": "old\n",
-		"firstperson.txt": "я\n", "subordinators.txt": "что\n", "possessives.txt": "her\n", "my.txt": "my\n", "interjections.txt": "sorry\n", "endings.txt": "died\n!almost\n",
+		"firstperson.txt": "я\n", "subordinators.txt": "что\n", "possessives.txt": "her\n", "my.txt": "my\n", "interjections.txt": "sorry\n", "endings.txt": "died\n!almost\n", "roles.txt": "sibling sister\n",
 		"en.txt": "# English\nworks_at company: i work at NAME\nlives_in place: S lives in NAME\n",
 		"ru.txt": "lives_in place: живу в NAME.prep\n",
 	} {
@@ -94,6 +94,10 @@ func TestLoadRulesRejects(t *testing.T) {
 		{"endings.txt", "passed  away\n", "endings.txt:1: word \"\" is empty"},
 		{"cases.txt", "prep и\n", "cases.txt:1: want \"case from to\""},
 		{"cases.txt", "prep и ь\nprep ни нь\n", "cases.txt:2: suffix \"ни\" ends in the earlier \"и\""},
+		{"roles.txt", "sister\n", "roles.txt:1: want \"relation noun ...\""},
+		{"roles.txt", "kin sister\n", "unknown relation"},
+		{"roles.txt", "sibling sister\nsibling brother\n", "roles.txt:2: relation \"sibling\" twice"},
+		{"roles.txt", "sibling Sister\n", "is not lowercase"},
 	} {
 		fs := validFiles()
 		fs["patterns/"+c.file] = &fstest.MapFile{Data: []byte(c.text)}

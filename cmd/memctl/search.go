@@ -43,6 +43,9 @@ adds versions no longer current (superseded or retracted). --explain shows
 each fact's rank in each ranker.`,
 		Args: exactArgs("QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.K < 1 || o.K > memory.MaxCandidates {
+				return usagef("--k %d: want 1 to %d facts", o.K, memory.MaxCandidates)
+			}
 			return a.withStore(true, func(s *memory.Store) error {
 				r, err := s.Search(cmd.Context(), a.user, args[0], &o)
 				if err != nil {
