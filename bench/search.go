@@ -237,8 +237,10 @@ type worldFact struct {
 }
 
 // visible says whether the bench's own account of fact f lets a question
-// see it, as SearchOptions would: told by known, current then unless
-// history, true at event when asked.
+// see it, as SearchOptions would: told by known; with event, true in the
+// world then as known then (a fact superseded since was true until its
+// successor began; a retracted one never was); else current then, or any
+// version with history.
 func (f *worldFact) visible(q searchQuestion, known, event time.Time) bool {
 	if f.told.After(known) {
 		return false
@@ -248,8 +250,7 @@ func (f *worldFact) visible(q searchQuestion, known, event time.Time) bool {
 		if f.retracted && endedThen {
 			return false
 		}
-		inWorld := !f.start.After(event) && (f.end.IsZero() || !endedThen || event.Before(f.end))
-		return inWorld && (!endedThen || q.History)
+		return !f.start.After(event) && (!endedThen || f.end.IsZero() || event.Before(f.end))
 	}
 	return q.History || !endedThen
 }
