@@ -85,10 +85,15 @@ func TestKeptIndexIsBuiltAgainWhenItCannotProveWhatItHolds(t *testing.T) {
 		name  string
 		mode  index.Mode
 		touch func(s *store)
+		// then changes the index opened, before its first lookup.
+		then func(l *Index)
 	}{
-		{"a write that kept no log", index.Topics, func(s *store) { s.lost = uint64(len(s.log)) + 1; s.apply(nil) }},
-		{"a store restored from a backup", index.Topics, func(s *store) { s.tag++ }},
-		{"another lookup mode", index.Stems, func(*store) {}},
+		{"a write that kept no log", index.Topics, func(s *store) { s.lost = uint64(len(s.log)) + 1; s.apply(nil) }, nil},
+		{"a store restored from a backup", index.Topics, func(s *store) { s.tag++ }, nil},
+		{"another lookup mode", index.Stems, func(*store) {}, nil},
+		// A version with other lexicons makes other terms of the same
+		// text: the index the version before kept must not answer.
+		{"other lexicons", index.Topics, func(*store) {}, func(l *Index) { l.analysis += "+other" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStoreKept(t, true)
@@ -99,6 +104,9 @@ func TestKeptIndexIsBuiltAgainWhenItCannotProveWhatItHolds(t *testing.T) {
 			tc.touch(s)
 			s.mu.Unlock()
 			s.open(t, true, tc.mode)
+			if tc.then != nil {
+				tc.then(s.l)
+			}
 			before := s.pages
 			s.mustFind(t, ctx, "ann", "tea", tea)
 			if s.pages == before {

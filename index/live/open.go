@@ -95,7 +95,8 @@ func (l *Index) fill(ctx context.Context, ix *index.Index) error {
 // catchUp brings the kept index ix from the commit its marker names to the
 // store's newest, and purges the words of the facts deleted meanwhile from
 // its files. caught false says the marker proves nothing: missing, of
-// another mode, or naming a commit the store cannot tell the changes since.
+// another analysis (mode or lexicons), or naming a commit the store cannot
+// tell the changes since.
 func (l *Index) catchUp(ctx context.Context, ix *index.Index) (caught bool, err error) {
 	m, err := ix.Marked()
 	if err != nil {
@@ -136,14 +137,15 @@ func (l *Index) catchUp(ctx context.Context, ix *index.Index) (caught bool, err 
 }
 
 // marker is what the kept index is marked with for a commit of the store:
-// the lookup mode, whose analyzer made its terms, then the commit.
+// the analysis that made its terms (the lookup mode and this build's
+// lexicons, index.Analysis), then the commit.
 func (l *Index) marker(commit []byte) []byte {
-	return append(append([]byte(l.mode), 0), commit...)
+	return append(append([]byte(l.analysis), 0), commit...)
 }
 
-// commitOf reads the commit a marker names, ok false if it is not one of
-// this mode's.
+// commitOf reads the commit a marker names, ok false if the terms are not
+// of this analysis: another mode, or another version's lexicons.
 func (l *Index) commitOf(m []byte) ([]byte, bool) {
-	mode, commit, found := bytes.Cut(m, []byte{0})
-	return commit, found && string(mode) == string(l.mode)
+	analysis, commit, found := bytes.Cut(m, []byte{0})
+	return commit, found && string(analysis) == l.analysis
 }
