@@ -29,8 +29,8 @@ var ErrClosed = errors.New("store is closed")
 //	Drop    close it and remove its files
 //	Close   cancel a build, wait for it, drop: no index outlives the store
 type Index struct {
-	root     string // the private directory beside the store file
-	mode     index.Mode
+	root string // the private directory beside the store file
+	mode index.Mode
 	// analysis names what the mode's analyzer makes of a text
 	// (index.Analysis): the kept index is marked with it.
 	analysis string
