@@ -70,7 +70,7 @@ func searchCmd() *cobra.Command {
 	var dataDir, setDir, mode, scales string
 	var k, lookups int
 	var verbose bool
-	var show string
+	var show, cpuprofile string
 	c := &cobra.Command{
 		Use:   "search",
 		Short: "Search: recall@1/5/10 (any and all evidence) and MRR per category, language and half, beside SQLite FTS5 BM25; latency at scales",
@@ -107,7 +107,7 @@ func searchCmd() *cobra.Command {
 					if err != nil || facts < 1000 {
 						return fmt.Errorf("--scales: %q is not a number of facts of 1000 or more", n)
 					}
-					l, err := searchLatency(cmd.Context(), texts, qs, m, facts, lookups)
+					l, err := searchLatency(cmd.Context(), texts, qs, m, facts, lookups, cpuprofile)
 					if err != nil {
 						return err
 					}
@@ -129,6 +129,7 @@ func searchCmd() *cobra.Command {
 	f.StringVar(&scales, "scales", "1000,10000,100000", "store sizes to time searches at; empty: none")
 	f.IntVar(&lookups, "lookups", 1000, "searches to time per scale")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list the dev half's questions whose evidence is not all in the top k")
+	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the timed searches (ours, at every scale) to this file")
 	f.StringVar(&show, "show", "", "print the hits of these questions of the dev half (ids, comma-separated), with their ranks")
 	return c
 }
@@ -600,12 +601,16 @@ func (s searchScore) figures() string {
 	return fmt.Sprintf("%.3f\t%.3f\t%.3f\t%.3f\t%.3f", ratio(s.at1, s.n), ratio(s.at5, s.n), s.any10(), ratio(s.all10, s.n), s.rr/float64(max(1, s.n)))
 }
 
+// searchActiveUsers is how many users the latency rows search: fewer than
+// the users whose decoded facts the store keeps (64).
+const searchActiveUsers = 32
+
 // searchLatency times searches of the questions' texts in a store of n
 // facts in users of 1,000 (the scale rows' layout), and the same through
 // SQLite FTS5 BM25 over the same facts.
 type searchLat struct{ p50, p99, first, bmP50, bmP99 time.Duration }
 
-func searchLatency(ctx context.Context, texts, questions []string, mode memory.LookupMode, n, lookups int) (searchLat, error) {
+func searchLatency(ctx context.Context, texts, questions []string, mode memory.LookupMode, n, lookups int, cpuprofile string) (searchLat, error) {
 	var l searchLat
 	dir, err := os.MkdirTemp("", "bench-search-scale-")
 	if err != nil {
@@ -622,6 +627,10 @@ func searchLatency(ctx context.Context, texts, questions []string, mode memory.L
 	}
 	defer s.Close()
 	users := max(1, n/1000)
+	// The searches go to as many users as the store keeps decoded between
+	// writes (a desktop assistant has one); the first search of a user,
+	// which reads its facts, is timed apart.
+	active := min(users, searchActiveUsers)
 	// The first search of a store builds its index; of a user, reads its
 	// timeline and graph. Both are timed apart from the rest.
 	if _, err := s.Search(ctx, "user-0", questions[0], nil); err != nil {
@@ -632,16 +641,23 @@ func searchLatency(ctx context.Context, texts, questions []string, mode memory.L
 		return l, err
 	}
 	l.first = time.Since(start)
-	// Warm every user once, as an assistant's session would.
-	for u := range users {
+	// Warm every active user once, as an assistant's session would.
+	for u := range active {
 		if _, err := s.Search(ctx, fmt.Sprintf("user-%d", u), questions[u%len(questions)], nil); err != nil {
 			return l, err
 		}
 	}
+	stop := func() {}
+	if cpuprofile != "" {
+		if stop, err = startProfile(fmt.Sprintf("%s.%d", cpuprofile, n)); err != nil {
+			return l, err
+		}
+	}
 	lat := timeN(lookups, func(i int) error {
-		_, err := s.Search(ctx, fmt.Sprintf("user-%d", i%users), questions[i%len(questions)], nil)
+		_, err := s.Search(ctx, fmt.Sprintf("user-%d", i%active), questions[i%len(questions)], nil)
 		return err
 	})
+	stop()
 	l.p50, l.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
 
 	sq, err := openSQLite(filepath.Join(dir, "b.sqlite"))
@@ -662,7 +678,7 @@ func searchLatency(ctx context.Context, texts, questions []string, mode memory.L
 		if q == "" {
 			return nil
 		}
-		_, err := scanFacts(sq.lookup.Query(q, fmt.Sprintf("user-%d", i%users), 10))
+		_, err := scanFacts(sq.lookup.Query(q, fmt.Sprintf("user-%d", i%active), 10))
 		return err
 	})
 	l.bmP50, l.bmP99 = lat[len(lat)/2], lat[len(lat)*99/100]
