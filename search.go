@@ -128,7 +128,8 @@ type SearchResult struct {
 }
 
 // weight is each ranker's weight in the fusion. Recency only orders what
-// the others found, so it weighs least.
+// the others found, so it weighs least: on the development questions any
+// more of it cost recall (bench search), so it breaks ties.
 func weight(r Ranker) float64 {
 	switch r {
 	case RankText, RankSimilarity:
@@ -136,7 +137,7 @@ func weight(r Ranker) float64 {
 	case RankGraph, RankTime:
 		return 0.5
 	}
-	return 0.1
+	return 0.02
 }
 
 // rankDepth is how deep each ranker's list goes.
