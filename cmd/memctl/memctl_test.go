@@ -559,7 +559,9 @@ func TestDemo(t *testing.T) {
 		"14. An assistant uses the memory over MCP", "← #15 I play the cello. (evidence: play", "      - I play the cello.",
 		"15. One process owns the store", "    $ memctl list\n      ID  STATE", "15  current  -    2026-11-02  2026-11-02 → open  I play the cello.",
 		"memctl: the store is held by memctl demo (pid ",
-		"16. The candidate index outlives the process", "17. Moving the memory to a new file", "Its export is byte for byte the first one's"} {
+		"16. The candidate index outlives the process", "17. Moving the memory to a new file", "Its export is byte for byte the first one's",
+		"18. Asking the memory a question: Search", "#13 Я живу в Мюнхене.  [current;", "#1 I work at company A.  [superseded;",
+		"nothing: a question of only function words finds nothing"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
