@@ -30,6 +30,10 @@
 //	timeline.go    At: event intervals as known at a record time
 //	prompt.go      Prompt, ExplainPrompt: the facts ranked (pinned, relevance,
 //	               freshness) within a budget, with notes on open conflicts
+//	search.go      Search: a question's read path, its options, the text and
+//	               recency rankers and the fusion; search_graph.go the
+//	               entities, roles and relations a question names;
+//	               search_time.go the period it names
 //	remember.go    Remember: candidates, the decider's verdict, the executor
 //	plan.go        Remember's verdict and its plan, decided before any write
 //	decider.go     Decider and Embedder values: rules, add, Ollama,
