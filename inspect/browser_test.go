@@ -140,6 +140,27 @@ func TestBrowserPages(t *testing.T) {
 	}
 }
 
+// The header's search box asks the memory; the page's form asks again
+// with history.
+func TestBrowserSearch(t *testing.T) {
+	ctx := tab(t)
+	_, base := serve(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?token="+browserToken), chromedp.WaitVisible("form.quicksearch input"),
+		chromedp.SendKeys("form.quicksearch input", "Where do I live?\n"), chromedp.WaitVisible("table.facts")); err != nil {
+		t.Fatal(err)
+	}
+	text, err := chromedp.Run(ctx, chromedp.Text("main"))
+	if err != nil || !strings.Contains(text, "I live in Paris now") || strings.Contains(text, "I live in Lyon.") {
+		t.Fatalf("search from the header: %q, %v", text, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`main input[name=all]`), chromedp.Click(`main button[type=submit]`), chromedp.WaitVisible("tr.superseded")); err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := chromedp.Run(ctx, chromedp.Text("main")); !strings.Contains(text, "I live in Lyon.") {
+		t.Fatalf("search with history: %q", text)
+	}
+}
+
 func TestBrowserUndo(t *testing.T) {
 	ctx := tab(t)
 	f, base := serve(t)
@@ -233,6 +254,7 @@ func TestScreenshots(t *testing.T) {
 		{"decisions", "/decisions?changed=1"},
 		{"conflicts", "/conflicts"},
 		{"entity", "/entity?name=Lyon"},
+		{"search", "/search?q=Where+did+I+live%3F&all=1"},
 	}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
 		t.Fatal(err)
