@@ -77,6 +77,10 @@ type SearchOptions struct {
 	// History adds the versions no longer current as of Known: superseded
 	// ("where did I live before Munich?") and retracted ones.
 	History bool
+	// States, when set, are the states (as of Known) a hit may be in,
+	// History adding to them; nil means Current, and with Event Current
+	// and Superseded (what was true then, as At answers).
+	States []State
 	// Rankers are the rankers to fuse; nil means all. For measuring each
 	// one's part.
 	Rankers []Ranker
@@ -178,6 +182,11 @@ func (s *Store) Search(ctx context.Context, user, query string, opts *SearchOpti
 	if err := validTime("known", o.Known); err != nil {
 		return out, err
 	}
+	for _, st := range o.States {
+		if st != Current && st != Superseded && st != Retracted {
+			return out, fmt.Errorf("%w: state %d", ErrInvalidSearch, st)
+		}
+	}
 	use := map[Ranker]bool{}
 	pick := o.Rankers
 	if pick == nil {
@@ -277,12 +286,28 @@ func (sr *searcher) run(ctx context.Context, query string) (SearchResult, error)
 	return out, nil
 }
 
-// visible gathers the facts the options let the search return: as known
-// at Known, current then (History: every version told by then), and with
-// Event, true then.
+// visible gathers the facts the options let the search return: told by
+// Known, in a state (as of Known) the options allow, and with Event, true
+// then.
 func (sr *searcher) visible() {
 	k := orNow(sr.o.Known, sr.now)
 	e := orNow(sr.o.Event, sr.now)
+	allowed := map[State]bool{}
+	switch {
+	case sr.o.States != nil:
+		for _, st := range sr.o.States {
+			allowed[st] = true
+		}
+	case !sr.o.Event.IsZero():
+		// What was true then, as At answers: a fact superseded since
+		// was true until its successor began.
+		allowed[Current], allowed[Superseded] = true, true
+	default:
+		allowed[Current] = true
+	}
+	if sr.o.History {
+		allowed[Superseded], allowed[Retracted] = true, true
+	}
 	sr.vis = make(map[uint64]int, len(sr.tl))
 	for i := range sr.tl {
 		r, evs := &sr.tl[i].rec, sr.tl[i].evs
@@ -290,16 +315,16 @@ func (sr *searcher) visible() {
 			continue
 		}
 		p := spanAt(r, evs, k)
-		ok := false
+		st := Current
 		switch {
-		case !sr.o.Event.IsZero():
-			ok = p.contains(e) || sr.o.History && supersededAt(evs, k)
-		case sr.o.History:
-			ok = true
-		default:
-			ok = p.visible && !supersededAt(evs, k)
+		case !p.visible:
+			st = Retracted
+		case supersededAt(evs, k):
+			st = Superseded
 		}
-		if ok {
+		// A retracted fact was never true: an event time filters the
+		// others only.
+		if allowed[st] && (sr.o.Event.IsZero() || st == Retracted || p.contains(e)) {
 			sr.vis[r.ID] = i
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
+	"github.com/palimpsest-mem/memory/internal/ollamatest"
 )
 
 // searchStore holds one user's small life: a move (Porto superseded by
@@ -214,5 +215,61 @@ func TestSearchFollowsRolesAndRelationsThroughTheGraph(t *testing.T) {
 	r = must[memory.SearchResult](t)(st.s.Search(ctx, "u", "Where does my sister live?", graphOnly))
 	if got := hitIDs(r); len(got) == 0 || got[0] != st.anna.ID || slices.Contains(got, st.lisbon.ID) {
 		t.Errorf("sister lives: hits %v, want Anna's Kazan %d first and not the user's Lisbon %d", got, st.anna.ID, st.lisbon.ID)
+	}
+}
+
+// With an embedder, the similarity ranker finds a fact that shares no
+// word, stem or topic with the question; without it the search says so
+// and answers from the other rankers.
+func TestSearchWithEmbeddings(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.Embed = conceptEmbed
+	s := semanticStore(t, srv)
+	target := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "My hobby is florp."}))
+	must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "I keep a zint at home."}))
+	r := must[memory.SearchResult](t)(s.Search(ctx, "", "Do I ever quab?", nil))
+	if r.Fallback != "" || len(r.Hits) == 0 || r.Hits[0].Fact.ID != target.ID || r.Hits[0].Similarity < 0.9 {
+		t.Fatalf("search %+v", r)
+	}
+	if !slices.ContainsFunc(r.Hits[0].Ranks, func(x memory.RankOf) bool { return x.Ranker == memory.RankSimilarity }) {
+		t.Errorf("ranks %v: want the similarity ranker's", r.Hits[0].Ranks)
+	}
+	srv.SetFault(ollamatest.Error500)
+	r = must[memory.SearchResult](t)(s.Search(ctx, "", "my hobby", nil))
+	if r.Fallback == "" || len(r.Hits) == 0 || r.Hits[0].Fact.ID != target.ID {
+		t.Errorf("embedder down: %+v, want the words' hit and a fallback", r)
+	}
+}
+
+func TestSearchStates(t *testing.T) {
+	st := newSearchStore(t)
+	ctx := context.Background()
+	wrong := must[memory.Fact](t)(st.s.Add(ctx, memory.Note{User: "u", Text: "I live in Faro."}))
+	must[memory.Fact](t)(st.s.Invalidate(ctx, "u", wrong.ID, memory.Change{Reason: "misheard"}))
+	q := "Where do I live, Porto, Lisbon or Faro?"
+	for _, c := range []struct {
+		name string
+		opts *memory.SearchOptions
+		want []uint64 // exactly these among the hits of the three
+	}{
+		{"default: current", nil, []uint64{st.lisbon.ID}},
+		{"retracted only", &memory.SearchOptions{States: []memory.State{memory.Retracted}}, []uint64{wrong.ID}},
+		{"superseded only", &memory.SearchOptions{States: []memory.State{memory.Superseded}}, []uint64{st.porto.ID}},
+		{"history", &memory.SearchOptions{History: true}, []uint64{st.porto.ID, st.lisbon.ID, wrong.ID}},
+	} {
+		r := must[memory.SearchResult](t)(st.s.Search(ctx, "u", q, c.opts))
+		var got []uint64
+		for _, id := range hitIDs(r) {
+			if id == st.porto.ID || id == st.lisbon.ID || id == wrong.ID {
+				got = append(got, id)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if _, err := st.s.Search(ctx, "u", q, &memory.SearchOptions{States: []memory.State{9}}); !errors.Is(err, memory.ErrInvalidSearch) {
+		t.Errorf("state 9: %v, want ErrInvalidSearch", err)
 	}
 }
