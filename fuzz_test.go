@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory"
 )
@@ -174,6 +175,49 @@ func FuzzImport(f *testing.F) {
 		}
 		if again := snapshot(t, dst); again != exported {
 			t.Fatalf("export after re-import differs:\n%s\nwant:\n%s", again, exported)
+		}
+	})
+}
+
+// FuzzSearch: any query, k and pair of times either is refused with a
+// sentinel error, or answers at most k facts of the user asked, each one
+// the options let in, ranked by a score that does not rise; and never
+// changes the store.
+func FuzzSearch(f *testing.F) {
+	for _, q := range []string{"Where do I live?", "what do you know", "", "  ", "Anna in May 2026", "Где я жила до Лиссабона?",
+		"knee\x00", "\xff", strings.Repeat("ё ", 2500), "≈mother pian…", "#knee-injury", "in 1850", "before 2199 and after 1900"} {
+		f.Add(q, 10, int64(0), int64(0), false)
+	}
+	f.Add("Porto", -1, int64(-1e18), int64(9e18), true)
+	f.Add("Porto", 1000, int64(1.7e18), int64(1.5e18), false)
+	errs := []error{memory.ErrEmpty, memory.ErrTooLong, memory.ErrInvalidUTF8, memory.ErrControlChar, memory.ErrInvalidK, memory.ErrInvalidTime}
+	st := newSearchStore(f)
+	before := snapshot(f, st.s)
+	f.Fuzz(func(t *testing.T, q string, k int, event, known int64, history bool) {
+		o := &memory.SearchOptions{K: k, History: history}
+		if event != 0 {
+			o.Event = time.Unix(0, event)
+		}
+		if known != 0 {
+			o.Known = time.Unix(0, known)
+		}
+		r, err := st.s.Search(ctx, "u", q, o)
+		if err != nil {
+			if !isOneOf(err, errs) {
+				t.Fatalf("Search(%q, %+v): %v is none of the input errors", q, o, err)
+			}
+			return
+		}
+		if len(r.Hits) > max(k, memory.DefaultSearchResults) {
+			t.Fatalf("%d hits for k %d", len(r.Hits), k)
+		}
+		for i, h := range r.Hits {
+			if h.Fact.User != "u" || (!history && h.Fact.State() == memory.Retracted) || (i > 0 && h.Score > r.Hits[i-1].Score) || len(h.Ranks) == 0 {
+				t.Fatalf("hit %d of %q: %+v", i, q, h)
+			}
+		}
+		if after := snapshot(t, st.s); after != before {
+			t.Fatal("a search changed the store")
 		}
 	})
 }

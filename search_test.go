@@ -20,7 +20,7 @@ type searchStore struct {
 	porto, lisbon, anna, annaJazz, knee, may memory.Fact
 }
 
-func newSearchStore(t *testing.T) *searchStore {
+func newSearchStore(t testing.TB) *searchStore {
 	t.Helper()
 	ctx := context.Background()
 	c := newClock("2026-01-10")
