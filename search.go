@@ -253,6 +253,9 @@ type searcher struct {
 func (sr *searcher) run(ctx context.Context, query string) (SearchResult, error) {
 	s := sr.s
 	out := SearchResult{Mode: s.mode}
+	// Before the store is read: the analyses a search keeps must not
+	// outlive a Delete that commits meanwhile (see live.Index.Terms).
+	sr.gen = s.live.Generation()
 	var err error
 	if sr.tl, err = s.userTimeline(ctx, sr.user); err != nil {
 		return out, err
@@ -263,7 +266,6 @@ func (sr *searcher) run(ctx context.Context, query string) (SearchResult, error)
 	}
 	words := sr.an.Question(query)
 	sr.q = index.Union(words)
-	sr.gen = s.live.Generation()
 	sr.lists = map[Ranker][]ranked{}
 	if len(sr.vis) == 0 {
 		return out, nil
