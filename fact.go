@@ -305,6 +305,13 @@ func eventOf(e *kv.Event) Event {
 // validText checks text against the store's rules and returns it trimmed.
 // what names the field in errors.
 func (s *Store) validText(what, text string, optional bool) (string, error) {
+	return checkText(what, text, s.maxRunes, optional)
+}
+
+// checkText checks text (valid UTF-8, no control character but line
+// breaks and tabs, at most maxRunes runes once trimmed, not empty unless
+// optional) and returns it trimmed.
+func checkText(what, text string, maxRunes int, optional bool) (string, error) {
 	if !utf8.ValidString(text) {
 		return "", fmt.Errorf("%s: %w", what, ErrInvalidUTF8)
 	}
@@ -322,8 +329,8 @@ func (s *Store) validText(what, text string, optional bool) (string, error) {
 		}
 		n++
 	}
-	if n > s.maxRunes {
-		return "", fmt.Errorf("%s: %w: %d runes, at most %d", what, ErrTooLong, n, s.maxRunes)
+	if n > maxRunes {
+		return "", fmt.Errorf("%s: %w: %d runes, at most %d", what, ErrTooLong, n, maxRunes)
 	}
 	return text, nil
 }

@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
@@ -205,27 +202,9 @@ func (s *Store) Search(ctx context.Context, user, query string, opts *SearchOpti
 	return sr.run(ctx, q)
 }
 
-// validQuery checks a query and returns it trimmed.
-func validQuery(q string) (string, error) {
-	if !utf8.ValidString(q) {
-		return "", fmt.Errorf("query: %w", ErrInvalidUTF8)
-	}
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return "", fmt.Errorf("query: %w", ErrEmpty)
-	}
-	n := 0
-	for i, r := range q {
-		if r != '\n' && r != '\t' && unicode.IsControl(r) {
-			return "", fmt.Errorf("query: %w: %U at byte %d", ErrControlChar, r, i)
-		}
-		n++
-	}
-	if n > MaxQueryRunes {
-		return "", fmt.Errorf("query: %w: %d runes, at most %d", ErrTooLong, n, MaxQueryRunes)
-	}
-	return q, nil
-}
+// validQuery checks a query as a fact's text is checked, with its own
+// bound, and returns it trimmed.
+func validQuery(q string) (string, error) { return checkText("query", q, MaxQueryRunes, false) }
 
 // searcher is one Search under way.
 type searcher struct {
@@ -321,7 +300,7 @@ func (sr *searcher) visible() {
 		switch {
 		case !p.visible:
 			st = Retracted
-		case supersededAt(evs, k):
+		case p.superseded:
 			st = Superseded
 		}
 		// A retracted fact was never true: an event time filters the
@@ -330,24 +309,6 @@ func (sr *searcher) visible() {
 			sr.vis[r.ID] = i
 		}
 	}
-}
-
-// supersededAt reports whether a log says its fact was superseded as of
-// record time k (and not restored since).
-func supersededAt(evs []kv.Event, k int64) bool {
-	sup := false
-	for _, e := range evs {
-		if e.At > k {
-			break
-		}
-		switch e.Kind {
-		case kv.Superseded:
-			sup = true
-		case kv.Restored:
-			sup = false
-		}
-	}
-	return sup
 }
 
 // text runs the text ranker: the candidate index for current facts, and

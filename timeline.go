@@ -27,6 +27,7 @@ func eventStart(r *kv.Record) int64 {
 // span is a fact's event interval as known at some record time.
 type span struct {
 	visible    bool  // recorded by then and not retracted then
+	superseded bool  // superseded by then (and not restored since)
 	start, end int64 // end is meaningful when hasEnd; start is math.MinInt64 when unknown
 	hasEnd     bool
 }
@@ -59,6 +60,7 @@ func spanAt(r *kv.Record, events []kv.Event, k int64) span {
 			superseded, p.visible = false, true
 		}
 	}
+	p.superseded = superseded
 	if superseded && (!p.hasEnd || supersededEnd < p.end) {
 		p.end, p.hasEnd = supersededEnd, true
 	}

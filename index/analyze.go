@@ -95,23 +95,16 @@ func newAnalyzer(mode Mode, fsys fs.FS) (*Analyzer, error) {
 		return nil, err
 	}
 	// The Snowball stop lists, extended with the filler of chat and bare
-	// units of time (lexicons/stop.*.txt says why).
-	for i, stop := range [...]analysis.TokenMap{a.stopEN, a.stopRU} {
-		words, err := readList(fsys, lexiconFile("stop", lexiconLangs[i]))
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range words[0].words {
-			stop.AddToken(strings.Clone(w))
-		}
-	}
-	for i, ask := range [...]analysis.TokenMap{a.askEN, a.askRU} {
-		words, err := readList(fsys, lexiconFile("question", lexiconLangs[i]))
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range words[0].words {
-			ask.AddToken(strings.Clone(w))
+	// units of time (lexicons/stop.*.txt says why); the words of asking.
+	for kind, maps := range map[string][2]analysis.TokenMap{"stop": {a.stopEN, a.stopRU}, "question": {a.askEN, a.askRU}} {
+		for i, m := range maps {
+			words, err := readList(fsys, lexiconFile(kind, lexiconLangs[i]))
+			if err != nil {
+				return nil, err
+			}
+			for _, w := range words[0].words {
+				m.AddToken(strings.Clone(w))
+			}
 		}
 	}
 	prefixes, err := readList(fsys, lexiconFile("prefixes", "ru"))
