@@ -67,7 +67,6 @@ type egEdge struct {
 	LX           float64
 	Anchor       string
 	Line1, Line2 string
-	angle        float64
 }
 
 // egNode is a neighbour.
@@ -78,10 +77,8 @@ type egNode struct {
 	Anchor                          string
 	Edges                           []*egEdge
 	Hidden                          int // edges not drawn
-	User                            bool
 	key                             string
 	rank                            int
-	angle                           float64
 }
 
 // entityGraph is the picture, ready for the template.
@@ -203,7 +200,7 @@ func buildEntityGraph(user, name string, edges []namedEdge, at, known time.Time)
 		if n == nil {
 			n = &egNode{Name: other, key: nodeKey(other), rank: 4}
 			if other == "" || other == memory.UserSubject {
-				n.Name, n.User = "user", true
+				n.Name = "user"
 				n.Link = href("/", user, kv...)
 			} else {
 				n.Link = href("/entity", user, append([]string{"name", other}, kv...)...)
@@ -335,20 +332,20 @@ func (g *entityGraph) place() {
 		if i == 0 {
 			pos = -k / 2 // the first group centred on angle 0
 		}
-		n.angle = (pos + k/2) * unit
-		n.X, n.Y = g.at(nodeR, n.angle)
-		n.Rot, n.TX, n.Anchor = radialText(n.angle, nodeR+egNodeR+egNameGap)
+		na := (pos + k/2) * unit
+		n.X, n.Y = g.at(nodeR, na)
+		n.Rot, n.TX, n.Anchor = radialText(na, nodeR+egNodeR+egNameGap)
 		j := 0
 		for _, e := range n.Edges {
 			if !e.Drawn {
 				continue
 			}
-			e.angle = (pos + float64(j) + 0.5) * unit
+			ea := (pos + float64(j) + 0.5) * unit
 			j++
-			x0, y0 := g.at(egCentreR, e.angle)
-			x1, y1 := g.at(bend, e.angle)
+			x0, y0 := g.at(egCentreR, ea)
+			x1, y1 := g.at(bend, ea)
 			e.Path = fmt.Sprintf("M%g %gL%g %gL%g %g", x0, y0, x1, y1, n.X, n.Y)
-			e.Rot, e.LX, e.Anchor = radialText(e.angle, inner+egLabelGap)
+			e.Rot, e.LX, e.Anchor = radialText(ea, inner+egLabelGap)
 		}
 		pos += k + egGroupGap
 	}
