@@ -29,8 +29,10 @@ func (h *Handler) entities(w http.ResponseWriter, r *http.Request) {
 	h.render(w, http.StatusOK, "entities", h.newPage(ctx, r, "Entities", "entities", d))
 }
 
-// entity is /entity?name=…: an entity's edges over time, on both axes, as
-// a table and as the bi-temporal diagram (one rectangle per interval).
+// entity is /entity?name=…: an entity's neighbourhood at the time-travel
+// point (now by default) drawn as a graph, and its edges over time, on both
+// axes, as a table and as the bi-temporal diagram (one rectangle per
+// interval).
 func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user, t, ok := h.travelQuery(w, r)
@@ -84,8 +86,15 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 		Diagram *diagram
 		Travel  travel
 		True    []memory.Edge // Neighbours at the time-travel point
+		Graph   *entityGraph  // the neighbourhood at the time-travel point
 	}{Name: name, Edges: tl, Diagram: layout(shapes, now, t.At, t.Known), Travel: t}
 	d.Diagram.Edges = true
+	es, err := graphEdges(ctx, h.s, user, name, t.At, t.Known)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d.Graph = buildEntityGraph(user, name, es, t.At, t.Known)
 	if t.On() {
 		if d.True, err = h.s.Neighbours(ctx, user, name, t.At, t.Known); err != nil {
 			h.failErr(w, r, err)
