@@ -78,6 +78,12 @@ func findBrowser() string {
 // tab opens a tab of the browser for one test, bounded in time.
 func tab(t *testing.T) context.Context {
 	t.Helper()
+	return tabFor(t, 30*time.Second)
+}
+
+// tabFor opens a tab of the browser for one test, bounded by d.
+func tabFor(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
 	if browser == nil {
 		if os.Getenv("CI") != "" {
 			// .ci/run installs chromium: a skip there would hide a broken install.
@@ -85,7 +91,7 @@ func tab(t *testing.T) context.Context {
 		}
 		t.Skip(noBrowser)
 	}
-	ctx, cancel := context.WithTimeout(browser, 30*time.Second)
+	ctx, cancel := context.WithTimeout(browser, d)
 	t.Cleanup(cancel)
 	ctx, cancelTab := chromedp.NewContext(ctx)
 	t.Cleanup(cancelTab)
