@@ -21,7 +21,7 @@ import (
 // whole test binary, a tab per test. They skip, saying why, where no
 // browser is found; .ci/run installs Debian's chromium so that CI runs them.
 
-var screenshots = flag.String("screenshots", "", "write 1280×800 PNGs of the main pages into this folder, relative to the module root (TestScreenshots)")
+var screenshots = flag.String("screenshots", "", "write PNGs of the main pages at 1280×800 and 390×844 into this folder, relative to the module root (TestScreenshots)")
 
 // browser is the context of the one browser, nil when none was found.
 var browser context.Context
@@ -78,6 +78,12 @@ func findBrowser() string {
 // tab opens a tab of the browser for one test, bounded in time.
 func tab(t *testing.T) context.Context {
 	t.Helper()
+	return tabFor(t, 30*time.Second)
+}
+
+// tabFor opens a tab of the browser for one test, bounded by d.
+func tabFor(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
 	if browser == nil {
 		if os.Getenv("CI") != "" {
 			// .ci/run installs chromium: a skip there would hide a broken install.
@@ -85,7 +91,7 @@ func tab(t *testing.T) context.Context {
 		}
 		t.Skip(noBrowser)
 	}
-	ctx, cancel := context.WithTimeout(browser, 30*time.Second)
+	ctx, cancel := context.WithTimeout(browser, d)
 	t.Cleanup(cancel)
 	ctx, cancelTab := chromedp.NewContext(ctx)
 	t.Cleanup(cancelTab)
@@ -230,9 +236,10 @@ func TestBrowserCrossOriginPost(t *testing.T) {
 	}
 }
 
-// TestScreenshots writes the README's pictures:
+// TestScreenshots writes the README's pictures, each page at a laptop's
+// 1280×800 and a phone's 390×844 (NAME-1280.png, NAME-390.png):
 //
-//	go test ./inspect -run TestScreenshots -screenshots docs/inspector
+//	go test ./inspect -run TestScreenshots -screenshots docs/screenshots
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("no -screenshots folder given")
@@ -256,16 +263,18 @@ func TestScreenshots(t *testing.T) {
 		{"entity", "/entity?name=Lyon"},
 		{"search", "/search?q=Where+did+I+live%3F&all=1"},
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range shots {
-		png, err := chromedp.Run(ctx, screenshotOf(base+s.path))
-		if err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, s.name+".png"), png, 0o644); err != nil {
+	for _, w := range widths {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w.w, w.h)); err != nil {
 			t.Fatal(err)
+		}
+		for _, s := range shots {
+			png, err := chromedp.Run(ctx, screenshotOf(base+s.path))
+			if err != nil {
+				t.Fatalf("%s at %s: %v", s.name, w.name, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, s.name+"-"+w.name+".png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
