@@ -40,6 +40,10 @@ var funcs = template.FuncMap{
 	"travelForm": func(action, user string, fact uint64, t travel, showAll bool) travelForm {
 		return travelForm{Action: action, User: user, Fact: fact, T: t, ShowAll: showAll, Reset: href(action, user, "fact", fact0(fact))}
 	},
+	// The timeline's form adds the zoom, a period of event time.
+	"laneTravel": func(user string, t travel, from, to string) travelForm {
+		return travelForm{Action: "/timeline", User: user, T: t, Zoom: true, From: from, To: to, Reset: href("/timeline", user)}
+	},
 	"entityTravel": func(user, name string, t travel) travelForm {
 		return travelForm{Action: "/entity", User: user, Name: name, T: t, Reset: href("/entity", user, "name", name)}
 	},
@@ -71,6 +75,8 @@ type travelForm struct {
 	Fact                uint64
 	T                   travel
 	ShowAll             bool
+	Zoom                bool   // offer the period of the event axis
+	From, To            string // its days, "" for none
 }
 
 // actForm is one button that changes a fact.
