@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -27,7 +28,7 @@ import (
 
 // lanesPerPage bounds a page of lanes: more rows than this are a scroll,
 // not a picture; the rest are on the next pages, newest first.
-const lanesPerPage = 60
+const lanesPerPage = 40
 
 // held is a version's event interval as the store knew it at one record
 // time: the replay of its log that the store's At makes (spanAt).
@@ -103,25 +104,37 @@ func (h held) state(k time.Time) string {
 
 // chainOf is one lane before it is read: its versions recorded by K.
 type chainOf struct {
-	Versions []memory.Fact // recorded by K, in id order
-	Latest   memory.Fact   // the newest recorded of them
+	Root   int32 // the index of its first version in the facts
+	Latest int32 // the index of the newest recorded of them
+	N      int32 // its versions recorded by K
+	at     int64 // the newest's record time, for the sort
 }
 
 // chains groups facts (in id order) into their supersession chains and
 // keeps those with a version recorded by k that may meet [from, to) of
 // event time, newest first (by the latest record time, then id). With a
 // period, inAt holds what At(from, k) returned (from the first day of the
-// store's range when from is zero): see mayMeet.
-func chains(facts []memory.Fact, k, from, to time.Time, inAt map[uint64]bool) []chainOf {
-	idx := make(map[uint64]int, len(facts))
-	for i, f := range facts {
-		idx[f.ID] = i
+// store's range when from is zero): see mayMeet. The chains come without
+// their versions: versionsOf reads those of the few on a page.
+func chains(facts []memory.Fact, k, from, to time.Time, inAt map[uint64]bool) (roots []int32, out []chainOf) {
+	ids := make([]uint64, len(facts))
+	for i := range facts {
+		ids[i] = facts[i].ID
 	}
-	parent := make([]int, len(facts))
+	index := func(id uint64) int {
+		if id == 0 {
+			return -1
+		}
+		if i, ok := slices.BinarySearch(ids, id); ok {
+			return i
+		}
+		return -1
+	}
+	parent := make([]int32, len(facts))
 	for i := range parent {
-		parent[i] = i
+		parent[i] = int32(i)
 	}
-	find := func(i int) int {
+	find := func(i int32) int32 {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
@@ -129,13 +142,14 @@ func chains(facts []memory.Fact, k, from, to time.Time, inAt map[uint64]bool) []
 		return i
 	}
 	union := func(i int, other uint64) {
-		if j, ok := idx[other]; ok && other != 0 {
-			if a, b := find(i), find(j); a != b {
+		if j := index(other); j >= 0 {
+			if a, b := find(int32(i)), find(int32(j)); a != b {
 				parent[max(a, b)] = min(a, b)
 			}
 		}
 	}
-	for i, f := range facts {
+	for i := range facts {
+		f := &facts[i]
 		union(i, f.Supersedes)
 		for _, o := range f.AlsoSupersedes {
 			union(i, o)
@@ -145,25 +159,27 @@ func chains(facts []memory.Fact, k, from, to time.Time, inAt map[uint64]bool) []
 	// A lane holds every version recorded by k; it is kept when one of
 	// them may meet the period.
 	zoomed := !from.IsZero() || !to.IsZero()
-	groups := make(map[int]int) // root: index in out
-	var out []chainOf
+	group := make([]int32, len(facts)) // by root: 1 + its index in out
+	roots = parent
 	var meets []bool
-	for i, f := range facts {
+	for i := range facts {
+		f := &facts[i]
+		root := find(int32(i))
+		roots[i] = root
 		if f.RecordedAt.After(k) {
 			continue
 		}
-		root := find(i)
-		g, ok := groups[root]
-		if !ok {
-			g = len(out)
-			groups[root] = g
-			out = append(out, chainOf{})
+		g := group[root] - 1
+		if g < 0 {
+			g = int32(len(out))
+			group[root] = g + 1
+			out = append(out, chainOf{Root: root, Latest: -1})
 			meets = append(meets, !zoomed)
 		}
 		c := &out[g]
-		c.Versions = append(c.Versions, f)
-		if l := c.Latest; l.ID == 0 || f.RecordedAt.After(l.RecordedAt) || f.RecordedAt.Equal(l.RecordedAt) && f.ID > l.ID {
-			c.Latest = f
+		c.N++
+		if at := f.RecordedAt.UnixNano(); c.Latest < 0 || at > c.at || at == c.at && f.ID > facts[c.Latest].ID {
+			c.Latest, c.at = int32(i), at
 		}
 		if !meets[g] && mayMeet(f, inAt, from, to) {
 			meets[g] = true
@@ -176,12 +192,28 @@ func chains(facts []memory.Fact, k, from, to time.Time, inAt map[uint64]bool) []
 		}
 	}
 	slices.SortFunc(kept, func(a, b chainOf) int {
-		if c := b.Latest.RecordedAt.Compare(a.Latest.RecordedAt); c != 0 {
+		if c := cmp.Compare(b.at, a.at); c != 0 {
 			return c
 		}
-		return cmp.Compare(b.Latest.ID, a.Latest.ID)
+		return cmp.Compare(b.Latest, a.Latest) // ids ascend with the index
 	})
-	return kept
+	return roots, kept
+}
+
+// versionsOf is the versions recorded by k of each of the chains cs, in
+// id order, given the root of each fact.
+func versionsOf(facts []memory.Fact, roots []int32, cs []chainOf, k time.Time) [][]*memory.Fact {
+	at := make(map[int32]int, len(cs))
+	for i, c := range cs {
+		at[c.Root] = i
+	}
+	out := make([][]*memory.Fact, len(cs))
+	for i := range facts {
+		if g, ok := at[roots[i]]; ok && !facts[i].RecordedAt.After(k) {
+			out[g] = append(out[g], &facts[i])
+		}
+	}
+	return out
 }
 
 // mayMeet reports, from f's markers and At's answer at the period's
@@ -194,7 +226,7 @@ func chains(facts []memory.Fact, k, from, to time.Time, inAt map[uint64]bool) []
 // An outline (a version retracted by k) is kept when it begins in the
 // period, or begins before it, is retracted now and was not told to end
 // before it.
-func mayMeet(f memory.Fact, inAt map[uint64]bool, from, to time.Time) bool {
+func mayMeet(f *memory.Fact, inAt map[uint64]bool, from, to time.Time) bool {
 	if inAt[f.ID] {
 		return true
 	}
@@ -233,7 +265,8 @@ type laneDiagram struct {
 
 type laneView struct {
 	Label, Title, Link string
-	Y, H               float64 // the band
+	Y, H, BandW        float64 // the band
+	N                  int     // its bars
 	LabelY             float64
 	Odd                bool
 	Items              []laneItem
@@ -256,46 +289,67 @@ type laneItem struct {
 	row               int
 	lo, hi            float64 // time extent for packing, in ns (±Inf when open)
 	Superseded, Ghost bool
+	First             bool // the first of its lane, in the table
+	// Ready for the template, which pays for each action: the classes,
+	// the path data of the solid ends and of the points where it runs
+	// on (digits only), and the table's times.
+	Class, Bar, Edges, Runs string
+	FromText, UntilText     string
+	RecText, RetractedText  string
 }
+
+// num writes a coordinate for path data.
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // Lane metrics in the diagram's units.
 const (
-	lanesW      = 1120
-	laneRowH    = 22
-	laneBarH    = 16
-	laneLabelX  = 10
-	laneLabelW  = 250
-	lanePlotX0  = 272
-	lanePlotX1  = lanesW - 24
-	laneTop     = 48
-	laneBottom  = 44
-	laneLabelPx = 11.5 * 0.54 // the advance of a narrow rune at 11.5px
+	lanesW     = 1120
+	laneRowH   = 22
+	laneBarH   = 16
+	laneLabelX = 10
+	laneLabelW = 250
+	lanePlotX0 = 272
+	lanePlotX1 = lanesW - 24
+	laneTop    = 48
+	laneBottom = 44
+	labelPx    = 11.5 // the labels' font size
 )
 
-// runeUnits is how many narrow advances r takes: two for the wide scripts
-// and emoji, one otherwise.
-func runeUnits(r rune) float64 {
-	switch {
-	case r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) || r >= 0x1F000 || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFF60):
-		return 2
-	case strings.ContainsRune("MWmw@%", r):
-		return 1.6
-	case unicode.IsUpper(r):
-		return 1.25
-	case strings.ContainsRune("iljtfI.,:;'!| ", r):
-		return 0.7
-	}
-	return 1
+// asciiEm are the advances of the printable ASCII runes, from the space
+// on, in thousandths of an em: those of DejaVu Sans, the widest of the
+// faces the stylesheet names and the one Chromium falls back to on Linux.
+var asciiEm = [95]uint16{
+	318, 401, 460, 837, 636, 949, 779, 275, 390, 390, 500, 837, 318, 361, 318, 337,
+	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 837, 837, 837, 530,
+	999, 710, 686, 698, 769, 631, 575, 774, 751, 295, 295, 655, 557, 862, 747, 787,
+	603, 787, 694, 634, 594, 731, 684, 988, 685, 610, 685, 390, 337, 390, 837, 500,
+	500, 612, 634, 549, 634, 615, 344, 634, 633, 278, 278, 579, 278, 973, 633, 611,
+	634, 634, 394, 521, 392, 633, 591, 817, 591, 591, 525, 636, 337, 636, 837,
 }
 
-// textWidth is the width of s at the label size, an estimate on the wide
-// side for the sans-serif faces the stylesheet names.
+// runeEm is the advance of r in thousandths of an em, on the wide side for
+// the runes beyond ASCII: a full em for the wide scripts and emoji.
+func runeEm(r rune) float64 {
+	switch {
+	case r >= ' ' && r <= '~':
+		return float64(asciiEm[r-' '])
+	case r == '…':
+		return 1000
+	case r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) || r >= 0x1F000 || r >= 0x2E80 && r <= 0xA4CF || r >= 0xFF00 && r <= 0xFF60):
+		return 1000
+	case unicode.IsUpper(r) || unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Arabic, unicode.Hebrew):
+		return 900
+	}
+	return 800
+}
+
+// textWidth is the width of s at the labels' 11.5px.
 func textWidth(s string) float64 {
 	w := 0.0
 	for _, r := range s {
-		w += runeUnits(r)
+		w += runeEm(r)
 	}
-	return w * laneLabelPx
+	return w * labelPx / 1000
 }
 
 // fit cuts s, with an ellipsis, to fit width; "" when not even one rune
@@ -304,11 +358,10 @@ func fit(s string, width float64) string {
 	if textWidth(s) <= width {
 		return s
 	}
-	ell := textWidth("…")
-	w := 0.0
+	w := runeEm('…') * labelPx / 1000
 	for i, r := range s {
-		w += runeUnits(r) * laneLabelPx
-		if w+ell > width {
+		w += runeEm(r) * labelPx / 1000
+		if w > width {
 			if i == 0 {
 				return ""
 			}
@@ -366,19 +419,22 @@ func (h *Handler) lanes(ctx context.Context, r *http.Request, user string, known
 			inAt[f.ID] = true
 		}
 	}
-	page, pg, err := paginate(chains(facts, k, from, to, inAt), r, lanesPerPage, nil)
+	roots, cs := chains(facts, k, from, to, inAt)
+	page, pg, err := paginate(cs, r, lanesPerPage, nil)
 	if err != nil {
 		return nil, err
 	}
+	versions := versionsOf(facts, roots, page, k)
 	d := &laneDiagram{Known: k, Pager: pg, Zoomed: !from.IsZero() || !to.IsZero()}
-	for _, c := range page {
-		lv := laneView{Link: href("/timeline", user, "fact", itoa(c.Latest.ID))}
-		for _, f := range c.Versions {
+	for ci, c := range page {
+		latest := &facts[c.Latest]
+		lv := laneView{Link: href("/timeline", user, "fact", itoa(latest.ID))}
+		for _, f := range versions[ci] {
 			evs, err := h.s.Events(ctx, user, f.ID)
 			if err != nil {
 				return nil, err
 			}
-			hd, ok := heldAt(f, evs, k)
+			hd, ok := heldAt(*f, evs, k)
 			if !ok || !hd.meets(from, to) {
 				continue
 			}
@@ -389,9 +445,9 @@ func (h *Handler) lanes(ctx context.Context, r *http.Request, user string, known
 			d.Dropped++
 			continue
 		}
-		n := len(c.Versions)
-		lv.Label = c.Latest.Text
-		lv.Title = fmt.Sprintf("%s (#%d; a chain of %d version%s as known at %s)", c.Latest.Text, c.Latest.ID, n, plural(n), stamp(k))
+		n := int(c.N)
+		lv.Label = latest.Text
+		lv.Title = fmt.Sprintf("%s (#%d; a chain of %d version%s as known at %s)", latest.Text, latest.ID, n, plural(n), stamp(k))
 		d.Lanes = append(d.Lanes, lv)
 	}
 	d.layout(now, at, from, to)
@@ -490,6 +546,9 @@ func (d *laneDiagram) layout(now, at, from, to time.Time) {
 			}
 		}
 		l.Y, l.H = y, float64(len(ends)*laneRowH)
+		l.BandW = d.X1 - d.LabelX
+		l.N = len(l.Items)
+		l.Items[0].First = true
 		l.LabelY = y + 15
 		l.Label = fit(l.Label, d.LabelW)
 		for i := range l.Items {
@@ -512,6 +571,30 @@ func (d *laneDiagram) layout(now, at, from, to time.Time) {
 				it.X = d.X1 - it.W
 			}
 			it.X2 = round1(it.X + it.W)
+			it.Class = "ln-iv " + it.State
+			if it.Ghost {
+				it.Class += " ln-ghost"
+			}
+			top, v := num(it.Y), "v"+num(it.H)
+			it.Bar = "M" + num(it.X) + " " + top + "h" + num(it.W) + v + "h-" + num(it.W) + "z"
+			if it.StartEdge {
+				it.Edges = "M" + num(it.X) + " " + top + v
+			}
+			if it.EndEdge {
+				it.Edges += "M" + num(it.X2) + " " + top + v
+			}
+			half := num(it.H / 2)
+			if it.RunsLeft {
+				it.Runs = "M" + num(it.X) + " " + top + "l-5 " + half + "l5 " + half + "z"
+			}
+			if it.RunsOn {
+				it.Runs += "M" + num(it.X2) + " " + top + "l5 " + half + "l-5 " + half + "z"
+			}
+			it.FromText, it.UntilText = orOpen(it.Held.Start, "?"), orOpen(it.Held.End, "open")
+			it.RecText = stamp(it.Recorded)
+			if it.Ghost {
+				it.RetractedText = stamp(it.Held.Retracted)
+			}
 			it.Title = itemTitle(*it, d.Known)
 			it.Label = fit(fmt.Sprintf("#%d %s", it.ID, it.Text), it.W-8)
 			if utf8.RuneCountInString(it.Label) < 4 {

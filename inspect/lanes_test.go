@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/palimpsest-mem/memory"
 )
 
@@ -435,7 +437,7 @@ func checkInside(t *testing.T, d *laneDiagram) {
 // At 30 and at 300 versions every label is inside its lane, and 300
 // chains of one version are paged.
 func TestLanesManyVersions(t *testing.T) {
-	for _, tc := range []struct{ chains, per, pages int }{{10, 3, 1}, {30, 10, 1}, {300, 1, 5}} {
+	for _, tc := range []struct{ chains, per, pages int }{{10, 3, 1}, {30, 10, 1}, {300, 1, 8}} {
 		f := bigChains(t, tc.chains, tc.per)
 		ds := allLanes(t, f.h, url.Values{})
 		if len(ds) != tc.pages {
@@ -454,7 +456,7 @@ func TestLanesManyVersions(t *testing.T) {
 		if w.Code != 200 || strings.Count(w.Body.String(), `class="ln-iv `) != ds[0].Items {
 			t.Errorf("%d×%d: %d, %d bars in the page, want %d", tc.chains, tc.per, w.Code, strings.Count(w.Body.String(), `class="ln-iv `), ds[0].Items)
 		}
-		if tc.pages > 1 && !strings.Contains(w.Body.String(), "page 1 of 5") {
+		if tc.pages > 1 && !strings.Contains(w.Body.String(), "page 1 of 8") {
 			t.Errorf("%d×%d: no pager", tc.chains, tc.per)
 		}
 	}
@@ -480,5 +482,64 @@ func TestLanesEscaping(t *testing.T) {
 	}
 	if !strings.Contains(body, `href="/facts/`+itoa(n.ID)+`"`) {
 		t.Error("no link to the fact")
+	}
+}
+
+// In Chromium, with the stylesheet's fonts, every label of 300 versions
+// lies inside its lane: a lane's label in the label column and its band,
+// a bar's label inside its bar; and the bars are links.
+func TestBrowserLanes(t *testing.T) {
+	ctx := tab(t)
+	f := bigChains(t, 30, 10)
+	srv := httptest.NewServer(f.h)
+	t.Cleanup(srv.Close)
+	ds := allLanes(t, f.h, url.Values{})
+	d := ds[0]
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL+"/timeline"), chromedp.WaitVisible("figure.lanes")); err != nil {
+		t.Fatal(err)
+	}
+	js := `JSON.stringify({
+		labels: [...document.querySelectorAll("text.ln-label")].map(e => { const b = e.getBBox(); return [b.x, b.y, b.width, b.height]; }),
+		bars: [...document.querySelectorAll("a.ln-iv")].map(a => {
+			const b = a.querySelector("path.ln-bar").getBBox(), t = a.querySelector("text.ln-text");
+			const l = t ? t.getBBox() : null;
+			return [b.x, b.y, b.width, b.height].concat(l ? [l.x, l.y, l.width, l.height] : []);
+		}),
+		links: document.querySelectorAll("a.ln-iv[href^='/facts/']").length,
+	})`
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Labels [][]float64
+		Bars   [][]float64
+		Links  int
+	}
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Labels) != len(d.Lanes) || len(got.Bars) != d.Items || got.Links != d.Items {
+		t.Fatalf("%d labels, %d bars, %d links; want %d lanes, %d bars", len(got.Labels), len(got.Bars), got.Links, len(d.Lanes), d.Items)
+	}
+	const slack = 0.5
+	for i, b := range got.Labels {
+		l := d.Lanes[i]
+		if b[0] < d.LabelX-slack || b[0]+b[2] > d.LabelX+d.LabelW+slack || b[1] < l.Y-slack || b[1]+b[3] > l.Y+l.H+slack {
+			t.Errorf("lane %d: label %q at %v, outside its lane (x %.0f–%.0f, y %.0f–%.0f)", i, l.Label, b, d.LabelX, d.LabelX+d.LabelW, l.Y, l.Y+l.H)
+		}
+	}
+	withLabel := 0
+	for i, b := range got.Bars {
+		if len(b) < 8 {
+			continue
+		}
+		withLabel++
+		if b[4] < b[0]-slack || b[4]+b[6] > b[0]+b[2]+slack || b[5] < b[1]-2 || b[5]+b[7] > b[1]+b[3]+2 {
+			t.Errorf("bar %d: its label at %v lies outside the bar %v", i, b[4:], b[:4])
+		}
+	}
+	if withLabel == 0 {
+		t.Error("no bar is labelled")
 	}
 }
