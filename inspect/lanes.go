@@ -30,6 +30,11 @@ import (
 // not a picture; the rest are on the next pages, newest first.
 const lanesPerPage = 40
 
+// maxBars bounds a lane: a chain of hundreds of versions draws its newest
+// maxBars in the period, and says how many older ones it left out (a zoom
+// to an earlier period, or the chain's own diagram and page, shows them).
+const maxBars = 40
+
 // held is a version's event interval as the store knew it at one record
 // time: the replay of its log that the store's At makes (spanAt).
 type held struct {
@@ -260,6 +265,7 @@ type laneDiagram struct {
 	Aria                 string
 	Pager                pager
 	Dropped              int // lanes of this page with nothing in the period once read
+	Capped               int // lanes that left older versions out
 	Items                int // intervals drawn
 }
 
@@ -267,6 +273,7 @@ type laneView struct {
 	Label, Title, Link string
 	Y, H, BandW        float64 // the band
 	N                  int     // its bars
+	Older              int     // its older versions left out (maxBars)
 	LabelY             float64
 	Odd                bool
 	Items              []laneItem
@@ -429,7 +436,20 @@ func (h *Handler) lanes(ctx context.Context, r *http.Request, user string, known
 	for ci, c := range page {
 		latest := &facts[c.Latest]
 		lv := laneView{Link: href("/timeline", user, "fact", itoa(latest.ID))}
-		for _, f := range versions[ci] {
+		// The newest versions first, up to maxBars of them in the period.
+		vs := versions[ci]
+		slices.SortStableFunc(vs, func(a, b *memory.Fact) int {
+			if c := b.RecordedAt.Compare(a.RecordedAt); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.ID, a.ID)
+		})
+		for i, f := range vs {
+			if len(lv.Items) == maxBars {
+				lv.Older = len(vs) - i
+				d.Capped++
+				break
+			}
 			evs, err := h.s.Events(ctx, user, f.ID)
 			if err != nil {
 				return nil, err
@@ -448,6 +468,9 @@ func (h *Handler) lanes(ctx context.Context, r *http.Request, user string, known
 		n := int(c.N)
 		lv.Label = latest.Text
 		lv.Title = fmt.Sprintf("%s (#%d; a chain of %d version%s as known at %s)", latest.Text, latest.ID, n, plural(n), stamp(k))
+		if lv.Older > 0 {
+			lv.Title += fmt.Sprintf("; its %d older versions are not drawn: zoom in, or open the chain", lv.Older)
+		}
 		d.Lanes = append(d.Lanes, lv)
 	}
 	d.layout(now, at, from, to)
@@ -550,7 +573,12 @@ func (d *laneDiagram) layout(now, at, from, to time.Time) {
 		l.N = len(l.Items)
 		l.Items[0].First = true
 		l.LabelY = y + 15
-		l.Label = fit(l.Label, d.LabelW)
+		if l.Older > 0 { // the count stays whole
+			more := fmt.Sprintf(" +%d older", l.Older)
+			l.Label = fit(l.Label, d.LabelW-textWidth(more)) + more
+		} else {
+			l.Label = fit(l.Label, d.LabelW)
+		}
 		for i := range l.Items {
 			it := &l.Items[i]
 			left, right := d.X0, d.X1

@@ -543,3 +543,34 @@ func TestBrowserLanes(t *testing.T) {
 		t.Error("no bar is labelled")
 	}
 }
+
+// A chain of 60 versions draws its newest 40 and says how many it left
+// out; a zoom to its first weeks draws the older ones.
+func TestLanesCapped(t *testing.T) {
+	f := bigChains(t, 1, maxBars+20)
+	d := allLanes(t, f.h, url.Values{})[0]
+	if len(d.Lanes) != 1 || d.Items != maxBars || d.Lanes[0].Older != 20 || !strings.HasSuffix(d.Lanes[0].Label, " +20 older") || d.Capped != 1 {
+		t.Fatalf("%d lanes, %d bars, %d older, label %q", len(d.Lanes), d.Items, d.Lanes[0].Older, d.Lanes[0].Label)
+	}
+	checkInside(t, d)
+	drawn := map[uint64]bool{}
+	for _, it := range d.Lanes[0].Items {
+		drawn[it.ID] = true
+	}
+	body := f.do(t, "GET", "/timeline", nil).Body.String()
+	if !strings.Contains(body, "1 lane of this page draws only the newest 40 versions") || !strings.Contains(body, "its 20 older versions are not drawn") {
+		t.Error("the page does not say that the lane left versions out")
+	}
+	early := allLanes(t, f.h, url.Values{"from": {"2025-01-01"}, "to": {"2025-01-31"}})[0]
+	older := 0
+	for _, l := range early.Lanes {
+		for _, it := range l.Items {
+			if !drawn[it.ID] {
+				older++
+			}
+		}
+	}
+	if older == 0 {
+		t.Error("a zoom to January 2025 draws none of the older versions")
+	}
+}

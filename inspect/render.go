@@ -50,7 +50,8 @@ var funcs = template.FuncMap{
 	"actForm": func(f factView, action, label, class string) actForm {
 		return actForm{ID: f.ID, User: f.User, Action: action, Label: label, Class: class}
 	},
-	"day": dayOf,
+	"day":     dayOf,
+	"maxBars": func() int { return maxBars },
 	// The first and last days a date input offers: the store's range.
 	"minDay": func() string { return fmt.Sprintf("%04d-01-01", eventtime.MinYear) },
 	"maxDay": func() string { return fmt.Sprintf("%04d-12-31", eventtime.MaxYear) },

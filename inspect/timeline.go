@@ -404,7 +404,9 @@ func (h *Handler) timeline(w http.ResponseWriter, r *http.Request) {
 		if !to.IsZero() {
 			d.To = dayOf(to.Add(-time.Nanosecond))
 		}
-		if !h.trueAt(w, r, user, &d, now) {
+		// What At answers is listed under the "true at" line, drawn when
+		// at is set; as known then at now, the lanes crossing now say it.
+		if !t.At.IsZero() && !h.trueAt(w, r, user, &d, now) {
 			return
 		}
 		h.render(w, http.StatusOK, "timeline", h.newPage(ctx, r, "Timeline", "timeline", d))
