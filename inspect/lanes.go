@@ -20,8 +20,8 @@ import (
 // The lanes: the whole memory as the store knew it at one record time K.
 // One lane per chain (a fact and the versions that superseded it, linked
 // by Supersedes, AlsoSupersedes and SupersededBy), event time across. A
-// lane holds the versions recorded by K, each drawn over the event
-// interval it had then: one superseded later is current, one not yet
+// lane holds the versions recorded by K (the newest maxBars of them that
+// meet the period), each drawn over the event interval it had then: one superseded later is current, one not yet
 // recorded is absent, one retracted by K is an outline that says so. A
 // version is drawn filled over event time E exactly when At(E, K)
 // returns it.
@@ -280,23 +280,22 @@ type laneView struct {
 }
 
 type laneItem struct {
-	ID                uint64
-	Text              string
-	State             string
-	Held              held
-	Recorded          time.Time
-	Title, Link       string
-	Label             string // text inside the bar, "" when it does not fit
-	X, Y, W, H, X2    float64
-	LabelX, LabelY    float64
-	StartEdge         bool // the interval begins inside the axis
-	EndEdge           bool // it ends inside the axis
-	RunsLeft, RunsOn  bool // it began before the axis (or at an unknown time) / runs on past it
-	UnknownStart      bool
-	row               int
-	lo, hi            float64 // time extent for packing, in ns (±Inf when open)
-	Superseded, Ghost bool
-	First             bool // the first of its lane, in the table
+	ID               uint64
+	Text             string
+	State            string
+	Held             held
+	Recorded         time.Time
+	Title, Link      string
+	Label            string // text inside the bar, "" when it does not fit
+	X, Y, W, H, X2   float64
+	LabelX, LabelY   float64
+	StartEdge        bool // the interval begins inside the axis
+	EndEdge          bool // it ends inside the axis
+	RunsLeft, RunsOn bool // it began before the axis (or at an unknown time) / runs on past it
+	row              int
+	lo, hi           float64 // time extent for packing, in ns (±Inf when open)
+	Ghost            bool    // retracted by then: drawn as an outline
+	First            bool    // the first of its lane, in the table
 	// Ready for the template, which pays for each action: the classes,
 	// the path data of the solid ends and of the points where it runs
 	// on (digits only), and the table's times.
@@ -459,7 +458,7 @@ func (h *Handler) lanes(ctx context.Context, r *http.Request, user string, known
 				continue
 			}
 			lv.Items = append(lv.Items, laneItem{ID: f.ID, Text: f.Text, Held: hd, Recorded: f.RecordedAt, State: hd.state(k),
-				Link: href("/facts/"+itoa(f.ID), user), Ghost: !hd.Visible, Superseded: hd.Superseded})
+				Link: href("/facts/"+itoa(f.ID), user), Ghost: !hd.Visible})
 		}
 		if len(lv.Items) == 0 {
 			d.Dropped++
@@ -582,8 +581,7 @@ func (d *laneDiagram) layout(now, at, from, to time.Time) {
 		for i := range l.Items {
 			it := &l.Items[i]
 			left, right := d.X0, d.X1
-			it.UnknownStart = it.Held.Start.IsZero()
-			if it.UnknownStart || it.Held.Start.Before(lo) {
+			if it.Held.Start.IsZero() || it.Held.Start.Before(lo) {
 				it.RunsLeft = true
 			} else {
 				left, it.StartEdge = x(it.Held.Start), true
