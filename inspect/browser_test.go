@@ -257,7 +257,7 @@ func TestScreenshots(t *testing.T) {
 	shots := []struct{ name, path string }{
 		{"facts", "/?token=" + browserToken},
 		{"fact", "/facts/" + itoa(paris)},
-		{"timeline", "/timeline?at=2026-05-20&known=2026-06-01"},
+		{"timeline", "/timeline?at=2026-05-15&known=2026-08-01"},
 		{"decisions", "/decisions?changed=1"},
 		{"conflicts", "/conflicts"},
 		{"entity", "/entity?name=Lyon"},

@@ -40,13 +40,18 @@ var funcs = template.FuncMap{
 	"travelForm": func(action, user string, fact uint64, t travel, showAll bool) travelForm {
 		return travelForm{Action: action, User: user, Fact: fact, T: t, ShowAll: showAll, Reset: href(action, user, "fact", fact0(fact))}
 	},
+	// The timeline's form adds the zoom, a period of event time.
+	"laneTravel": func(user string, t travel, from, to string) travelForm {
+		return travelForm{Action: "/timeline", User: user, T: t, Zoom: true, From: from, To: to, Reset: href("/timeline", user)}
+	},
 	"entityTravel": func(user, name string, t travel) travelForm {
 		return travelForm{Action: "/entity", User: user, Name: name, T: t, Reset: href("/entity", user, "name", name)}
 	},
 	"actForm": func(f factView, action, label, class string) actForm {
 		return actForm{ID: f.ID, User: f.User, Action: action, Label: label, Class: class}
 	},
-	"day": dayOf,
+	"day":     dayOf,
+	"maxBars": func() int { return maxBars },
 	// The first and last days a date input offers: the store's range.
 	"minDay": func() string { return fmt.Sprintf("%04d-01-01", eventtime.MinYear) },
 	"maxDay": func() string { return fmt.Sprintf("%04d-12-31", eventtime.MaxYear) },
@@ -71,6 +76,8 @@ type travelForm struct {
 	Fact                uint64
 	T                   travel
 	ShowAll             bool
+	Zoom                bool   // offer the period of the event axis
+	From, To            string // its days, "" for none
 }
 
 // actForm is one button that changes a fact.

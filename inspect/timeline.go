@@ -367,15 +367,20 @@ const maxShapes = 40
 
 // timelineData is the timeline page.
 type timelineData struct {
-	Travel  travel
-	Fact    uint64
-	Diagram *diagram
-	True    []factView // At(at, known): what the crosshair lies in
-	Shown   int
+	Travel   travel
+	Fact     uint64
+	Diagram  *diagram     // ?fact=: the chain's bi-temporal diagram
+	Lanes    *laneDiagram // else: the lanes of every chain
+	From, To string       // the zoom's days, for the form
+	True     []factView   // At(at, known): what the crosshair lies in
+	TrueMore int          // how many more At answered than True holds
+	TrueLink string       // the facts list at the same point
+	Shown    int
 }
 
-// timeline is /timeline: the diagram of a user's facts (the newest
-// versions) or, with ?fact=ID, of one chain.
+// timeline is /timeline: the lanes of a user's chains as known at
+// ?known= over the period ?from= to ?to=, or, with ?fact=ID, the
+// bi-temporal diagram of one chain.
 func (h *Handler) timeline(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user, t, ok := h.travelQuery(w, r)
@@ -384,23 +389,40 @@ func (h *Handler) timeline(w http.ResponseWriter, r *http.Request) {
 	}
 	now := h.o.Clock()
 	d := timelineData{Travel: t}
-	var facts []memory.Fact
-	var err error
-	if s := r.URL.Query().Get("fact"); s != "" {
-		id, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || id == 0 {
-			h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", s))
+	s := r.URL.Query().Get("fact")
+	if s == "" {
+		from, to, err := zoomOf(r)
+		if err != nil {
+			h.fail(w, r, http.StatusBadRequest, err.Error())
 			return
 		}
-		if facts, err = h.s.History(ctx, user, id); err != nil {
+		if d.Lanes, err = h.lanes(ctx, r, user, t.Known, t.At, from, to); err != nil {
 			h.failErr(w, r, err)
 			return
 		}
-		d.Fact = id
-	} else if facts, err = h.s.List(ctx, user, &memory.ListOptions{All: true}); err != nil {
+		d.From = dayOf(from)
+		if !to.IsZero() {
+			d.To = dayOf(to.Add(-time.Nanosecond))
+		}
+		// What At answers is listed under the "true at" line, drawn when
+		// at is set; as known then at now, the lanes crossing now say it.
+		if !t.At.IsZero() && !h.trueAt(w, r, user, &d, now) {
+			return
+		}
+		h.render(w, http.StatusOK, "timeline", h.newPage(ctx, r, "Timeline", "timeline", d))
+		return
+	}
+	id, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || id == 0 {
+		h.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a fact id.", s))
+		return
+	}
+	facts, err := h.s.History(ctx, user, id)
+	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	d.Fact = id
 	omitted := 0
 	if len(facts) > maxShapes {
 		omitted = len(facts) - maxShapes
@@ -418,15 +440,42 @@ func (h *Handler) timeline(w http.ResponseWriter, r *http.Request) {
 	d.Diagram = draw(vs, now, user, d.Fact, t.At, t.Known)
 	d.Diagram.Omitted = omitted
 	d.Shown = len(vs)
-	if t.On() {
-		at, err := h.s.At(ctx, user, t.At, t.Known)
-		if err != nil {
-			h.failErr(w, r, err)
-			return
-		}
-		for _, f := range at {
-			d.True = append(d.True, view(f, now))
-		}
+	if !h.trueAt(w, r, user, &d, now) {
+		return
 	}
 	h.render(w, http.StatusOK, "timeline", h.newPage(ctx, r, "Timeline", "timeline", d))
+}
+
+// trueAt lists what At answers for the time-travel point, when one is set;
+// false when it failed and the error page is written.
+func (h *Handler) trueAt(w http.ResponseWriter, r *http.Request, user string, d *timelineData, now time.Time) bool {
+	if !d.Travel.On() {
+		return true
+	}
+	at, err := h.s.At(r.Context(), user, d.Travel.At, d.Travel.Known)
+	if err != nil {
+		h.failErr(w, r, err)
+		return false
+	}
+	if len(at) > maxTrue {
+		d.TrueMore = len(at) - maxTrue
+		d.TrueLink = href("/", user, "at", stampQuery(d.Travel.At), "known", stampQuery(d.Travel.Known))
+		at = at[:maxTrue]
+	}
+	for _, f := range at {
+		d.True = append(d.True, view(f, now))
+	}
+	return true
+}
+
+// maxTrue bounds the list of what At answers under the picture; the facts
+// list at the same point pages through the rest.
+const maxTrue = 50
+
+// stampQuery is t as the time-travel inputs take it, "" when zero.
+func stampQuery(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
