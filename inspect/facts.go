@@ -222,6 +222,18 @@ type step struct {
 	Fact uint64
 }
 
+// OwnCause is the step's cause but for the words its links say already:
+// Remember's "decision 8" and Undo's "undo of decision 17" name the
+// decision the row links to, and would read twice.
+func (s step) OwnCause() string {
+	switch {
+	case s.Decision != 0 && s.Cause == "decision "+itoa(s.Decision),
+		s.Undoes != 0 && s.Cause == "undo of decision "+itoa(s.Undoes):
+		return ""
+	}
+	return s.Cause
+}
+
 // factData is a fact's page.
 type factData struct {
 	Fact     factView
