@@ -19,6 +19,8 @@ type factView struct {
 	// State is current, upcoming (current, true only from a later
 	// start), ended (current, its interval over), superseded or retracted.
 	State string
+	// Flags are the open conflicts it is in, where a page shows them.
+	Flags []conflictFlag
 }
 
 func view(f memory.Fact, now time.Time) factView {
@@ -213,6 +215,10 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 	for i, j := range idx {
 		d.Facts[i] = view(list[j], now)
 	}
+	if err := h.flagFacts(r, user, t.Known, d.Facts); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
 	h.render(w, http.StatusOK, "facts", h.newPage(ctx, r, "Facts", "facts", d))
 }
 
@@ -255,6 +261,12 @@ func (h *Handler) fact(w http.ResponseWriter, r *http.Request) {
 	id := f.ID
 	now := h.o.Clock()
 	d := factData{Fact: view(f, now), Claims: f.Claims}
+	fv := []factView{d.Fact}
+	if err := h.flagFacts(r, user, time.Time{}, fv); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d.Fact = fv[0]
 	var versions []version
 	for _, c := range chain {
 		d.Chain = append(d.Chain, view(c, now))
