@@ -23,9 +23,13 @@ type factView struct {
 	Flags []conflictFlag
 }
 
-func view(f memory.Fact, now time.Time) factView {
-	v := factView{Fact: f, State: f.State().String()}
-	if f.State() == memory.Current {
+func view(f memory.Fact, now time.Time) factView { return viewState(f, f.State(), now) }
+
+// viewState is f in state st, which its markers may not tell (asKnown),
+// upcoming and ended as of now.
+func viewState(f memory.Fact, st memory.State, now time.Time) factView {
+	v := factView{Fact: f, State: st.String()}
+	if st == memory.Current {
 		switch {
 		case f.EventStart.After(now):
 			v.State = "upcoming"
@@ -211,9 +215,13 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Pager = pg
-	d.Facts = make([]factView, len(idx))
+	page := make([]memory.Fact, len(idx))
 	for i, j := range idx {
-		d.Facts[i] = view(list[j], now)
+		page[i] = list[j]
+	}
+	if d.Facts, err = h.travelViews(ctx, user, page, t); err != nil {
+		h.failErr(w, r, err)
+		return
 	}
 	if err := h.flagFacts(r, user, t.Known, d.Facts); err != nil {
 		h.failErr(w, r, err)

@@ -420,12 +420,12 @@ func (h *Handler) timeline(w http.ResponseWriter, r *http.Request) {
 	d.Shown = len(vs)
 	if t.On() {
 		at, err := h.s.At(ctx, user, t.At, t.Known)
+		if err == nil {
+			d.True, err = h.travelViews(ctx, user, at, t)
+		}
 		if err != nil {
 			h.failErr(w, r, err)
 			return
-		}
-		for _, f := range at {
-			d.True = append(d.True, view(f, now))
 		}
 	}
 	h.render(w, http.StatusOK, "timeline", h.newPage(ctx, r, "Timeline", "timeline", d))
