@@ -73,7 +73,7 @@ func TestOpenConflictsFlaggedWhereFactsAreShown(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want[side[0]] = append(want[side[0]], "conflict In open conflict "+itoa(c.ID)+" with #"+itoa(other.ID)+" “"+other.Text+"”: settle it")
+					want[side[0]] = append(want[side[0]], "conflict In open conflict "+itoa(c.ID)+" with #"+itoa(other.ID)+" “"+other.Text+"” — settle it")
 				}
 			}
 			list := f.do(t, "GET", "/?all=1", nil).Body.String()
@@ -140,7 +140,7 @@ func TestConflictFlagsAsKnownThen(t *testing.T) {
 		want []string // the flags of #5's row
 	}{
 		{"/?at=2026-07-25&known=2026-07-01", nil},
-		{"/?at=2026-07-25&known=2026-08-01", []string{"conflict Then in open conflict " + itoa(c.ID) + " with #11 “I am no longer allergic to peanuts.”: resolved 2026-10-01: kept existing"}},
+		{"/?at=2026-07-25&known=2026-08-01", []string{"conflict Then in open conflict " + itoa(c.ID) + " with #11 “I am no longer allergic to peanuts.” — resolved 2026-10-01: kept existing"}},
 		{"/?at=2026-07-25", nil},
 	} {
 		body := f.do(t, "GET", tc.path, nil).Body.String()
