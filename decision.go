@@ -244,57 +244,13 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 		if d, err = getDecision(tx, user, decisionID); err != nil {
 			return err
 		}
-		if d.UndoneAt != nil {
-			return fmt.Errorf("decision %d: %w", d.ID, ErrAlreadyUndone)
-		}
 		now := s.now()
-		cause := fmt.Sprintf("undo of decision %d", d.ID)
-		if d.Added != 0 {
-			r, err := getUser(tx, d.Added, d.User)
-			if err != nil {
-				return err
-			}
-			// Still current, and replacing what the decision made it replace
-			// (a conflict resolved in its favour since would be undone only
-			// in part).
-			want := uint64(0)
-			if d.Action == ActionUpdate {
-				want = d.Target
-			}
-			if !r.Current() || r.Supersedes != want || len(r.AlsoSupersedes) > 0 {
-				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
-			}
-			if err := step(tx, &r, now, &kv.Event{Kind: kv.Retracted, Cause: cause, Undoes: d.ID}); err != nil {
-				return err
-			}
+		steps, err := undoSteps(tx, d, now)
+		if err != nil {
+			return err
 		}
-		if d.Target != 0 && (d.Action == ActionUpdate || d.Action == ActionInvalidate) {
-			// Its state must still be the one this decision gave it: its
-			// last step is the decision's supersede or retraction.
-			r, evs, err := targetLog(tx, d)
-			if err != nil {
-				return err
-			}
-			last := evs[len(evs)-1]
-			ours := (d.Action == ActionUpdate && last.Kind == kv.Superseded && last.By == d.Added) ||
-				(d.Action == ActionInvalidate && last.Kind == kv.Retracted && last.Decision == d.ID)
-			if r.Current() || !ours {
-				return fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
-			}
-			if err := step(tx, &r, now, &kv.Event{Kind: kv.Restored, Cause: cause, Undoes: d.ID}); err != nil {
-				return err
-			}
-		}
-		if d.Action == ActionNoop && d.Target != 0 {
-			// A restatement confirmed its target: that confirmation no
-			// longer counts. Its step stays in the log, cancelled by this
-			// one; none is there when the clock stood behind the log then.
-			r, err := getUser(tx, d.Target, d.User)
-			if err != nil {
-				return err
-			}
-			err = step(tx, &r, now, &kv.Event{Kind: kv.Unconfirmed, Cause: cause, Undoes: d.ID})
-			if err != nil && !errors.Is(err, errNoConfirmation) {
+		for i := range steps {
+			if err := step(tx, &steps[i].r, now, &steps[i].e); err != nil {
 				return err
 			}
 		}
@@ -303,6 +259,80 @@ func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decis
 		return putDecision(tx, &d)
 	})
 	return d, err
+}
+
+// pendingStep is a step a write will take on a fact, judged already.
+type pendingStep struct {
+	r kv.Record
+	e kv.Event
+}
+
+// undoSteps are the steps Undo of d takes at now, each judged by the
+// lifecycle table without writing, or why Undo is refused: Undo and
+// CanUndo ask it alike.
+func undoSteps(tx *kv.Tx, d Decision, now int64) ([]pendingStep, error) {
+	if d.UndoneAt != nil {
+		return nil, fmt.Errorf("decision %d: %w", d.ID, ErrAlreadyUndone)
+	}
+	cause := fmt.Sprintf("undo of decision %d", d.ID)
+	var out []pendingStep
+	take := func(r kv.Record, e kv.Event) error {
+		if err := mayStep(tx, &r, now, e); err != nil {
+			return fmt.Errorf("fact %d: %w", r.ID, err)
+		}
+		out = append(out, pendingStep{r, e})
+		return nil
+	}
+	if d.Added != 0 {
+		r, err := getUser(tx, d.Added, d.User)
+		if err != nil {
+			return nil, err
+		}
+		// Still current, and replacing what the decision made it replace
+		// (a conflict resolved in its favour since would be undone only
+		// in part).
+		want := uint64(0)
+		if d.Action == ActionUpdate {
+			want = d.Target
+		}
+		if !r.Current() || r.Supersedes != want || len(r.AlsoSupersedes) > 0 {
+			return nil, fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
+		}
+		if err := take(r, kv.Event{Kind: kv.Retracted, Cause: cause, Undoes: d.ID}); err != nil {
+			return nil, err
+		}
+	}
+	if d.Target != 0 && (d.Action == ActionUpdate || d.Action == ActionInvalidate) {
+		// Its state must still be the one this decision gave it: its
+		// last step is the decision's supersede or retraction.
+		r, evs, err := targetLog(tx, d)
+		if err != nil {
+			return nil, err
+		}
+		last := evs[len(evs)-1]
+		ours := (d.Action == ActionUpdate && last.Kind == kv.Superseded && last.By == d.Added) ||
+			(d.Action == ActionInvalidate && last.Kind == kv.Retracted && last.Decision == d.ID)
+		if r.Current() || !ours {
+			return nil, fmt.Errorf("fact %d: %w", r.ID, ErrUndoStale)
+		}
+		if err := take(r, kv.Event{Kind: kv.Restored, Cause: cause, Undoes: d.ID}); err != nil {
+			return nil, err
+		}
+	}
+	if d.Action == ActionNoop && d.Target != 0 {
+		// A restatement confirmed its target: that confirmation no
+		// longer counts. Its step stays in the log, cancelled by this
+		// one; none is there when the clock stood behind the log then.
+		r, err := getUser(tx, d.Target, d.User)
+		if err != nil {
+			return nil, err
+		}
+		err = take(r, kv.Event{Kind: kv.Unconfirmed, Cause: cause, Undoes: d.ID})
+		if err != nil && !errors.Is(err, errNoConfirmation) {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // ConflictOptions select what Conflicts returns; nil means the open
@@ -375,10 +405,8 @@ func (s *Store) readConflicts(ctx context.Context, user string, all bool) ([]Con
 // fact the resolution retracted or superseded become moot in the same
 // transaction.
 func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, keep Keep) (Conflict, error) {
-	switch keep {
-	case KeepNew, KeepExisting, KeepBoth:
-	default:
-		return Conflict{}, fmt.Errorf("conflict %d: keep %q, want new, existing or both", id, keep)
+	if err := validKeep(id, keep); err != nil {
+		return Conflict{}, err
 	}
 	var c Conflict
 	err := s.update(ctx, func(tx *kv.Tx) error {
@@ -386,53 +414,18 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 		if c, err = getLog[Conflict](tx, kv.BucketConflicts, "conflict", user, id); err != nil {
 			return err
 		}
-		switch {
-		case c.ResolvedAt != nil:
-			return fmt.Errorf("conflict %d: %w (keep %s)", id, ErrResolved, c.Resolution)
-		case c.MootAt != nil:
-			return fmt.Errorf("conflict %d: %w: %s", id, ErrMoot, c.Moot)
-		case c.New == c.Existing:
-			return fmt.Errorf("%w: conflict %d names fact %d on both sides", ErrCorrupt, id, c.New)
-		}
-		ms, err := userMergesTx(tx, c.User)
+		now := s.now()
+		steps, err := resolveSteps(tx, c, keep, now)
 		if err != nil {
 			return err
 		}
-		if why, err := mootCause(tx, &c, currentAliases(ms)); err != nil {
-			return err
-		} else if why != "" {
-			return fmt.Errorf("conflict %d: %w: %s", id, ErrMoot, why)
+		if keep == KeepNew {
+			if _, err := addPredecessor(tx, c.New, c.Existing); err != nil {
+				return err
+			}
 		}
-		now := s.now()
-		cause := fmt.Sprintf("conflict %d resolved: keep %s", id, keep)
-		switch keep {
-		case KeepExisting:
-			n, err := getUser(tx, c.New, c.User)
-			if err != nil {
-				return err
-			}
-			if err := step(tx, &n, now, &kv.Event{Kind: kv.Retracted, Cause: cause}); err != nil {
-				return err
-			}
-		case KeepNew:
-			ex, err := getUser(tx, c.Existing, c.User)
-			if err != nil {
-				return err
-			}
-			if follows, err := succeeds(tx, c.New, c.Existing); err != nil {
-				return err
-			} else if follows {
-				return fmt.Errorf("conflict %d: keep fact %d over fact %d: %w", id, c.New, c.Existing, ErrSupersessionCycle)
-			}
-			succ, err := addPredecessor(tx, c.New, c.Existing)
-			if err != nil {
-				return err
-			}
-			if err := endsAfterStart(&ex, eventStart(&succ)); err != nil {
-				return fmt.Errorf("conflict %d: %w", id, err)
-			}
-			e := &kv.Event{Kind: kv.Superseded, By: c.New, End: eventStart(&succ), Cause: cause}
-			if err := step(tx, &ex, now, e); err != nil {
+		for i := range steps {
+			if err := step(tx, &steps[i].r, now, &steps[i].e); err != nil {
 				return err
 			}
 		}
@@ -441,6 +434,73 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 		return putConflict(tx, &c)
 	})
 	return c, err
+}
+
+func validKeep(id uint64, keep Keep) error {
+	switch keep {
+	case KeepNew, KeepExisting, KeepBoth:
+		return nil
+	}
+	return fmt.Errorf("conflict %d: keep %q, want new, existing or both", id, keep)
+}
+
+// resolveSteps are the steps that settling c with keep at now takes on its
+// facts, judged without writing, or why it is refused: ResolveConflict and
+// CanResolve ask it alike. Keeping the new fact also names the existing
+// one among those it replaced (addPredecessor).
+func resolveSteps(tx *kv.Tx, c Conflict, keep Keep, now int64) ([]pendingStep, error) {
+	id := c.ID
+	switch {
+	case c.ResolvedAt != nil:
+		return nil, fmt.Errorf("conflict %d: %w (keep %s)", id, ErrResolved, c.Resolution)
+	case c.MootAt != nil:
+		return nil, fmt.Errorf("conflict %d: %w: %s", id, ErrMoot, c.Moot)
+	case c.New == c.Existing:
+		return nil, fmt.Errorf("%w: conflict %d names fact %d on both sides", ErrCorrupt, id, c.New)
+	}
+	ms, err := userMergesTx(tx, c.User)
+	if err != nil {
+		return nil, err
+	}
+	if why, err := mootCause(tx, &c, currentAliases(ms)); err != nil {
+		return nil, err
+	} else if why != "" {
+		return nil, fmt.Errorf("conflict %d: %w: %s", id, ErrMoot, why)
+	}
+	cause := fmt.Sprintf("conflict %d resolved: keep %s", id, keep)
+	var p pendingStep
+	switch keep {
+	case KeepExisting:
+		n, err := getUser(tx, c.New, c.User)
+		if err != nil {
+			return nil, err
+		}
+		p = pendingStep{n, kv.Event{Kind: kv.Retracted, Cause: cause}}
+	case KeepNew:
+		ex, err := getUser(tx, c.Existing, c.User)
+		if err != nil {
+			return nil, err
+		}
+		if follows, err := succeeds(tx, c.New, c.Existing); err != nil {
+			return nil, err
+		} else if follows {
+			return nil, fmt.Errorf("conflict %d: keep fact %d over fact %d: %w", id, c.New, c.Existing, ErrSupersessionCycle)
+		}
+		succ, err := tx.Get(c.New)
+		if err != nil {
+			return nil, err
+		}
+		if err := endsAfterStart(&ex, eventStart(&succ)); err != nil {
+			return nil, fmt.Errorf("conflict %d: %w", id, err)
+		}
+		p = pendingStep{ex, kv.Event{Kind: kv.Superseded, By: c.New, End: eventStart(&succ), Cause: cause}}
+	default:
+		return nil, nil // both stay: no step
+	}
+	if err := mayStep(tx, &p.r, now, p.e); err != nil {
+		return nil, fmt.Errorf("fact %d: %w", p.r.ID, err)
+	}
+	return []pendingStep{p}, nil
 }
 
 // addPredecessor records that fact succ replaces fact pred and returns

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -46,8 +47,10 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 			}
 		}
 		gone := make(map[uint64]bool, len(doomed))
+		texts := make([]string, 0, len(doomed))
 		for _, d := range doomed {
 			gone[d.ID] = true
+			texts = append(texts, quotable(&d))
 		}
 		now := s.now()
 		for i := range doomed {
@@ -55,7 +58,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 				return err
 			}
 		}
-		if err := scrubLogs(tx, gone); err != nil {
+		if err := scrubLogs(tx, gone, texts); err != nil {
 			return err
 		}
 		if err := tx.MarkScrubPending(); err != nil {
@@ -204,20 +207,46 @@ func lastSuperseded(evs []kv.Event) int {
 	return -1
 }
 
+// quotable is what of a fact a decider's words may quote: its text, the
+// words it came from and the names its claims give.
+func quotable(r *kv.Record) string {
+	parts := []string{r.Text, r.Source.Quote, r.Source.Ref}
+	for _, c := range r.Claims {
+		parts = append(parts, c.Subject, c.Object)
+	}
+	return strings.Join(parts, "\n")
+}
+
 // deletedText stands in the decision log for the text of a deleted fact.
 const deletedText = "[deleted]"
 
 // scrubLogs removes the deleted facts from the decision log and the
-// conflicts: a decision that added or targeted one loses its text, the
-// model's answer and its reason (any may quote the fact); ids of deleted
-// facts are cut from every decision; conflicts involving one are dropped.
-func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
+// conflicts: conflicts involving one are dropped; a decision that added or
+// targeted one loses its text, the model's answer and its reason (any may
+// quote the fact); ids of deleted facts and of the dropped conflicts are
+// cut from every decision, and of a decision that showed one as a
+// candidate, what may quote it (quote.go) is removed. texts are the
+// deleted facts' texts.
+func scrubLogs(tx *kv.Tx, gone map[uint64]bool, texts []string) error {
+	dropped := map[uint64]bool{}
+	var conflicts []uint64
+	err := forEachLog(tx, kv.BucketConflicts, "conflict", false, func(id uint64, c Conflict) error {
+		if gone[c.New] || gone[c.Existing] {
+			conflicts = append(conflicts, id)
+			dropped[id] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	type scrubbed struct {
 		id uint64
 		d  Decision
 	}
 	var decisions []scrubbed
-	err := forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
+	q := newQuotes(texts)
+	err = forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
 		touched := gone[d.Added] || gone[d.Target]
 		kept := d.Candidates[:0]
 		for _, c := range d.Candidates {
@@ -231,18 +260,39 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 			return nil
 		}
 		d.Candidates = kept
-		// The model's answer, the reason, the fallback message and the
-		// claims note may all quote a deleted fact.
 		if gone[d.Added] || gone[d.Target] {
+			// The model's answer, the reason, the fallback message and the
+			// claims note may all quote the fact it was about.
 			d.Text, d.Raw, d.Reason = deletedText, "", deletedText
+			if d.Fallback != "" {
+				d.Fallback = "[fallback reason removed with a deleted fact it may quote]"
+			}
+			if d.ClaimsNote != "" {
+				d.ClaimsNote = "[claims note removed with a deleted fact it may quote]"
+			}
 		} else {
-			d.Raw, d.Reason = "", "[reason removed with a deleted fact it may quote]"
-		}
-		if d.Fallback != "" {
-			d.Fallback = "[fallback reason removed with a deleted fact it may quote]"
-		}
-		if d.ClaimsNote != "" {
-			d.ClaimsNote = "[claims note removed with a deleted fact it may quote]"
+			// Only a candidate went: each text goes if it may quote it,
+			// and the conflicts with it, gone, are named no more.
+			if q.may(d.Reason, d.Text) {
+				d.Reason = "[reason removed with a deleted fact it may quote]"
+			}
+			if q.may(d.Raw, d.Text) {
+				d.Raw = ""
+			}
+			if q.may(d.Fallback, d.Text) {
+				d.Fallback = "[fallback reason removed with a deleted fact it may quote]"
+			}
+			if q.may(d.ClaimsNote, d.Text) {
+				d.ClaimsNote = "[claims note removed with a deleted fact it may quote]"
+			}
+			ids := slices.DeleteFunc(d.conflictIDs(), func(id uint64) bool { return dropped[id] })
+			d.Conflict, d.AlsoConflicts = 0, nil
+			if len(ids) > 0 {
+				d.Conflict = ids[0]
+				if len(ids) > 1 {
+					d.AlsoConflicts = ids[1:]
+				}
+			}
 		}
 		if gone[d.Added] {
 			d.Added = 0
@@ -260,16 +310,6 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool) error {
 		if err := putDecision(tx, &c.d); err != nil {
 			return err
 		}
-	}
-	var conflicts []uint64
-	err = forEachLog(tx, kv.BucketConflicts, "conflict", false, func(id uint64, c Conflict) error {
-		if gone[c.New] || gone[c.Existing] {
-			conflicts = append(conflicts, id)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	for _, id := range conflicts {
 		if err := tx.DeleteBlob(kv.BucketConflicts, id); err != nil {

@@ -39,6 +39,8 @@
 //	decider.go     Decider and Embedder values: rules, add, Ollama,
 //	               OpenAI-compatible; Describer
 //	decision.go    Decisions, Undo, Conflicts, ResolveConflict
+//	can.go         CanUndo, CanResolve: whether Undo or ResolveConflict would
+//	               be done now, by the rule the write applies, without writing
 //	conflicts.go   the conflict upkeep of every commit: a conflict moot when
 //	               a fact of it changes, one derived from two current values
 //	               of a single-valued relation, and Check's part for them
@@ -50,6 +52,7 @@
 //	entity.go      MergeEntities, UndoMerge, Merges, Entities: the merge log
 //	               of entities, applied as of the record time asked about
 //	delete.go      Delete: the hard delete, and the scrub of the file's free pages
+//	quote.go       what of a decision may quote a deleted fact, removed with it
 //	export.go      Export: JSON Lines of everything
 //	import.go      Import: the strict reader of an export, into an empty store
 //	check.go       Check: bbolt's page check plus the store's invariants

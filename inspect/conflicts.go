@@ -7,14 +7,18 @@ import (
 	"github.com/palimpsest-mem/memory"
 )
 
-// conflictView is a conflict with both its facts.
+// conflictView is a conflict with both its facts, and for an open one the
+// ways to settle it: each with why not where the store would refuse it,
+// or Settle, why none can be taken now.
 type conflictView struct {
 	memory.Conflict
 	New, Existing ref
+	Keeps         []keepOffer
+	Settle        string
 }
 
 // conflicts is /conflicts: the open conflicts (?all=1: every one), newest
-// first, each with Resolve buttons.
+// first, each with the Resolve buttons the store would take.
 func (h *Handler) conflicts(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := userOf(r)
@@ -43,6 +47,9 @@ func (h *Handler) conflicts(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			h.failErr(w, r, err)
 			return
+		}
+		if c.Open() {
+			v.Keeps, v.Settle = h.offerKeeps(ctx, user, c)
 		}
 		d.Conflicts = append(d.Conflicts, v)
 	}

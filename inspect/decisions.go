@@ -21,6 +21,9 @@ type decisionView struct {
 	memory.Decision
 	Target, Added ref
 	Candidates    []ref
+	// UndoWhyNot is why the store would not undo it now; "" when it
+	// would, or when it was undone (the log says when).
+	UndoWhyNot string
 }
 
 // refs reads the facts a page names, each once.
@@ -76,7 +79,8 @@ func (h *Handler) decisionView(x *refs, d memory.Decision) (decisionView, error)
 }
 
 // decisions is /decisions: the decision log, newest first, with the
-// candidates each was shown and an Undo button.
+// candidates each was shown and an Undo button where the store would undo
+// it, else why not.
 func (h *Handler) decisions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := userOf(r)
@@ -107,6 +111,9 @@ func (h *Handler) decisions(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			h.failErr(w, r, err)
 			return
+		}
+		if v.UndoneAt == nil {
+			v.UndoWhyNot = h.undoWhyNot(ctx, user, v)
 		}
 		d.Decisions = append(d.Decisions, v)
 	}

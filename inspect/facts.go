@@ -19,11 +19,17 @@ type factView struct {
 	// State is current, upcoming (current, true only from a later
 	// start), ended (current, its interval over), superseded or retracted.
 	State string
+	// Flags are the open conflicts it is in, where a page shows them.
+	Flags []conflictFlag
 }
 
-func view(f memory.Fact, now time.Time) factView {
-	v := factView{Fact: f, State: f.State().String()}
-	if f.State() == memory.Current {
+func view(f memory.Fact, now time.Time) factView { return viewState(f, f.State(), now) }
+
+// viewState is f in state st, which its markers may not tell (asKnown),
+// upcoming and ended as of now.
+func viewState(f memory.Fact, st memory.State, now time.Time) factView {
+	v := factView{Fact: f, State: st.String()}
+	if st == memory.Current {
 		switch {
 		case f.EventStart.After(now):
 			v.State = "upcoming"
@@ -209,9 +215,17 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Pager = pg
-	d.Facts = make([]factView, len(idx))
+	page := make([]memory.Fact, len(idx))
 	for i, j := range idx {
-		d.Facts[i] = view(list[j], now)
+		page[i] = list[j]
+	}
+	if d.Facts, err = h.travelViews(ctx, user, page, t); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if err := h.flagFacts(r, user, t.Known, d.Facts); err != nil {
+		h.failErr(w, r, err)
+		return
 	}
 	h.render(w, http.StatusOK, "facts", h.newPage(ctx, r, "Facts", "facts", d))
 }
@@ -220,6 +234,18 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request) {
 type step struct {
 	memory.Event
 	Fact uint64
+}
+
+// OwnCause is the step's cause but for the words its links say already:
+// Remember's "decision 8" and Undo's "undo of decision 17" name the
+// decision the row links to, and would read twice.
+func (s step) OwnCause() string {
+	switch {
+	case s.Decision != 0 && s.Cause == "decision "+itoa(s.Decision),
+		s.Undoes != 0 && s.Cause == "undo of decision "+itoa(s.Undoes):
+		return ""
+	}
+	return s.Cause
 }
 
 // factData is a fact's page.
@@ -243,6 +269,12 @@ func (h *Handler) fact(w http.ResponseWriter, r *http.Request) {
 	id := f.ID
 	now := h.o.Clock()
 	d := factData{Fact: view(f, now), Claims: f.Claims}
+	fv := []factView{d.Fact}
+	if err := h.flagFacts(r, user, time.Time{}, fv); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d.Fact = fv[0]
 	var versions []version
 	for _, c := range chain {
 		d.Chain = append(d.Chain, view(c, now))

@@ -74,11 +74,10 @@ func (h *Handler) entity(w http.ResponseWriter, r *http.Request) {
 		if len(e.Support) > 0 {
 			link = href("/facts/"+itoa(e.Support[len(e.Support)-1]), user)
 		}
-		title, class := label+" ("+string(e.State)+")", edgeClass(e.State)
-		if e.KnownUntil != nil { // a belief revised since: drawn as the history it is
-			title, class = label+" (no longer believed)", "superseded"
-		}
-		shapes = append(shapes, shape{Label: label, Title: title, Link: link, Class: class, Spans: []span{sp}})
+		// The state in the library's words (memctl graph's), and the
+		// record times it was believed, which end for a belief revised since.
+		title := fmt.Sprintf("%s (%s; believed %s → %s)", label, e.State, orOpen(sp.RecFrom, "?"), orOpen(sp.RecTo, "now"))
+		shapes = append(shapes, shape{Label: label, Title: title, Link: link, Class: edgeClass(e.State), Spans: []span{sp}})
 	}
 	d := struct {
 		Name    string

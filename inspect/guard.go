@@ -34,14 +34,15 @@ func cookieName(r *http.Request) string {
 // guard refuses, before anything else reads the request, a Host that is not
 // a loopback name or one of Options.Hosts — a page of another site whose
 // name was rebound to 127.0.0.1 (DNS rebinding) sends its own name — and,
-// with a token set, a request that carries neither it nor its cookie.
+// with a token set, a request that carries neither it nor its cookie (but
+// for the stylesheet).
 func (h *Handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !HostAllowed(r.Host, h.o.Hosts) {
 			h.fail(w, r, http.StatusMisdirectedRequest, "Refused: this inspector answers only to a loopback host name (localhost, 127.0.0.1, [::1]).")
 			return
 		}
-		if h.o.Token == "" {
+		if h.o.Token == "" || isStylesheet(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -69,6 +70,13 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		}
 		h.fail(w, r, http.StatusForbidden, "Refused: no token. Open the address memctl printed (it ends in ?token=…).")
 	})
+}
+
+// isStylesheet reports whether r asks for the stylesheet, which the token
+// does not guard: it holds nothing of the store, and the refusal page
+// without a token needs it as much as any other.
+func isStylesheet(r *http.Request) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.Path == "/style.css"
 }
 
 func sameToken(got, want string) bool {

@@ -96,7 +96,7 @@ func TestPages(t *testing.T) {
 		{"/entities", []string{"Paris", "Contoso"}},
 		{"/entity?name=Paris", []string{"lives_in", "<svg", "Paris", "an interval of an edge", `name="name" value="Paris"`}},
 		{"/entity?name=Lyon&at=2026-03-01", []string{"True at 2026-03-01", "crossdot", `<li>user <b>lives_in</b> Lyon`}},
-		{"/entity?name=Lyon&at=2026-08-01", []string{"No edge naming Lyon was true then.", "no longer believed", "(no longer believed)</title>"}},
+		{"/entity?name=Lyon&at=2026-08-01", []string{"No edge naming Lyon was true then.", "(current; believed 2026-01-12 → 2026-06-15)</title>"}},
 		{"/entity?name=Lyon&at=2026-03-01&known=2026-01-01", []string{"No edge naming Lyon was true then."}},
 		{"/search", []string{`name="q"`, `role="search"`}},
 		{"/search?q=Where+do+I+live%3F", []string{"I live in Paris now", "shares ", "text 1"}},

@@ -134,12 +134,15 @@ type page struct {
 	Users []string
 	Now   time.Time
 	Done  string // what the last change did, for the notice at the top
-	Data  any
+	// OpenConflicts is how many conflicts of the user are open, for the nav.
+	OpenConflicts int
+	Data          any
 }
 
 func (h *Handler) newPage(ctx context.Context, r *http.Request, title, nav string, data any) page {
 	p := page{Title: title, Nav: nav, User: userOf(r), Now: h.o.Clock(), Data: data, Done: doneText[r.URL.Query().Get("done")]}
 	p.Users, _ = h.s.Users(ctx) // the picker only; a failure shows none
+	p.OpenConflicts = h.openCount(ctx, p.User)
 	if p.User != "" && !slices.Contains(p.Users, p.User) {
 		p.Users = append(p.Users, p.User)
 	}

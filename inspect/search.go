@@ -48,9 +48,17 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 			h.failErr(w, r, err)
 			return
 		}
-		now := h.o.Clock()
-		for _, hit := range d.Result.Hits {
-			d.Hits = append(d.Hits, searchHit{factView: view(hit.Fact, now), Why: hitWhy(hit), Ranks: hitRanks(hit)})
+		facts := make([]memory.Fact, len(d.Result.Hits))
+		for i, hit := range d.Result.Hits {
+			facts[i] = hit.Fact
+		}
+		views, err := h.travelViews(ctx, user, facts, t)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		for i, hit := range d.Result.Hits {
+			d.Hits = append(d.Hits, searchHit{factView: views[i], Why: hitWhy(hit), Ranks: hitRanks(hit)})
 		}
 	}
 	h.render(w, http.StatusOK, "search", h.newPage(ctx, r, "Search", "search", d))

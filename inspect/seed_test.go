@@ -71,9 +71,21 @@ var story = []said{
 // contradiction becomes a conflict.
 func seed(t testing.TB, s *memory.Store, c *testClock, user string) []memory.Outcome {
 	t.Helper()
+	out := seedUntil(t, s, c, user, "")
+	c.set("2026-10-01")
+	return out
+}
+
+// seedUntil tells the lines of the story said by day until (every line
+// when ""), the clock left at the last one told.
+func seedUntil(t testing.TB, s *memory.Store, c *testClock, user, until string) []memory.Outcome {
+	t.Helper()
 	ctx := context.Background()
 	var out []memory.Outcome
 	for i, l := range story {
+		if until != "" && l.day > until {
+			break
+		}
 		c.set(l.day)
 		o, err := s.Remember(ctx, memory.Note{User: user, Text: l.text, Origin: memory.OriginAuto,
 			Source: memory.Source{Kind: "chat", Ref: "msg-" + itoa(uint64(100+i)), Quote: l.text, SaidAt: c.Now()}})
@@ -87,7 +99,6 @@ func seed(t testing.TB, s *memory.Store, c *testClock, user string) []memory.Out
 			}
 		}
 	}
-	c.set("2026-10-01")
 	return out
 }
 

@@ -462,8 +462,10 @@ func (h *Handler) trueAt(w http.ResponseWriter, r *http.Request, user string, d 
 		d.TrueLink = href("/", user, "at", stampQuery(d.Travel.At), "known", stampQuery(d.Travel.Known))
 		at = at[:maxTrue]
 	}
-	for _, f := range at {
-		d.True = append(d.True, view(f, now))
+	// Each as the store knew it at known, as the facts list shows it.
+	if d.True, err = h.travelViews(r.Context(), user, at, d.Travel); err != nil {
+		h.failErr(w, r, err)
+		return false
 	}
 	return true
 }
