@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/palimpsest-mem/memory"
-	"github.com/palimpsest-mem/memory/claims"
 )
 
 // The entity graph: an entity's neighbourhood at one point of the two time
@@ -284,7 +283,7 @@ func nodeKey(name string) string {
 	if name == "" || name == memory.UserSubject {
 		return ""
 	}
-	return claims.Normalize(name)
+	return memory.NormalizeName(name)
 }
 
 func cmpStart(a, b *time.Time) int {
