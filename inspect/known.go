@@ -18,44 +18,17 @@ import (
 // interval then, and its state then, which Fact.State cannot tell when a
 // successor has been deleted since.
 func asKnown(f memory.Fact, evs []memory.Event, k time.Time) (memory.Fact, memory.State) {
+	h := replay(f, evs, k)
 	g := f
-	g.ValidUntil, g.SupersededBy, g.Pinned = time.Time{}, 0, false
+	g.ValidUntil, g.SupersededBy, g.Pinned = h.Until, h.By, h.Pinned
+	g.EventStart, g.EventEnd = h.Start, h.End
 	state := memory.Current
-	var supersededEnd time.Time
-	for _, e := range evs {
-		if e.At.After(k) {
-			break
-		}
-		switch e.Kind {
-		case memory.EventSuperseded:
-			state, supersededEnd = memory.Superseded, e.EventEnd
-			g.ValidUntil, g.SupersededBy = e.At, e.By
-		case memory.EventRetracted:
-			state = memory.Retracted
-			g.ValidUntil, g.SupersededBy = e.At, 0
-		case memory.EventRestored:
-			state, supersededEnd = memory.Current, time.Time{}
-			g.ValidUntil, g.SupersededBy = time.Time{}, 0
-		case memory.EventPinned:
-			g.Pinned = true
-		case memory.EventUnpinned:
-			g.Pinned = false
-		}
+	switch {
+	case !h.Visible:
+		state = memory.Retracted
+	case h.Superseded:
+		state = memory.Superseded
 	}
-	// The interval as At reads it then: from EventFrom, else the record
-	// time, to EventUntil, ended where a successor began if superseded by
-	// then; a start that is only a record time, after the end, is unknown.
-	start, end := f.EventFrom, f.EventUntil
-	if start.IsZero() {
-		start = f.RecordedAt
-	}
-	if state == memory.Superseded && !supersededEnd.IsZero() && (end.IsZero() || supersededEnd.Before(end)) {
-		end = supersededEnd
-	}
-	if f.EventFrom.IsZero() && !end.IsZero() && !end.After(start) {
-		start = time.Time{}
-	}
-	g.EventStart, g.EventEnd = start, end
 	return g, state
 }
 

@@ -35,13 +35,18 @@ const lanesPerPage = 40
 // to an earlier period, or the chain's own diagram and page, shows them).
 const maxBars = 40
 
-// held is a version's event interval as the store knew it at one record
-// time: the replay of its log that the store's At makes (spanAt).
+// held is a version as the store knew it at one record time: the replay
+// of its log that the store's At makes (spanAt), with its markers then.
 type held struct {
 	Visible    bool      // recorded by then and not retracted then
 	Superseded bool      // superseded by then
 	Retracted  time.Time // when it was retracted, if it was by then
 	Start, End time.Time // zero Start: unknown; zero End: open
+	// Until and By are its ValidUntil and SupersededBy then, Pinned
+	// whether it was pinned then.
+	Until  time.Time
+	By     uint64
+	Pinned bool
 }
 
 // heldAt replays f's lifecycle log up to record time k, as At does: a
@@ -51,7 +56,12 @@ func heldAt(f memory.Fact, evs []memory.Event, k time.Time) (h held, ok bool) {
 	if f.RecordedAt.After(k) {
 		return held{}, false
 	}
-	h = held{Visible: true, Start: f.EventFrom, End: f.EventUntil}
+	return replay(f, evs, k), true
+}
+
+// replay is heldAt for a fact recorded by k.
+func replay(f memory.Fact, evs []memory.Event, k time.Time) held {
+	h := held{Visible: true, Start: f.EventFrom, End: f.EventUntil}
 	if h.Start.IsZero() {
 		h.Start = f.RecordedAt
 	}
@@ -63,13 +73,20 @@ func heldAt(f memory.Fact, evs []memory.Event, k time.Time) (h held, ok bool) {
 		switch e.Kind {
 		case memory.EventSuperseded:
 			h.Superseded, supEnd = true, e.EventEnd
+			h.Until, h.By = e.At, e.By
 		case memory.EventRetracted:
 			h.Visible, h.Retracted = false, e.At
+			h.Until, h.By = e.At, 0
 		case memory.EventRestored:
 			h.Superseded, h.Visible, h.Retracted = false, true, time.Time{}
+			h.Until, h.By = time.Time{}, 0
+		case memory.EventPinned:
+			h.Pinned = true
+		case memory.EventUnpinned:
+			h.Pinned = false
 		}
 	}
-	if h.Superseded && (h.End.IsZero() || supEnd.Before(h.End)) {
+	if h.Superseded && !supEnd.IsZero() && (h.End.IsZero() || supEnd.Before(h.End)) {
 		h.End = supEnd
 	}
 	// Told without a time, the start is only the record time: an interval
@@ -77,7 +94,7 @@ func heldAt(f memory.Fact, evs []memory.Event, k time.Time) (h held, ok bool) {
 	if f.EventFrom.IsZero() && !h.End.IsZero() && !h.End.After(h.Start) {
 		h.Start = time.Time{}
 	}
-	return h, true
+	return h
 }
 
 // covers reports whether the interval holds event time e.
