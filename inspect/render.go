@@ -33,10 +33,12 @@ func parsePages() (map[string]*pageTemplate, error) {
 }
 
 var funcs = template.FuncMap{
-	"href": href,
-	"ts":   stampAny,
-	"sub":  func(a, b float64) float64 { return a - b },
-	"add1": func(a float64, b int) float64 { return a + float64(b) },
+	"href":     href,
+	"factref":  factRef,
+	"factrefs": factRefList,
+	"ts":       stampAny,
+	"sub":      func(a, b float64) float64 { return a - b },
+	"add1":     func(a float64, b int) float64 { return a + float64(b) },
 	"travelForm": func(action, user string, fact uint64, t travel, showAll bool) travelForm {
 		return travelForm{Action: action, User: user, Fact: fact, T: t, ShowAll: showAll, Reset: href(action, user, "fact", fact0(fact))}
 	},
