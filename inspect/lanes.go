@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/palimpsest-mem/memory"
@@ -338,61 +337,6 @@ const (
 	labelPx    = 11.5 // the labels' font size
 )
 
-// asciiEm are the advances of the printable ASCII runes, from the space
-// on, in thousandths of an em: those of DejaVu Sans, the widest of the
-// faces the stylesheet names and the one Chromium falls back to on Linux.
-var asciiEm = [95]uint16{
-	318, 401, 460, 837, 636, 949, 779, 275, 390, 390, 500, 837, 318, 361, 318, 337,
-	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 837, 837, 837, 530,
-	999, 710, 686, 698, 769, 631, 575, 774, 751, 295, 295, 655, 557, 862, 747, 787,
-	603, 787, 694, 634, 594, 731, 684, 988, 685, 610, 685, 390, 337, 390, 837, 500,
-	500, 612, 634, 549, 634, 615, 344, 634, 633, 278, 278, 579, 278, 973, 633, 611,
-	634, 634, 394, 521, 392, 633, 591, 817, 591, 591, 525, 636, 337, 636, 837,
-}
-
-// runeEm is the advance of r in thousandths of an em, on the wide side for
-// the runes beyond ASCII: a full em for the wide scripts and emoji.
-func runeEm(r rune) float64 {
-	switch {
-	case r >= ' ' && r <= '~':
-		return float64(asciiEm[r-' '])
-	case r == '…':
-		return 1000
-	case r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana) || r >= 0x1F000 || r >= 0x2E80 && r <= 0xA4CF || r >= 0xFF00 && r <= 0xFF60):
-		return 1000
-	case unicode.IsUpper(r) || unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Arabic, unicode.Hebrew):
-		return 900
-	}
-	return 800
-}
-
-// laneWidth is the width of s at the labels' 11.5px.
-func laneWidth(s string) float64 {
-	w := 0.0
-	for _, r := range s {
-		w += runeEm(r)
-	}
-	return w * labelPx / 1000
-}
-
-// fit cuts s, with an ellipsis, to fit width; "" when not even one rune
-// and the ellipsis fit.
-func fit(s string, width float64) string {
-	if laneWidth(s) <= width {
-		return s
-	}
-	w := runeEm('…') * labelPx / 1000
-	for i, r := range s {
-		w += runeEm(r) * labelPx / 1000
-		if w > width {
-			if i == 0 {
-				return ""
-			}
-			return strings.TrimRightFunc(s[:i], unicode.IsSpace) + "…"
-		}
-	}
-	return s
-}
 
 // zoom reads ?from= and ?to=, the period of the event axis; a bare date
 // for to includes that day.
@@ -591,9 +535,9 @@ func (d *laneDiagram) layout(now, at, from, to time.Time) {
 		l.LabelY = y + 15
 		if l.Older > 0 { // the count stays whole
 			more := fmt.Sprintf(" +%d older", l.Older)
-			l.Label = fit(l.Label, d.LabelW-laneWidth(more)) + more
+			l.Label = fitText(l.Label, labelPx, false, d.LabelW-textWidth(more, labelPx, false)) + more
 		} else {
-			l.Label = fit(l.Label, d.LabelW)
+			l.Label = fitText(l.Label, labelPx, false, d.LabelW)
 		}
 		for i := range l.Items {
 			it := &l.Items[i]
@@ -639,7 +583,7 @@ func (d *laneDiagram) layout(now, at, from, to time.Time) {
 				it.RetractedText = stamp(it.Held.Retracted)
 			}
 			it.Title = itemTitle(*it, d.Known)
-			it.Label = fit(fmt.Sprintf("#%d %s", it.ID, it.Text), it.W-8)
+			it.Label = fitText(fmt.Sprintf("#%d %s", it.ID, it.Text), labelPx, false, it.W-8)
 			if utf8.RuneCountInString(it.Label) < 4 {
 				it.Label = ""
 			}

@@ -405,8 +405,8 @@ func bigChains(t *testing.T, n, per int) *fixture {
 func checkInside(t *testing.T, d *laneDiagram) {
 	t.Helper()
 	for i, l := range d.Lanes {
-		if l.Label == "" || laneWidth(l.Label) > d.LabelW {
-			t.Errorf("lane %d: label %q (%.0f units) does not fit %.0f", i, l.Label, laneWidth(l.Label), d.LabelW)
+		if l.Label == "" || laneW(l.Label) > d.LabelW {
+			t.Errorf("lane %d: label %q (%.0f units) does not fit %.0f", i, l.Label, laneW(l.Label), d.LabelW)
 		}
 		if l.LabelY-11.5 < l.Y || l.LabelY+3 > l.Y+l.H {
 			t.Errorf("lane %d: label at y %.1f, outside its band %.1f–%.1f", i, l.LabelY, l.Y, l.Y+l.H)
@@ -418,7 +418,7 @@ func checkInside(t *testing.T, d *laneDiagram) {
 			if it.Y < l.Y || it.Y+it.H > l.Y+l.H {
 				t.Errorf("lane %d: #%d at y %.1f–%.1f, outside its band %.1f–%.1f", i, it.ID, it.Y, it.Y+it.H, l.Y, l.Y+l.H)
 			}
-			if it.Label != "" && (laneWidth(it.Label) > it.W-8 || it.LabelY-11.5 < it.Y-1 || it.LabelY > it.Y+it.H) {
+			if it.Label != "" && (laneW(it.Label) > it.W-8 || it.LabelY-11.5 < it.Y-1 || it.LabelY > it.Y+it.H) {
 				t.Errorf("lane %d: the label %q of #%d does not fit its bar (%.0f wide)", i, it.Label, it.ID, it.W)
 			}
 		}
@@ -574,3 +574,6 @@ func TestLanesCapped(t *testing.T) {
 		t.Error("a zoom to January 2025 draws none of the older versions")
 	}
 }
+
+// laneW is a lane label's width.
+func laneW(s string) float64 { return textWidth(s, labelPx, false) }
