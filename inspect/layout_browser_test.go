@@ -220,3 +220,37 @@ func TestBrowserLayoutCatches(t *testing.T) {
 		t.Fatalf("a 600 px heading at 390 px not caught: %q", problems)
 	}
 }
+
+// headerRows counts the rows the header's parts were laid out in: the
+// distinct middles (the header centres its parts) of the brand, the nav, the search box and the user picker.
+const headerRows = `(() => {
+  const tops = new Set();
+  for (const el of document.querySelectorAll("header.top > *")) { const r = el.getBoundingClientRect(); tops.add(Math.round((r.top + r.bottom) / 16)); }
+  return tops.size;
+})()`
+
+// TestBrowserHeaderIsOneRowOnALaptop: at 1280 px the header's parts stand
+// in one row; on a phone they wrap, as they must.
+func TestBrowserHeaderIsOneRowOnALaptop(t *testing.T) {
+	ctx := tab(t)
+	f, base := serve(t)
+	if _, err := f.s.Add(context.Background(), memory.Note{User: "alexandra.k", Text: "I live in Lyon.", Origin: memory.OriginUser}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range widths {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w.w, w.h),
+			chromedp.Navigate(base+"/conflicts?user=alexandra.k&token="+browserToken), chromedp.WaitVisible("body > footer")); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](headerRows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.w >= 1280 && rows != 1 {
+			t.Errorf("at %d px the header takes %d rows", w.w, rows)
+		}
+		if w.w < 600 && rows < 2 {
+			t.Errorf("at %d px the header did not wrap", w.w)
+		}
+	}
+}
