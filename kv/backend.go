@@ -37,7 +37,7 @@ type Backend interface {
 	// while it is not (a replica down), the error wraps ErrErasePending and
 	// a later Erase completes it.
 	Erase(ctx context.Context, user string) error
-	// Users lists the users with data, in byte order.
+	// Users lists every user with a revision above 0, in byte order.
 	Users(ctx context.Context) ([]string, error)
 	Close() error
 }

@@ -1,0 +1,83 @@
+package kv
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+)
+
+// Entry is one key of a user's data, for NewSnapshot.
+type Entry struct {
+	Bucket     string
+	Key, Value []byte
+}
+
+// memSnapshot is a user's data read whole into memory: a backend whose
+// reads cannot stay open (a cluster's messages, a bbolt transaction that
+// must end) hands one out.
+type memSnapshot struct {
+	rev     uint64
+	buckets map[string][]Entry // sorted by key
+}
+
+// NewSnapshot is a Snapshot at rev of entries, which it takes (and
+// sorts); a later entry of the same bucket and key wins.
+func NewSnapshot(rev uint64, entries []Entry) Snapshot {
+	s := &memSnapshot{rev: rev, buckets: map[string][]Entry{}}
+	for _, e := range entries {
+		s.buckets[e.Bucket] = append(s.buckets[e.Bucket], e)
+	}
+	for b, es := range s.buckets {
+		slices.SortStableFunc(es, func(x, y Entry) int { return bytes.Compare(x.Key, y.Key) })
+		// Keep the last of equal keys.
+		out := es[:0]
+		for i, e := range es {
+			if i+1 < len(es) && bytes.Equal(es[i+1].Key, e.Key) {
+				continue
+			}
+			out = append(out, e)
+		}
+		s.buckets[b] = out
+	}
+	return s
+}
+
+func (s *memSnapshot) Rev() uint64 { return s.rev }
+
+func (s *memSnapshot) Get(bucket string, key []byte) []byte {
+	es := s.buckets[bucket]
+	i := sort.Search(len(es), func(i int) bool { return bytes.Compare(es[i].Key, key) >= 0 })
+	if i < len(es) && bytes.Equal(es[i].Key, key) {
+		return es[i].Value
+	}
+	return nil
+}
+
+func (s *memSnapshot) Scan(bucket string, from, to []byte, reverse bool, fn func(key, value []byte) bool) error {
+	es := s.buckets[bucket]
+	lo := 0
+	if from != nil {
+		lo = sort.Search(len(es), func(i int) bool { return bytes.Compare(es[i].Key, from) >= 0 })
+	}
+	hi := len(es)
+	if to != nil {
+		hi = sort.Search(len(es), func(i int) bool { return bytes.Compare(es[i].Key, to) >= 0 })
+	}
+	if lo >= hi {
+		return nil
+	}
+	if reverse {
+		for i := hi - 1; i >= lo; i-- {
+			if !fn(es[i].Key, es[i].Value) {
+				return nil
+			}
+		}
+		return nil
+	}
+	for i := lo; i < hi; i++ {
+		if !fn(es[i].Key, es[i].Value) {
+			return nil
+		}
+	}
+	return nil
+}
