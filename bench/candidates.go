@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,22 +111,12 @@ func evalCandidates(ctx context.Context, cases []updateCase, ds []distractor, mo
 	for _, c := range cases {
 		langs[c.Lang] = true
 	}
-	for _, lang := range slices.Sorted(mapsKeys(langs)) {
+	for _, lang := range slices.Sorted(maps.Keys(langs)) {
 		if err := evalLanguage(ctx, res, lang, cases, ds); err != nil {
 			return nil, fmt.Errorf("%s: %w", lang, err)
 		}
 	}
 	return res, nil
-}
-
-func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func evalLanguage(ctx context.Context, res *candidateResult, lang string, cases []updateCase, ds []distractor) error {
@@ -217,7 +208,7 @@ func (r *candidateResult) print(w io.Writer) {
 	fmt.Fprintf(w, "candidate recall@%d, mode %s\n\n", r.k, r.mode)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "lang\toverlap\trecall\thits\tn")
-	keys := slices.SortedFunc(mapsKeys(r.byClass), func(a, b [2]string) int {
+	keys := slices.SortedFunc(maps.Keys(r.byClass), func(a, b [2]string) int {
 		if a[0] != b[0] {
 			return strings.Compare(a[0], b[0])
 		}

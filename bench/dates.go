@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -201,7 +202,7 @@ func evalTimes(w io.Writer, title string, cases []timeCase, verbose bool) {
 			a.n, a.right, timeShare(a.right, a.n), a.negs, a.negRight, timeShare(a.negRight, a.negs),
 			a.convs, a.convRight, timeShare(a.convRight, a.convs), a.unscored)
 	}
-	for _, lang := range slices.Sorted(mapsKeys(by)) {
+	for _, lang := range slices.Sorted(maps.Keys(by)) {
 		row(lang, by[lang])
 	}
 	row("all", &total)

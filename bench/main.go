@@ -6,6 +6,7 @@
 //	go run ./bench crash [--kills 200] [--seed S] [--json]
 //	go run ./bench reconcile [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--timeout D]
 //	go run ./bench search [--mode topics] [--k 10] [--scales 1000,10000,100000] [-v]
+//	go run ./bench backend [--backends bbolt,nats] [--commits 400] [--writers 64]
 //	go run ./bench prompt [--decider rules|add|ollama|openai] [--model NAME] [--limit N] [--no-notes]
 //
 // Each subcommand prints a table and ends with one summary line.
@@ -33,7 +34,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), promptCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd(), mcpCmd(), ownerCmd(), searchCmd())
+	root.AddCommand(candidatesCmd(), claimsCmd(), scaleCmd(), reconcileCmd(), promptCmd(), perfCmd(), datesCmd(), eventtimeCmd(), crashCmd(), mcpCmd(), ownerCmd(), searchCmd(), backendCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()
