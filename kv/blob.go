@@ -33,7 +33,7 @@ var ErrIDsExhausted = errors.New("ids exhausted")
 // holds (an import or damage set it so), is an error, never a wrap or an
 // overwrite.
 func (t *Tx) NextBlobID(bucket []byte) (uint64, error) {
-	b, err := t.tx.CreateBucketIfNotExists(bucket)
+	b, err := t.sp.createBucket(bucket)
 	if err != nil {
 		return 0, err
 	}
@@ -57,7 +57,7 @@ func freeID(what string, id uint64, taken bool) error {
 
 // PutBlob stores v under id.
 func (t *Tx) PutBlob(bucket []byte, id uint64, v []byte) error {
-	b, err := t.tx.CreateBucketIfNotExists(bucket)
+	b, err := t.sp.createBucket(bucket)
 	if err != nil {
 		return err
 	}
@@ -70,13 +70,13 @@ func (t *Tx) PutBlob(bucket []byte, id uint64, v []byte) error {
 
 // HasBlob reports whether bucket holds a value under id, without reading it.
 func (t *Tx) HasBlob(bucket []byte, id uint64) bool {
-	b := t.tx.Bucket(bucket)
+	b := t.sp.bucket(bucket)
 	return b != nil && b.Get(idKey(id)) != nil
 }
 
 // Blob returns the value under id, or ErrNotFound.
 func (t *Tx) Blob(bucket []byte, id uint64) ([]byte, error) {
-	b := t.tx.Bucket(bucket)
+	b := t.sp.bucket(bucket)
 	var raw []byte
 	if b != nil {
 		raw = b.Get(idKey(id))
@@ -93,7 +93,7 @@ func (t *Tx) Blob(bucket []byte, id uint64) ([]byte, error) {
 
 // DeleteBlob removes id; a missing id is not an error.
 func (t *Tx) DeleteBlob(bucket []byte, id uint64) error {
-	if b := t.tx.Bucket(bucket); b != nil {
+	if b := t.sp.bucket(bucket); b != nil {
 		if old := b.Get(idKey(id)); old != nil {
 			if err := t.indexLog(bucket, id, old, nil); err != nil {
 				return err
@@ -106,7 +106,7 @@ func (t *Tx) DeleteBlob(bucket []byte, id uint64) error {
 
 // ForEachBlob calls fn for every value, newest id first when reverse.
 func (t *Tx) ForEachBlob(bucket []byte, reverse bool, fn func(id uint64, v []byte) error) error {
-	b := t.tx.Bucket(bucket)
+	b := t.sp.bucket(bucket)
 	if b == nil {
 		return nil
 	}
@@ -146,7 +146,7 @@ func (t *Tx) SetBlobSeq(bucket []byte, seq uint64) error {
 	if seq > MaxID {
 		return fmt.Errorf("%w: %s counter %d is past %d", ErrIDsExhausted, bucket, seq, uint64(MaxID))
 	}
-	b, err := t.tx.CreateBucketIfNotExists(bucket)
+	b, err := t.sp.createBucket(bucket)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (t *Tx) SetBlobSeq(bucket []byte, seq uint64) error {
 
 // BlobSeq returns the last id NextBlobID allocated.
 func (t *Tx) BlobSeq(bucket []byte) uint64 {
-	if b := t.tx.Bucket(bucket); b != nil {
+	if b := t.sp.bucket(bucket); b != nil {
 		return b.Sequence()
 	}
 	return 0

@@ -58,7 +58,12 @@ func (c Commit) String() string { return fmt.Sprintf("commit %d (tag %016x)", c.
 
 // logCommit appends the transaction's entry to the change log. Called by
 // Update once the caller's function has returned nil.
-func (t *Tx) logCommit() error { return t.appendChange(false) }
+func (t *Tx) logCommit() error {
+	if t.tx == nil {
+		return nil // a user's commit over a Backend: the backend orders them
+	}
+	return t.appendChange(false)
+}
 
 // appendChange appends the entry; compacted says the file was just made
 // by a compaction, whose txids begin again without a gap in what changed.
@@ -122,6 +127,9 @@ func (t *Tx) Commit() Commit { return t.commit }
 // covers the file up to now: false when the file has no log, or was
 // written since its last entry by a program that keeps none.
 func (t *Tx) Head() (Commit, bool) {
+	if t.tx == nil {
+		return Commit{}, false // a Backend keeps no file's change log
+	}
 	b := t.tx.Bucket(bucketChanges)
 	if b == nil {
 		return Commit{}, false

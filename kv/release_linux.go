@@ -11,5 +11,8 @@ import "syscall"
 // a transaction is open bbolt cannot move it (a remap waits for every
 // transaction to end), so the range is the mapping's.
 func (t *Tx) ReleaseMapped() {
+	if t.tx == nil {
+		return // a Backend's user maps no file
+	}
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, t.tx.DB().Info().Data, uintptr(t.tx.Size()), syscall.MADV_DONTNEED)
 }

@@ -25,6 +25,9 @@ type memSnapshot struct {
 func NewSnapshot(rev uint64, entries []Entry) Snapshot {
 	s := &memSnapshot{rev: rev, buckets: map[string][]Entry{}}
 	for _, e := range entries {
+		if e.Value == nil {
+			e.Value = []byte{} // a key with an empty value is there
+		}
 		s.buckets[e.Bucket] = append(s.buckets[e.Bucket], e)
 	}
 	for b, es := range s.buckets {

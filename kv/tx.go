@@ -46,8 +46,11 @@ const MaxUserLen = 255
 // Tx is a transaction on a store file, valid only inside the Update or View
 // closure that received it.
 type Tx struct {
+	// tx is the bbolt transaction, nil for one user's over a Backend
+	// (overlay); sp is where the buckets are, either way.
 	tx                 *bolt.Tx
-	meta, facts, users *bolt.Bucket
+	sp                 space
+	meta, facts, users bucket
 	// touched holds the final state of each record written or whose log
 	// changed, nil once deleted; byUser, the ids of each user's records so
 	// changed, and the users whose other data changed (with no ids).
@@ -65,21 +68,20 @@ type Tx struct {
 	factsIndexed bool
 	// commit is the change log's entry this transaction wrote (changes.go).
 	commit Commit
+	// erase: a transaction over a Backend asked for its earlier versions
+	// to be erased (MarkScrubPending).
+	erase bool
 }
 
 func newTx(tx *bolt.Tx) *Tx {
-	t := &Tx{
-		tx:    tx,
-		meta:  tx.Bucket(bucketMeta),
-		facts: tx.Bucket(bucketFacts),
-		users: tx.Bucket(bucketUsers),
-	}
-	if t.facts != nil {
+	t := &Tx{tx: tx, sp: boltSpace{tx}}
+	if b := tx.Bucket(bucketFacts); b != nil {
 		// Ids only grow, so records are appended: pages split full rather
 		// than half full, which halves the pages a large import writes.
 		// A record rewritten in place rarely grows.
-		t.facts.FillPercent = factsFillPercent
+		b.FillPercent = factsFillPercent
 	}
+	t.meta, t.facts, t.users = t.sp.bucket(bucketMeta), t.sp.bucket(bucketFacts), t.sp.bucket(bucketUsers)
 	return t
 }
 
@@ -372,7 +374,13 @@ func (t *Tx) LastEventAt(id uint64) (int64, error) {
 // MarkScrubPending records, in the transaction that deletes, that the
 // file's free pages must be scrubbed (see Scrub); Open finishes the job if
 // the process dies first.
-func (t *Tx) MarkScrubPending() error { return t.meta.Put(keyScrub, []byte{1}) }
+func (t *Tx) MarkScrubPending() error {
+	if t.tx == nil {
+		t.erase = true // UpdateUser erases once the commit is in
+		return nil
+	}
+	return t.meta.Put(keyScrub, []byte{1})
+}
 
 // MarkImported records that an import committed to the file. An import
 // of no fact writes nothing else, and a new file with nothing written
@@ -500,7 +508,7 @@ func (t *Tx) CheckIndexes() []error {
 		return nil
 	})
 	n := 0
-	_ = t.users.ForEach(func(k, v []byte) error {
+	_ = forEach(t.users, func(k, v []byte) error {
 		n++
 		if f, ok := want[string(k)]; !ok {
 			errs = append(errs, fmt.Errorf("user index holds a stray key %x", k))
@@ -512,7 +520,7 @@ func (t *Tx) CheckIndexes() []error {
 	if n != len(want) {
 		errs = append(errs, fmt.Errorf("user index has %d keys, records imply %d", n, len(want)))
 	}
-	_ = t.facts.ForEach(func(k, _ []byte) error {
+	_ = forEach(t.facts, func(k, _ []byte) error {
 		if len(k) == eventKeyLen && !t.Has(be.Uint64(k)) {
 			errs = append(errs, fmt.Errorf("log key %x belongs to no fact", k))
 		}

@@ -80,7 +80,7 @@ func (t *Tx) indexLog(bucket []byte, id uint64, old, new []byte) error {
 	if !ok {
 		return nil
 	}
-	ix, err := t.tx.CreateBucketIfNotExists(bucketLogUsers)
+	ix, err := t.sp.createBucket(bucketLogUsers)
 	if err != nil {
 		return err
 	}
@@ -110,11 +110,11 @@ func (t *Tx) indexLog(bucket []byte, id uint64, old, new []byte) error {
 // current format, else every value (fn still checks).
 func (t *Tx) ForEachFactBlob(bucket []byte, fact uint64, fn func(id uint64, v []byte) error) error {
 	tag, ok := t.logTag(bucket)
-	ix := t.tx.Bucket(bucketLogUsers)
+	ix := t.sp.bucket(bucketLogUsers)
 	if !ok || !t.factsIndexed || ix == nil {
 		return t.ForEachBlob(bucket, false, fn)
 	}
-	b := t.tx.Bucket(bucket)
+	b := t.sp.bucket(bucket)
 	if b == nil {
 		return nil
 	}
@@ -131,7 +131,7 @@ func (t *Tx) ForEachFactBlob(bucket []byte, fact uint64, fn func(id uint64, v []
 
 // indexedBlobs calls fn with the value of each of ids in b, which the log
 // index named: one missing is corruption.
-func indexedBlobs(b *bolt.Bucket, bucket []byte, ids []uint64, fn func(id uint64, v []byte) error) error {
+func indexedBlobs(b bucket, bucket []byte, ids []uint64, fn func(id uint64, v []byte) error) error {
 	// One cursor for every id: a Get makes a cursor of its own each time.
 	var key [8]byte
 	bc := b.Cursor()
@@ -161,11 +161,11 @@ func indexedBlobs(b *bolt.Bucket, bucket []byte, ids []uint64, fn func(id uint64
 // yet indexed) every value. fn still checks the owner.
 func (t *Tx) ForEachUserBlob(bucket []byte, user string, reverse bool, fn func(id uint64, v []byte) error) error {
 	tag, ok := t.logTag(bucket)
-	ix := t.tx.Bucket(bucketLogUsers)
+	ix := t.sp.bucket(bucketLogUsers)
 	if !ok || !t.logsIndexed || ix == nil {
 		return t.ForEachBlob(bucket, reverse, fn)
 	}
-	b := t.tx.Bucket(bucket)
+	b := t.sp.bucket(bucket)
 	if b == nil {
 		return nil
 	}
@@ -224,8 +224,8 @@ func (t *Tx) checkLogIndex() []error {
 	}
 	want := map[string]bool{}
 	for name, tag := range userLogTags {
-		if b := t.tx.Bucket([]byte(name)); b != nil {
-			_ = b.ForEach(func(k, v []byte) error {
+		if b := t.sp.bucket([]byte(name)); b != nil {
+			_ = forEach(b, func(k, v []byte) error {
 				if len(k) == 8 {
 					for _, key := range t.logKeys(tag, []byte(name), be.Uint64(k), v) {
 						if key[1] != logByFact || t.factsIndexed {
@@ -239,8 +239,8 @@ func (t *Tx) checkLogIndex() []error {
 	}
 	var errs []error
 	n := 0
-	if ix := t.tx.Bucket(bucketLogUsers); ix != nil {
-		_ = ix.ForEach(func(k, _ []byte) error {
+	if ix := t.sp.bucket(bucketLogUsers); ix != nil {
+		_ = forEach(ix, func(k, _ []byte) error {
 			n++
 			if !want[string(k)] {
 				errs = append(errs, fmt.Errorf("log index holds a stray key %x", k))

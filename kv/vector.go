@@ -13,7 +13,7 @@ var bucketVectors = []byte("vectors")
 
 // PutVector stores the embedding of fact id.
 func (t *Tx) PutVector(id uint64, v []float32) error {
-	b, err := t.tx.CreateBucketIfNotExists(bucketVectors)
+	b, err := t.sp.createBucket(bucketVectors)
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (t *Tx) PutVector(id uint64, v []float32) error {
 
 // Vector returns the embedding of fact id, or nil if it has none.
 func (t *Tx) Vector(id uint64) ([]float32, error) {
-	b := t.tx.Bucket(bucketVectors)
+	b := t.sp.bucket(bucketVectors)
 	if b == nil {
 		return nil, nil
 	}
@@ -48,7 +48,7 @@ func (t *Tx) Vector(id uint64) ([]float32, error) {
 // VectorDim is the number of values of the first embedding stored, 0 when
 // none is: the store keeps vectors of one dimension.
 func (t *Tx) VectorDim() (int, error) {
-	b := t.tx.Bucket(bucketVectors)
+	b := t.sp.bucket(bucketVectors)
 	if b == nil {
 		return 0, nil
 	}
@@ -64,7 +64,7 @@ func (t *Tx) VectorDim() (int, error) {
 }
 
 func (t *Tx) deleteVector(id uint64) error {
-	if b := t.tx.Bucket(bucketVectors); b != nil {
+	if b := t.sp.bucket(bucketVectors); b != nil {
 		return b.Delete(idKey(id))
 	}
 	return nil
