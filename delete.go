@@ -35,7 +35,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
 	var ids []uint64
-	err := s.update(ctx, func(tx *kv.Tx) error {
+	err := s.update(ctx, user, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
 		if err != nil {
 			return err
