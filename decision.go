@@ -216,6 +216,9 @@ func putJSON(tx *kv.Tx, bucket []byte, id uint64, v any) error {
 // Decisions returns user's decisions, newest first; limit ≤ 0 means all.
 func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decision, error) {
 	var out []Decision
+	// The decision log has no per-user index: this reads every user's
+	// decisions and keeps user's, a cost that grows with the whole store
+	// until a later file format gives each user a log of their own.
 	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		return forEachLog(tx, kv.BucketDecisions, "decision", true, func(_ uint64, d Decision) error {
 			if limit > 0 && len(out) == limit {

@@ -529,6 +529,8 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 				}
 			}
 		}
+		// Every user's decisions, filtered: the log has no per-user index
+		// yet (see Decisions), so this read costs the whole store's log.
 		return forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
 			if d.User != user {
 				return nil
