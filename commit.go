@@ -71,9 +71,10 @@ type committer struct {
 // possibly shared with other writes (of any users), and once it has
 // committed brings the candidate index in line with every record written.
 // A write that changes another user's data fails (runWrite): a backend
-// that keeps each user apart commits one user at a time. fn may run more than once (if a write it
-// shared a transaction with fails, each is run again on its own), so it
-// must not have effects outside tx beyond setting its own results.
+// that keeps each user apart commits one user at a time. fn may run more
+// than once (if a write it shared a transaction with fails, each is run
+// again on its own), so it must not have effects outside tx beyond
+// setting its own results.
 //
 // A clock outside the record times a store holds refuses the write
 // before fn runs (checkClock): every write through here records the time

@@ -244,14 +244,14 @@ func (s *Store) now() int64 {
 // fn a snapshot of user alone, so a read that spans users goes through
 // viewAll, never through here.
 func (s *Store) view(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
-	_ = user // the scope of a per-user backend; the file holds every user in one
 	return s.viewAll(ctx, fn)
 }
 
 // viewAll runs fn in a read transaction over every user's data, for the
 // few readers that must span users (the users list, Export, Check, the
-// candidate index's build and catch-up, Import's emptiness test); each
-// call says why it cannot be one user's.
+// candidate index's build and catch-up and a commit's vectors, Import's
+// emptiness test, the store's vector dimension); each call says why it
+// cannot be one user's.
 func (s *Store) viewAll(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -107,8 +107,8 @@ func (s *Store) checkDim(ctx context.Context, n int, keep bool) error {
 // storedVectors fills in the embeddings of docs stored with their facts
 // and returns the positions of those stored without one. It only reads:
 // the indexer calls it after a write, holding no lock, and a fact changed
-// since is the next change's to index.
-// read is the transaction: one user's, or every user's for a commit's docs.
+// since is the next change's to index. read runs the transaction: one
+// user's, or every user's for the docs of a commit.
 func (s *Store) storedVectors(docs []index.Doc, read func(fn func(tx *kv.Tx) error) error) (missing []int, err error) {
 	if s.mode != LookupSemantic {
 		return nil, nil

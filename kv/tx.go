@@ -143,8 +143,8 @@ func (t *Tx) Put(r *Record) error {
 		return fmt.Errorf("fact id 0 is reserved")
 	}
 	if t.scope.on {
-		// A record rewritten keeps its user (its index key says so): one
-		// written under another user's name is that user's change too.
+		// A record written over another user's (no index key of its own
+		// user yet, but a record under its id) changes that user's data.
 		if t.users.Get(userKey(r.User, r.ID)) == nil {
 			if v := t.facts.Get(idKey(r.ID)); v != nil {
 				old, err := decodeRecord(r.ID, v)
