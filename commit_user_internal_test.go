@@ -179,3 +179,61 @@ func TestUserViewRefusesAnotherUsersFact(t *testing.T) {
 		t.Errorf("alice's timeline patched with bob's fact: %v, want errCrossUser", err)
 	}
 }
+
+// In the group commit, a write that crosses users fails alone: the writes
+// it was batched with, of both users, commit, and nothing of it does.
+func TestCrossUserWriteInBatchFailsAlone(t *testing.T) {
+	ctx := context.Background()
+	s, alice, bob := twoUsers(t)
+	batches := watchBatches(s)
+	release, leader := blockLeader(t, s)
+	type write struct {
+		name string
+		run  func() error
+	}
+	writes := []write{
+		{"alice pins her fact", func() error { _, err := s.Pin(ctx, "alice", alice.Fact.ID); return err }},
+		{"bob's write to alice's fact", func() error {
+			return s.update(ctx, "bob", func(tx *kv.Tx) error {
+				return tx.Append(alice.Fact.ID, &kv.Event{Kind: kv.Retracted, At: s.now()})
+			})
+		}},
+		{"bob pins his fact", func() error { _, err := s.Pin(ctx, "bob", bob.Fact.ID); return err }},
+	}
+	errs := make([]chan error, len(writes))
+	for i, w := range writes {
+		errs[i] = make(chan error, 1)
+		go func() { errs[i] <- w.run() }()
+		waitQueued(t, s, i+1)
+	}
+	release()
+	if err := receive(t, leader, "the leader"); err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range writes {
+		err := receive(t, errs[i], w.name)
+		if cross := i == 1; cross != errors.Is(err, errCrossUser) {
+			t.Errorf("%s: %v", w.name, err)
+		}
+	}
+	batches.mu.Lock()
+	largest := batches.largest
+	batches.mu.Unlock()
+	if largest != len(writes) {
+		t.Errorf("largest batch %d, want the %d writes in one", largest, len(writes))
+	}
+	evs, err := s.Events(ctx, "alice", alice.Fact.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		if e.Kind == EventRetracted {
+			t.Errorf("alice's log holds bob's step: %+v", evs)
+		}
+	}
+	for user, id := range map[string]uint64{"alice": alice.Fact.ID, "bob": bob.Fact.ID} {
+		if f, err := s.Get(ctx, user, id); err != nil || !f.Pinned {
+			t.Errorf("%s's fact after the batch: pinned %v, %v", user, f.Pinned, err)
+		}
+	}
+}
