@@ -20,7 +20,7 @@ func (s *Store) CanUndo(ctx context.Context, user string, id uint64) error {
 	if err := s.mayWrite(); err != nil {
 		return err
 	}
-	return s.view(ctx, func(tx *kv.Tx) error {
+	return s.view(ctx, user, func(tx *kv.Tx) error {
 		d, err := getDecision(tx, user, id)
 		if err != nil {
 			return err
@@ -42,7 +42,7 @@ func (s *Store) CanResolve(ctx context.Context, user string, id uint64, keep Kee
 	if err := s.mayWrite(); err != nil {
 		return err
 	}
-	return s.view(ctx, func(tx *kv.Tx) error {
+	return s.view(ctx, user, func(tx *kv.Tx) error {
 		c, err := getLog[Conflict](tx, kv.BucketConflicts, "conflict", user, id)
 		if err != nil {
 			return err

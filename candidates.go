@@ -179,7 +179,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		peers = g.functionalPeers(cs)
 	}
 	gen := s.live.Generation() // before the store is read: see live.Index.Terms
-	err = s.view(ctx, func(tx *kv.Tx) error {
+	err = s.view(ctx, user, func(tx *kv.Tx) error {
 		// Hits come best first, and only the first k that are still
 		// current are kept: the rest need not be read or analysed again.
 		for _, h := range hits {
@@ -372,7 +372,8 @@ func singleValued(cs []Claim) bool {
 // (userVectors).
 func (s *Store) indexPage(ctx context.Context, after []byte, n int) ([]index.Doc, []byte, error) {
 	var page []kv.Record
-	err := s.view(ctx, func(tx *kv.Tx) (err error) {
+	// The index holds every user's facts, and is built in one pass.
+	err := s.viewAll(ctx, func(tx *kv.Tx) (err error) {
 		page, after, err = tx.CurrentPage(after, n)
 		return err
 	})

@@ -52,7 +52,8 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	var errs []error
 	current := map[uint64]bool{}
-	err := s.db.View(func(tx *kv.Tx) error {
+	// Check is of the whole file: every user's facts, logs and indexes.
+	err := s.viewAll(ctx, func(tx *kv.Tx) error {
 		errs = checkTx(tx)
 		if s.db.Current() { // an older file's conflicts are kept from its upgrade on
 			errs = append(errs, checkConflicts(tx)...)

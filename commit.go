@@ -2,6 +2,8 @@ package memory
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"iter"
 	"slices"
 	"sync"
@@ -12,7 +14,9 @@ import (
 
 // writeReq is one write waiting to be committed.
 type writeReq struct {
-	fn func(tx *kv.Tx) error
+	// user is whose data fn writes, and only theirs (runWrite checks).
+	user string
+	fn   func(tx *kv.Tx) error
 	// done carries the write's outcome, or the news that its writer now
 	// leads the next batch. It holds one value, so nobody blocks sending.
 	done chan outcome
@@ -63,11 +67,14 @@ type committer struct {
 	hookBatch func(leader *writeReq, batch []*writeReq)
 }
 
-// update runs fn in a write transaction, possibly shared with other
-// writes, and once it has committed brings the candidate index in line
-// with every record written. fn may run more than once (if a write it
-// shared a transaction with fails, each is run again on its own), so it
-// must not have effects outside tx beyond setting its own results.
+// update runs fn, a write of user's data, in a write transaction,
+// possibly shared with other writes (of any users), and once it has
+// committed brings the candidate index in line with every record written.
+// A write that changes another user's data fails (runWrite): a backend
+// that keeps each user apart commits one user at a time. fn may run more
+// than once (if a write it shared a transaction with fails, each is run
+// again on its own), so it must not have effects outside tx beyond
+// setting its own results.
 //
 // A clock outside the record times a store holds refuses the write
 // before fn runs (checkClock): every write through here records the time
@@ -77,14 +84,14 @@ type committer struct {
 // (fn never runs) and returns ctx.Err(); once the write is taken into a
 // batch, update waits for that batch's result. A panic in fn is the
 // panic of this call alone: other writes in its batch are unaffected.
-func (s *Store) update(ctx context.Context, fn func(tx *kv.Tx) error) error {
+func (s *Store) update(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
 	if err := s.checkClock(); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	req := &writeReq{fn: fn, done: make(chan outcome, 1)}
+	req := &writeReq{user: user, fn: fn, done: make(chan outcome, 1)}
 	c := &s.commit
 	c.mu.Lock()
 	c.pending = append(c.pending, req)
@@ -166,7 +173,7 @@ func (s *Store) commitBatch(batch []*writeReq) {
 	if len(batch) > 1 {
 		o, committed := s.commitTx(func(tx *kv.Tx) error {
 			for _, r := range batch {
-				if err := r.fn(tx); err != nil {
+				if err := runWrite(tx, r.user, r.fn); err != nil {
 					return err
 				}
 			}
@@ -187,9 +194,35 @@ func (s *Store) commitBatch(batch []*writeReq) {
 		}
 	}
 	for _, r := range batch {
-		o, _ := s.commitTx(r.fn)
+		o, _ := s.commitTx(func(tx *kv.Tx) error { return runWrite(tx, r.user, r.fn) })
 		r.done <- o
 	}
+}
+
+// errCrossUser: a transaction of one user's data reached another user's.
+// It is the program's fault, not the store's: the write fails and changes
+// nothing, the read fails rather than answer with another user's data.
+var errCrossUser = errors.New("memory: a transaction crossed users")
+
+// runWrite runs fn, a write of user's data, in tx, scoped to user: a
+// change it makes to another user's data fails it, wrapping errCrossUser
+// and kv.ErrOtherUser. Writes of several users share a transaction one
+// scope after another, so each is checked on its own changes, not on what
+// the batch touched.
+func runWrite(tx *kv.Tx, user string, fn func(tx *kv.Tx) error) error {
+	tx.Scope(user)
+	err := fn(tx)
+	if cross := tx.EndScope(); err == nil && cross != nil {
+		err = fmt.Errorf("%w: %w", errCrossUser, cross)
+	}
+	return err
+}
+
+// updateOutside runs fn, a write of user's data, in a transaction of its
+// own outside the group commit, scoped as update's writes are. It is for
+// writes no cache or index follows (the embeddings a lookup kept).
+func (s *Store) updateOutside(user string, fn func(tx *kv.Tx) error) error {
+	return s.db.Update(func(tx *kv.Tx) error { return runWrite(tx, user, fn) })
 }
 
 // commitTx commits fn in one transaction and, once committed, lets the

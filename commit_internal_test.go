@@ -80,7 +80,7 @@ func blockLeader(t *testing.T, s *Store) (release func(), done <-chan error) {
 	errc := make(chan error, 1)
 	var once sync.Once
 	go func() {
-		errc <- s.update(context.Background(), func(tx *kv.Tx) error {
+		errc <- s.update(context.Background(), "", func(tx *kv.Tx) error {
 			once.Do(func() { close(inside) })
 			<-gate
 			rec, err := s.record(Note{Text: "The leader's fact."})
@@ -251,7 +251,7 @@ func TestCommitTakenWriterWaitsForItsResult(t *testing.T) {
 	var once sync.Once
 	taken := make(chan error, 1)
 	go func() {
-		taken <- s.update(cctx, func(tx *kv.Tx) error {
+		taken <- s.update(cctx, "", func(tx *kv.Tx) error {
 			once.Do(func() { close(inside) })
 			<-gate
 			rec, err := s.record(Note{Text: "A fact whose writer was cancelled too late."})
@@ -310,7 +310,7 @@ func TestCommitPanicIsItsWritersAlone(t *testing.T) {
 					var r result
 					defer func() { r.panicked = recover(); results[i] <- r }()
 					if i == panicAt {
-						r.err = s.update(ctx, func(*kv.Tx) error { panic("a bug in a write") })
+						r.err = s.update(ctx, "", func(*kv.Tx) error { panic("a bug in a write") })
 						return
 					}
 					_, r.err = s.Add(ctx, Note{Text: fmt.Sprintf("Fact %d beside a panic.", i)})

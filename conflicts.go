@@ -244,7 +244,9 @@ func keepEveryConflict(tx *kv.Tx, now int64) error {
 func keepConflictsOf(tx *kv.Tx, users []string, now int64) error {
 	u := upkeep{now: now}
 	for _, user := range users {
-		if err := u.user(tx, user, nil, true); err != nil {
+		// Scoped like a write of the user (runWrite): one user's upkeep
+		// never reaches another's data.
+		if err := runWrite(tx, user, func(tx *kv.Tx) error { return u.user(tx, user, nil, true) }); err != nil {
 			return err
 		}
 	}
@@ -260,7 +262,9 @@ func (u upkeep) run(tx *kv.Tx) error {
 	tx.TouchedUsers(func(user string, ids []uint64) { users = append(users, touched{user, ids}) })
 	slices.SortFunc(users, func(a, b touched) int { return cmp.Compare(a.user, b.user) })
 	for _, c := range users {
-		if err := u.user(tx, c.user, c.ids, false); err != nil {
+		// Each user's upkeep is a write of that user alone, scoped as the
+		// writes it follows are (runWrite).
+		if err := runWrite(tx, c.user, func(tx *kv.Tx) error { return u.user(tx, c.user, c.ids, false) }); err != nil {
 			return err
 		}
 	}

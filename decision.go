@@ -216,7 +216,10 @@ func putJSON(tx *kv.Tx, bucket []byte, id uint64, v any) error {
 // Decisions returns user's decisions, newest first; limit ≤ 0 means all.
 func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decision, error) {
 	var out []Decision
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	// The decision log has no per-user index: this reads every user's
+	// decisions and keeps user's, a cost that grows with the whole store
+	// until a later file format gives each user a log of their own.
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		return forEachLog(tx, kv.BucketDecisions, "decision", true, func(_ uint64, d Decision) error {
 			if limit > 0 && len(out) == limit {
 				return nil
@@ -239,7 +242,7 @@ func (s *Store) Decisions(ctx context.Context, user string, limit int) ([]Decisi
 // changed since, nothing is done and ErrUndoStale says so.
 func (s *Store) Undo(ctx context.Context, user string, decisionID uint64) (Decision, error) {
 	var d Decision
-	err := s.update(ctx, func(tx *kv.Tx) error {
+	err := s.update(ctx, user, func(tx *kv.Tx) error {
 		var err error
 		if d, err = getDecision(tx, user, decisionID); err != nil {
 			return err
@@ -373,7 +376,7 @@ func (s *Store) readConflicts(ctx context.Context, user string, all bool) ([]Con
 	// that no longer hold: its upgrade settles them, a read asks.
 	older := !s.db.Current()
 	var out []Conflict
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		return forEachUserLog(tx, kv.BucketConflicts, "conflict", user, true, func(_ uint64, c Conflict) error {
 			if !all && !c.Open() {
 				return nil
@@ -409,7 +412,7 @@ func (s *Store) ResolveConflict(ctx context.Context, user string, id uint64, kee
 		return Conflict{}, err
 	}
 	var c Conflict
-	err := s.update(ctx, func(tx *kv.Tx) error {
+	err := s.update(ctx, user, func(tx *kv.Tx) error {
 		var err error
 		if c, err = getLog[Conflict](tx, kv.BucketConflicts, "conflict", user, id); err != nil {
 			return err

@@ -17,7 +17,7 @@ import (
 func (s *Store) DeleteDecision(ctx context.Context, user string, id uint64) error {
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
-	err := s.update(ctx, func(tx *kv.Tx) error {
+	err := s.update(ctx, user, func(tx *kv.Tx) error {
 		d, err := getDecision(tx, user, id)
 		if err != nil {
 			return err

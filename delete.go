@@ -35,7 +35,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
 	var ids []uint64
-	err := s.update(ctx, func(tx *kv.Tx) error {
+	err := s.update(ctx, user, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
 		if err != nil {
 			return err
@@ -58,7 +58,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 				return err
 			}
 		}
-		if err := scrubLogs(tx, gone, texts); err != nil {
+		if err := scrubLogs(tx, user, gone, texts); err != nil {
 			return err
 		}
 		if err := tx.MarkScrubPending(); err != nil {
@@ -226,12 +226,21 @@ const deletedText = "[deleted]"
 // quote the fact); ids of deleted facts and of the dropped conflicts are
 // cut from every decision, and of a decision that showed one as a
 // candidate, what may quote it (quote.go) is removed. texts are the
-// deleted facts' texts.
-func scrubLogs(tx *kv.Tx, gone map[uint64]bool, texts []string) error {
+// deleted facts' texts, all of them user's.
+//
+// Both logs are read whole, every user's entries, and filtered by owner:
+// the decisions have no per-user index (a later file format gives each
+// user a log of their own), so a Delete costs a read of every user's
+// decisions. Links never cross users, so another user's entry that names
+// a deleted fact is damage, refused rather than left quoting it.
+func scrubLogs(tx *kv.Tx, user string, gone map[uint64]bool, texts []string) error {
 	dropped := map[uint64]bool{}
 	var conflicts []uint64
 	err := forEachLog(tx, kv.BucketConflicts, "conflict", false, func(id uint64, c Conflict) error {
 		if gone[c.New] || gone[c.Existing] {
+			if c.User != user {
+				return fmt.Errorf("%w: conflict %d of user %q names a fact of user %q", ErrCorrupt, id, c.User, user)
+			}
 			conflicts = append(conflicts, id)
 			dropped[id] = true
 		}
@@ -258,6 +267,9 @@ func scrubLogs(tx *kv.Tx, gone map[uint64]bool, texts []string) error {
 		}
 		if !touched {
 			return nil
+		}
+		if d.User != user {
+			return fmt.Errorf("%w: decision %d of user %q names a fact of user %q", ErrCorrupt, id, d.User, user)
 		}
 		d.Candidates = kept
 		if gone[d.Added] || gone[d.Target] {

@@ -63,7 +63,8 @@
 //
 // Machinery beneath it:
 //
-//	commit.go      group commit: writes from many goroutines share transactions
+//	commit.go      group commit: writes from many goroutines share transactions,
+//	               each write scoped to the one user it is for (kv.Tx.Scope)
 //	candidates.go  Candidates: what a candidate is, ranking, overlap
 //	semantic.go    the semantic mode's embeddings, stored per fact
 //	listcache.go   users' decoded lists, kept between writes

@@ -252,7 +252,7 @@ func userMergesTx(tx *kv.Tx, user string) ([]Merge, error) {
 
 func (s *Store) userMerges(ctx context.Context, user string) ([]Merge, error) {
 	var out []Merge
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		var err error
 		out, err = userMergesTx(tx, user)
 		return err
@@ -294,7 +294,7 @@ func (s *Store) MergeEntities(ctx context.Context, user, from, into, reason stri
 	if err != nil {
 		return m, err
 	}
-	err = s.update(ctx, func(tx *kv.Tx) error {
+	err = s.update(ctx, user, func(tx *kv.Tx) error {
 		ms, err := userMergesTx(tx, user)
 		if err != nil {
 			return err
@@ -332,7 +332,7 @@ func (s *Store) UndoMerge(ctx context.Context, user string, id uint64, reason st
 	if err != nil {
 		return m, err
 	}
-	err = s.update(ctx, func(tx *kv.Tx) error {
+	err = s.update(ctx, user, func(tx *kv.Tx) error {
 		var err error
 		if m, err = getLog[Merge](tx, kv.BucketMerges, "merge", user, id); err != nil {
 			return err

@@ -117,7 +117,8 @@ func nanosOf(t *time.Time) (int64, bool) {
 // lifecycle logs — as JSON Lines, from one consistent snapshot. Import of
 // the output into an empty store gives an identical store.
 func (s *Store) Export(ctx context.Context, w io.Writer) error {
-	return s.view(ctx, func(tx *kv.Tx) error {
+	// An export is of every user, from one snapshot of the whole store.
+	return s.viewAll(ctx, func(tx *kv.Tx) error {
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)

@@ -482,7 +482,7 @@ func (s *Store) EntityTimeline(ctx context.Context, user, entity string) ([]Edge
 // another user's, or no longer carries e's claim gives ErrNotFound.
 func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error) {
 	var out []Support
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		// A claim naming an alias supports the edge of its entity.
 		ms, err := userMergesTx(tx, user)
 		if err != nil {
@@ -529,6 +529,8 @@ func (s *Store) Why(ctx context.Context, user string, e Edge) ([]Support, error)
 				}
 			}
 		}
+		// Every user's decisions, filtered: the log has no per-user index
+		// yet (see Decisions), so this read costs the whole store's log.
 		return forEachLog(tx, kv.BucketDecisions, "decision", false, func(id uint64, d Decision) error {
 			if d.User != user {
 				return nil

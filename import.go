@@ -51,7 +51,8 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		}
 		return nil
 	}
-	if err := s.view(ctx, empty); err != nil {
+	// Import replaces the whole file, so no user may have a fact in it.
+	if err := s.viewAll(ctx, empty); err != nil {
 		return 0, err
 	}
 	dst, err := s.db.Beside()

@@ -50,6 +50,9 @@ func (w *importWriter) flush() error {
 	batch := w.batch
 	w.batch, w.lines = nil, 0
 	var bad error
+	// On the file the import builds beside the store, not through
+	// Store.update: a batch holds the lines of any users, in the export's
+	// order, and the file takes the store's place whole (Replace).
 	err := w.dst.Update(func(tx *kv.Tx) error {
 		for _, c := range batch {
 			if err := w.put(tx, c); err != nil {
@@ -147,6 +150,8 @@ func (w *importWriter) finish() error {
 		return err
 	}
 	var users []string
+	// The file's counters and marks, and the list of its users: the
+	// whole file's, no one user's.
 	err := w.dst.Update(func(tx *kv.Tx) error {
 		if err := importMerges(tx, w.merges); err != nil {
 			return err

@@ -28,7 +28,8 @@ func commitOfName(b []byte) (kv.Commit, bool) {
 
 // indexHead is the index's Source.Head. The caller holds writeMu.
 func (s *Store) indexHead(ctx context.Context) (commit []byte, ok bool, err error) {
-	err = s.view(ctx, func(tx *kv.Tx) error {
+	// The index follows the commits of every user, in one change log.
+	err = s.viewAll(ctx, func(tx *kv.Tx) error {
 		var c kv.Commit
 		if c, ok = tx.Head(); ok {
 			commit = commitName(c)
@@ -46,7 +47,8 @@ func (s *Store) indexSince(ctx context.Context, commit []byte) (changes []live.C
 	if !ok {
 		return nil, nil, false, nil
 	}
-	err = s.view(ctx, func(tx *kv.Tx) error {
+	// The commits since may be any users' (the change log is the store's).
+	err = s.viewAll(ctx, func(tx *kv.Tx) error {
 		seen := map[uint64]bool{}
 		var ids []uint64
 		h, known, err := tx.ChangedSince(from, func(id uint64) {

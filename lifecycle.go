@@ -14,7 +14,7 @@ func (s *Store) Add(ctx context.Context, n Note) (Fact, error) {
 		return Fact{}, err
 	}
 	vec := s.embedFact(ctx, rec.Text)
-	err = s.update(ctx, func(tx *kv.Tx) error {
+	err = s.update(ctx, rec.User, func(tx *kv.Tx) error {
 		if err := s.checkBudget(tx, rec.User, rec.Auto, false); err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func (s *Store) Supersede(ctx context.Context, user string, oldID uint64, n Note
 		return Fact{}, err
 	}
 	vec := s.embedFact(ctx, rec.Text)
-	err = s.update(ctx, func(tx *kv.Tx) error { return s.supersedeTx(tx, oldID, &rec, vec, rec.Auto, 0) })
+	err = s.update(ctx, user, func(tx *kv.Tx) error { return s.supersedeTx(tx, oldID, &rec, vec, rec.Auto, 0) })
 	if err != nil {
 		return Fact{}, err
 	}
@@ -226,7 +226,7 @@ func (s *Store) moveFact(ctx context.Context, user string, id uint64, c Change,
 		return Fact{}, err
 	}
 	var out Fact
-	err = s.update(ctx, func(tx *kv.Tx) error {
+	err = s.update(ctx, user, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
 		if err != nil {
 			return err

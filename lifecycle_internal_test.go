@@ -39,7 +39,7 @@ func TestStep(t *testing.T) {
 	} {
 		now := at + int64(i) + 1
 		var want kv.Record
-		err := s.update(ctx, func(tx *kv.Tx) error {
+		err := s.update(ctx, "", func(tx *kv.Tx) error {
 			r, err := tx.Get(f.ID)
 			if err != nil {
 				return err
@@ -78,7 +78,7 @@ func TestStep(t *testing.T) {
 		if e.Kind == kv.Retracted {
 			now = at // before the log's last step
 		}
-		err := s.update(ctx, func(tx *kv.Tx) error {
+		err := s.update(ctx, "", func(tx *kv.Tx) error {
 			r, err := tx.Get(f.ID)
 			if err != nil {
 				return err

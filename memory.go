@@ -237,7 +237,22 @@ func (s *Store) now() int64 {
 	return math.MaxInt64
 }
 
-func (s *Store) view(ctx context.Context, fn func(tx *kv.Tx) error) error {
+// view runs fn in a read transaction of user's data. fn reads that user's
+// facts and logs only: the helpers it reads through (getUser, getLog,
+// UserIDs) refuse or skip another user's. On the bbolt file one
+// transaction sees every user; a backend that keeps each user apart gives
+// fn a snapshot of user alone, so a read that spans users goes through
+// viewAll, never through here.
+func (s *Store) view(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
+	return s.viewAll(ctx, fn)
+}
+
+// viewAll runs fn in a read transaction over every user's data, for the
+// few readers that must span users (the users list, Export, Check, the
+// candidate index's build and catch-up and a commit's vectors, Import's
+// emptiness test, the store's vector dimension); each call says why it
+// cannot be one user's.
+func (s *Store) viewAll(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 // Get returns fact id of user.
 func (s *Store) Get(ctx context.Context, user string, id uint64) (Fact, error) {
 	var f Fact
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
 		if err != nil {
 			return err
@@ -40,7 +40,7 @@ func (s *Store) List(ctx context.Context, user string, opts *ListOptions) ([]Fac
 	}
 	gen := s.lists.current()
 	var out []Fact
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		return tx.UserIDs(user, !o.All, func(id uint64, _ bool) error {
 			r, err := tx.Get(id)
 			if err != nil {
@@ -60,7 +60,7 @@ func (s *Store) List(ctx context.Context, user string, opts *ListOptions) ([]Fac
 // Events returns the lifecycle log of fact id, oldest first.
 func (s *Store) Events(ctx context.Context, user string, id uint64) ([]Event, error) {
 	var out []Event
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		if _, err := getUser(tx, id, user); err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func (s *Store) Events(ctx context.Context, user string, id uint64) ([]Event, er
 // replaced, what replaced it, transitively — oldest first.
 func (s *Store) History(ctx context.Context, user string, id uint64) ([]Fact, error) {
 	var out []Fact
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		if _, err := getUser(tx, id, user); err != nil {
 			return err
 		}

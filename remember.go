@@ -84,7 +84,7 @@ func (s *Store) Remember(ctx context.Context, n Note) (Outcome, error) {
 		if v.d.Action != "" { // else the fact is refused, and has no claims
 			v.claims = s.claimsFor(ctx, &n, rec.Text, d, &v)
 		}
-		err = s.update(ctx, func(tx *kv.Tx) error {
+		err = s.update(ctx, rec.User, func(tx *kv.Tx) error {
 			var err error // every run, and every retry, plans from the note again
 			out, err = s.rememberTx(tx, &rec, vec, look, v, attempt)
 			return err

@@ -64,7 +64,7 @@ func (s *Store) embed(ctx context.Context, texts []string, keep bool) ([][]float
 	if err := reconcile.CheckVectors(vs, len(texts)); err != nil {
 		return nil, fmt.Errorf("embedder: %w", err)
 	}
-	if err := s.checkDim(len(vs[0]), keep); err != nil {
+	if err := s.checkDim(ctx, len(vs[0]), keep); err != nil {
 		return nil, err
 	}
 	return vs, nil
@@ -74,11 +74,13 @@ func (s *Store) embed(ctx context.Context, texts []string, keep bool) ([][]float
 // (or it has none, and keep makes n its dimension). The dimension is read
 // from the file once and kept; the file lock makes this process the only
 // writer, so no other can change it meanwhile.
-func (s *Store) checkDim(n int, keep bool) error {
+func (s *Store) checkDim(ctx context.Context, n int, keep bool) error {
 	d := s.vectorDim.Load()
 	if d == 0 {
 		var stored int
-		err := s.db.View(func(tx *kv.Tx) error {
+		// One dimension for the whole store: a lookup compares with
+		// every user's vectors in one index.
+		err := s.viewAll(ctx, func(tx *kv.Tx) error {
 			var err error
 			stored, err = tx.VectorDim()
 			return err
@@ -105,12 +107,13 @@ func (s *Store) checkDim(n int, keep bool) error {
 // storedVectors fills in the embeddings of docs stored with their facts
 // and returns the positions of those stored without one. It only reads:
 // the indexer calls it after a write, holding no lock, and a fact changed
-// since is the next change's to index.
-func (s *Store) storedVectors(docs []index.Doc) (missing []int, err error) {
+// since is the next change's to index. read runs the transaction: one
+// user's, or every user's for the docs of a commit.
+func (s *Store) storedVectors(docs []index.Doc, read func(fn func(tx *kv.Tx) error) error) (missing []int, err error) {
 	if s.mode != LookupSemantic {
 		return nil, nil
 	}
-	err = s.db.View(func(tx *kv.Tx) error {
+	err = read(func(tx *kv.Tx) error {
 		for i := range docs {
 			v, err := tx.Vector(docs[i].ID)
 			if err != nil {
@@ -132,7 +135,11 @@ func (s *Store) indexVectors(docs []index.Doc) error {
 	if s.hookIndexApply != nil {
 		s.hookIndexApply()
 	}
-	_, err := s.storedVectors(docs)
+	// A commit may hold writes of several users (the group commit), and
+	// the index's callback has no context but the commit's, which is done.
+	_, err := s.storedVectors(docs, func(fn func(tx *kv.Tx) error) error {
+		return s.viewAll(context.Background(), fn)
+	})
 	return err
 }
 
@@ -140,7 +147,7 @@ func (s *Store) indexVectors(docs []index.Doc) error {
 // the index to hold at the user's first semantic lookup (index.Nearest).
 func (s *Store) userVectors(ctx context.Context, user string) ([]index.Doc, error) {
 	var docs []index.Doc
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		return tx.UserIDs(user, true, func(id uint64, _ bool) error {
 			r, err := tx.Get(id)
 			if err != nil {
@@ -153,7 +160,7 @@ func (s *Store) userVectors(ctx context.Context, user string) ([]index.Doc, erro
 	if err != nil {
 		return nil, err
 	}
-	return docs, s.buildVectors(ctx, docs)
+	return docs, s.buildVectors(ctx, user, docs)
 }
 
 // buildVectors fills in the embeddings of docs for a user's first semantic
@@ -164,8 +171,10 @@ func (s *Store) userVectors(ctx context.Context, user string) ([]index.Doc, erro
 // must not hold every write. It writes in a transaction of its own,
 // outside the group commit: a vector is no change the index must follow,
 // and a fact changed since is the next change's to index.
-func (s *Store) buildVectors(ctx context.Context, docs []index.Doc) error {
-	missing, err := s.storedVectors(docs)
+func (s *Store) buildVectors(ctx context.Context, user string, docs []index.Doc) error {
+	missing, err := s.storedVectors(docs, func(fn func(tx *kv.Tx) error) error {
+		return s.view(ctx, user, fn)
+	})
 	if err != nil || len(missing) == 0 || s.embedder == nil {
 		return err
 	}
@@ -183,7 +192,7 @@ func (s *Store) buildVectors(ctx context.Context, docs []index.Doc) error {
 		}
 		return nil
 	}
-	return s.db.Update(func(tx *kv.Tx) error {
+	return s.updateOutside(user, func(tx *kv.Tx) error {
 		for j, i := range missing {
 			if !tx.Has(docs[i].ID) {
 				continue

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -92,7 +93,7 @@ func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error)
 	}
 	gen := s.lists.current()
 	if base, ids, ok := s.lists.staleTimeline(user); ok && len(ids) <= max(16, len(base)/4) {
-		tl, err := s.patchTimeline(ctx, base, ids)
+		tl, err := s.patchTimeline(ctx, user, base, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +114,7 @@ func (s *Store) userTimeline(ctx context.Context, user string) (timeline, error)
 // readTimeline reads every fact of user with its log.
 func (s *Store) readTimeline(ctx context.Context, user string) (timeline, error) {
 	var tl timeline
-	err := s.view(ctx, func(tx *kv.Tx) (err error) {
+	err := s.view(ctx, user, func(tx *kv.Tx) (err error) {
 		tl, err = timelineTx(tx, user)
 		return err
 	})
@@ -147,14 +148,14 @@ func sameTimeline(a, b timeline) bool {
 // patchTimeline is base with the facts ids (ascending) read again: each
 // one replaced, added in id order, or dropped when it is gone. Base is
 // shared with other readers and left as it is.
-func (s *Store) patchTimeline(ctx context.Context, base timeline, ids []uint64) (timeline, error) {
+func (s *Store) patchTimeline(ctx context.Context, user string, base timeline, ids []uint64) (timeline, error) {
 	type patch struct {
 		id   uint64
 		e    timelineEntry
 		gone bool
 	}
 	chs := make([]patch, 0, len(ids))
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		for _, id := range ids {
 			r, err := tx.Get(id)
 			if errors.Is(err, kv.ErrNotFound) {
@@ -163,6 +164,11 @@ func (s *Store) patchTimeline(ctx context.Context, base timeline, ids []uint64) 
 			}
 			if err != nil {
 				return err
+			}
+			if r.User != user {
+				// The ids are those the user's commits touched: another
+				// user's is a fault of the bookkeeping, never a patch.
+				return fmt.Errorf("%w: fact %d of user %q among the changes of user %q", errCrossUser, id, r.User, user)
 			}
 			evs, err := tx.Events(id)
 			if err != nil {

@@ -13,7 +13,8 @@ import (
 // to a person (the inspector) needs to offer a choice of user.
 func (s *Store) Users(ctx context.Context) ([]string, error) {
 	var out []string
-	err := s.view(ctx, func(tx *kv.Tx) error {
+	// The list of users is the one read no user owns.
+	err := s.viewAll(ctx, func(tx *kv.Tx) error {
 		var err error
 		out, err = tx.Users()
 		return err

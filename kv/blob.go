@@ -62,7 +62,14 @@ func (t *Tx) PutBlob(bucket []byte, id uint64, v []byte) error {
 		return err
 	}
 	raw := sealed(append([]byte(nil), v...), 0)
-	if err := t.indexLog(bucket, id, b.Get(idKey(id)), raw); err != nil {
+	old := b.Get(idKey(id))
+	if t.scope.on {
+		t.ownerInScope(bucket, id, v)
+		if body, err := unseal(old); old != nil && err == nil {
+			t.ownerInScope(bucket, id, body)
+		}
+	}
+	if err := t.indexLog(bucket, id, old, raw); err != nil {
 		return err
 	}
 	return b.Put(idKey(id), raw)
@@ -95,6 +102,11 @@ func (t *Tx) Blob(bucket []byte, id uint64) ([]byte, error) {
 func (t *Tx) DeleteBlob(bucket []byte, id uint64) error {
 	if b := t.sp.bucket(bucket); b != nil {
 		if old := b.Get(idKey(id)); old != nil {
+			if t.scope.on {
+				if body, err := unseal(old); err == nil {
+					t.ownerInScope(bucket, id, body)
+				}
+			}
 			if err := t.indexLog(bucket, id, old, nil); err != nil {
 				return err
 			}

@@ -71,6 +71,8 @@ type Tx struct {
 	// erase: a transaction over a Backend asked for its earlier versions
 	// to be erased (MarkScrubPending).
 	erase bool
+	// scope is the user the writes are for, while one is set (scope.go).
+	scope scope
 }
 
 func newTx(tx *bolt.Tx) *Tx {
@@ -142,6 +144,19 @@ func (t *Tx) Put(r *Record) error {
 	if r.ID == 0 {
 		return fmt.Errorf("fact id 0 is reserved")
 	}
+	if t.scope.on {
+		// A record written over another user's (no index key of its own
+		// user yet, but a record under its id) changes that user's data.
+		if t.users.Get(userKey(r.User, r.ID)) == nil {
+			if v := t.facts.Get(idKey(r.ID)); v != nil {
+				old, err := decodeRecord(r.ID, v)
+				if err != nil {
+					return err
+				}
+				t.factInScope(r.ID, old.User)
+			}
+		}
+	}
 	if err := t.facts.Put(idKey(r.ID), appendRecord(nil, r)); err != nil {
 		return err
 	}
@@ -183,6 +198,7 @@ func (t *Tx) Delete(id uint64) error {
 }
 
 func (t *Tx) touch(id uint64, r *Record, user string) {
+	t.factInScope(id, user)
 	if t.touched == nil {
 		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
 	}
@@ -195,7 +211,10 @@ func (t *Tx) touch(id uint64, r *Record, user string) {
 // logChanged notes that the log of fact id changed: a step appended
 // without its record written is a change of the fact all the same.
 func (t *Tx) logChanged(id uint64) error {
-	if _, ok := t.touched[id]; ok {
+	if r, ok := t.touched[id]; ok {
+		if r != nil {
+			t.factInScope(id, r.User)
+		}
 		return nil
 	}
 	r, err := t.Get(id)
@@ -210,6 +229,9 @@ func (t *Tx) logChanged(id uint64) error {
 // (a merge of the user's entities), so that what is derived from it
 // follows the commit too.
 func (t *Tx) TouchUser(user string) {
+	if t.foreign(user) {
+		t.noteForeign(user, "data")
+	}
 	if t.touched == nil {
 		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
 	}
@@ -238,6 +260,9 @@ func (t *Tx) TouchFact(id uint64) error {
 // the caches of what is read from the log follow the commit; unlike
 // TouchUser it says nothing of the user's other data.
 func (t *Tx) TouchLog(user string) {
+	if t.foreign(user) {
+		t.noteForeign(user, "a log entry")
+	}
 	if t.touched == nil {
 		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
 	}

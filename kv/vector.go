@@ -13,6 +13,15 @@ var bucketVectors = []byte("vectors")
 
 // PutVector stores the embedding of fact id.
 func (t *Tx) PutVector(id uint64, v []float32) error {
+	if t.scope.on && t.users.Get(userKey(t.scope.user, id)) == nil {
+		// Not the scope's user's fact (or none yet): the vector cannot
+		// be told from another user's.
+		if r, err := t.Get(id); err == nil {
+			t.factInScope(id, r.User)
+		} else if t.scope.err == nil {
+			t.scope.err = fmt.Errorf("%w: the write for user %q stored the embedding of fact %d, which is no fact of theirs", ErrOtherUser, t.scope.user, id)
+		}
+	}
 	b, err := t.sp.createBucket(bucketVectors)
 	if err != nil {
 		return err
