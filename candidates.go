@@ -310,7 +310,7 @@ func namesOf(cs []Claim) map[string]bool {
 // candidateOf is the candidate r is for a text analysed as q, read by a
 // lookup that took generation gen of the kept analyses.
 func (s *Store) candidateOf(an *index.Analyzer, q index.Terms, r *kv.Record, score, similarity float64, gen uint64) Candidate {
-	d := s.live.Terms(an, r.ID, r.Text, gen)
+	d := s.live.Terms(an, index.DocKey{User: r.User, ID: r.ID}, r.Text, gen)
 	why := index.Shared(q, d)
 	return Candidate{Fact: factOf(r), Score: score, Terms: why.Terms, Topics: why.Topics, Similarity: similarity,
 		Overlap: overlap(q, d, why)}

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -51,14 +52,14 @@ func (s *Store) Check(ctx context.Context) error {
 		return stale
 	}
 	var errs []error
-	current := map[uint64]bool{}
+	current := map[index.DocKey]bool{}
 	// Check is of the whole file: every user's facts, logs and indexes.
 	err := s.viewAll(ctx, func(tx *kv.Tx) error {
 		errs = checkTx(tx)
 		if s.db.Current() { // an older file's conflicts are kept from its upgrade on
 			errs = append(errs, checkConflicts(tx)...)
 		}
-		return tx.ForEachCurrent(func(r kv.Record) error { current[r.ID] = true; return nil })
+		return tx.ForEachCurrent(func(r kv.Record) error { current[index.DocKey{User: r.User, ID: r.ID}] = true; return nil })
 	})
 	if err != nil {
 		return err

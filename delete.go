@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/palimpsest-mem/memory/index"
 	"github.com/palimpsest-mem/memory/kv"
 )
 
@@ -35,6 +36,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 	s.deleting.RLock()
 	defer s.deleting.RUnlock()
 	var ids []uint64
+	var keys []index.DocKey // the index's names of ids
 	err := s.update(ctx, user, func(tx *kv.Tx) error {
 		r, err := getUser(tx, id, user)
 		if err != nil {
@@ -64,12 +66,13 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 		if err := tx.MarkScrubPending(); err != nil {
 			return err
 		}
-		ids = ids[:0]
+		ids, keys = ids[:0], keys[:0]
 		for _, d := range doomed {
 			if err := tx.Delete(d.ID); err != nil {
 				return err
 			}
 			ids = append(ids, d.ID)
+			keys = append(keys, index.DocKey{User: d.User, ID: d.ID})
 		}
 		// A merge naming a name only the deleted facts gave goes with them.
 		return eraseMerges(tx, user)
@@ -88,7 +91,7 @@ func (s *Store) Delete(ctx context.Context, user string, id uint64, opts *Delete
 	// first, and hits are read back from the store), and a Check waits for
 	// the whole Delete. A crash before it ends leaves the words to the next
 	// open, whose catch-up purges what the change log says was deleted.
-	_ = s.live.Purge(ctx, ids)
+	_ = s.live.Purge(ctx, keys)
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	if s.hookBeforeScrub != nil {
 		s.hookBeforeScrub()

@@ -65,7 +65,9 @@ func (s *Store) indexSince(ctx context.Context, commit []byte) (changes []live.C
 			r, err := tx.Get(id)
 			switch {
 			case errors.Is(err, kv.ErrNotFound):
-				changes = append(changes, live.Change{ID: id, Deleted: true})
+				// The change log names ids alone, and the record is
+				// gone: its user cannot be told (ids are unique here).
+				changes = append(changes, live.Change{ID: id, Deleted: true, UserUnknown: true})
 			case err != nil:
 				return err
 			default:

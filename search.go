@@ -389,7 +389,7 @@ func termWeight(w index.Why) float64 {
 
 // terms is the analysis of a fact's text, from the kept analyses.
 func (sr *searcher) terms(r *kv.Record) index.Terms {
-	return sr.s.live.Terms(sr.an, r.ID, r.Text, sr.gen)
+	return sr.s.live.Terms(sr.an, index.DocKey{User: r.User, ID: r.ID}, r.Text, sr.gen)
 }
 
 // recency runs the recency ranker over what the others found: each

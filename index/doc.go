@@ -1,7 +1,8 @@
 // Package index finds the current facts a new fact may update or
 // contradict: its candidates. It owns text analysis (words, stems, roots,
-// topics), the Bleve index of the current facts and the in-memory vectors
-// of the semantic mode.
+// topics), the Bleve index of the current facts, each a document named by
+// its user and id (DocKey: ids are unique only within a user's facts), and
+// the in-memory vectors of the semantic mode.
 //
 // index is for package memory and index/live, which keeps an Index in line
 // with the store (and for the bench and tests); it is not a public API. It is the only package that imports bleve, besides internal/indextest,

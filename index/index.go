@@ -54,9 +54,10 @@ type Doc struct {
 	Vector []float32 // its embedding, in the semantic mode; nil if it has none
 }
 
-// Hit is one candidate.
+// Hit is one candidate: its key (the user's, in a search of one user)
+// and its score.
 type Hit struct {
-	ID    uint64
+	DocKey
 	Score float64
 }
 
@@ -239,8 +240,6 @@ func (ix *Index) closeBleve() (err error) {
 	return ix.bleve.Close()
 }
 
-func docID(id uint64) string { return strconv.FormatUint(id, 10) }
-
 // Put adds or replaces docs, in one batch.
 func (ix *Index) Put(docs ...Doc) error { return ix.put(docs, ix.analyze(docs)) }
 
@@ -303,7 +302,7 @@ func (ix *Index) put(docs []Doc, terms []Terms) error {
 // fill adds docs, analysed as terms, to b.
 func (ix *Index) fill(b *bleve.Batch, docs []Doc, terms []Terms) error {
 	for i, d := range docs {
-		doc := document.NewDocument(docID(d.ID))
+		doc := document.NewDocument(docID(d.Key()))
 		// The user is also a single exact term, checked by a filter on
 		// every search: a second guard between users.
 		doc.AddField(document.NewTextFieldCustom(fieldUser, nil, []byte(d.User), bindex.IndexField, nil))
@@ -315,7 +314,7 @@ func (ix *Index) fill(b *bleve.Batch, docs []Doc, terms []Terms) error {
 			return err
 		}
 		if ix.vecs != nil {
-			ix.vecs.put(d.ID, d.User, d.Vector)
+			ix.vecs.put(d.Key(), d.Vector)
 		}
 	}
 	return nil
@@ -377,17 +376,21 @@ func (ix *Index) userKey(user string, assign bool) (string, bool) {
 	return k, ok
 }
 
-// Delete removes docs by id; an id not in the index is ignored.
-func (ix *Index) Delete(ids ...uint64) error {
+// Delete removes docs by key; a key not in the index is ignored.
+func (ix *Index) Delete(keys ...DocKey) error {
 	return ix.batch(func(b *bleve.Batch) error {
-		for _, id := range ids {
-			b.Delete(docID(id))
-			if ix.vecs != nil {
-				ix.vecs.delete(id)
-			}
-		}
+		ix.deleteKeys(b, keys)
 		return nil
 	})
+}
+
+func (ix *Index) deleteKeys(b *bleve.Batch, keys []DocKey) {
+	for _, k := range keys {
+		b.Delete(docID(k))
+		if ix.vecs != nil {
+			ix.vecs.delete(k)
+		}
+	}
 }
 
 func (ix *Index) batch(fill func(*bleve.Batch) error) error { return ix.markedBatch(fill, nil) }
@@ -430,9 +433,9 @@ func (ix *Index) Count() (n uint64, err error) {
 	return ix.bleve.DocCount()
 }
 
-// DocIDs returns the id of every document, for checking the index against
-// the store.
-func (ix *Index) DocIDs(ctx context.Context) (_ map[uint64]bool, err error) {
+// DocKeys returns the key of every document, for checking the index
+// against the store. A document id that is not a key is an error.
+func (ix *Index) DocKeys(ctx context.Context) (_ map[DocKey]bool, err error) {
 	defer guard(&err)
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	ix.mu.RLock()
@@ -450,16 +453,57 @@ func (ix *Index) DocIDs(ctx context.Context) (_ map[uint64]bool, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	out := make(map[uint64]bool, len(res.Hits))
+	out := make(map[DocKey]bool, len(res.Hits))
 	for _, h := range res.Hits {
 		if h.ID == sentinelID {
 			continue // a Purge's, deleted again before it returns
 		}
-		id, err := strconv.ParseUint(h.ID, 10, 64)
+		k, err := parseDocID(h.ID)
 		if err != nil {
-			return nil, fmt.Errorf("index: bad document id %q", h.ID)
+			return nil, err
 		}
-		out[id] = true
+		out[k] = true
+	}
+	return out, nil
+}
+
+// KeysOf returns the keys of the documents of ids, whatever their users:
+// for a store that cannot tell whose a deleted record was (see
+// live.Change).
+func (ix *Index) KeysOf(ids []uint64) (_ []DocKey, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return nil, ErrClosed
+	}
+	var out []DocKey
+	for _, id := range ids {
+		// Every document of id, and no other, is under this prefix of
+		// bleve's dictionary of document ids (see docID).
+		d, err := ix.bleve.FieldDictPrefix("_id", []byte(strconv.FormatUint(id, 10)+"/"))
+		if err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		for {
+			e, err := d.Next()
+			if err != nil || e == nil {
+				if cerr := d.Close(); err == nil && cerr != nil {
+					err = cerr
+				}
+				if err != nil {
+					return nil, fmt.Errorf("index: %w", err)
+				}
+				break
+			}
+			k, err := parseDocID(e.Term)
+			if err != nil || k.ID != id {
+				d.Close()
+				return nil, fmt.Errorf("index: bad document id %q", e.Term)
+			}
+			out = append(out, k)
+		}
 	}
 	return out, nil
 }
@@ -601,11 +645,16 @@ func (ix *Index) search(ctx context.Context, user, key string, cl clauses, k int
 	}
 	hits := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		id, err := strconv.ParseUint(h.ID, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("index: bad document id %q", h.ID)
+		k, err := parseDocID(h.ID)
+		if err == nil && k.User != user {
+			// The filter on the user field let it through: the fields
+			// disagree, which only damage makes.
+			err = fmt.Errorf("index: document %q of another user in a search of user %q", h.ID, user)
 		}
-		hits = append(hits, Hit{ID: id, Score: h.Score})
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, Hit{DocKey: k, Score: h.Score})
 	}
 	return hits, nil
 }

@@ -51,7 +51,7 @@ func TestDeleteAndClose(t *testing.T) {
 	if err := ix.Put(Doc{ID: 1, Text: "coffee every morning"}, Doc{ID: 2, Text: "coffee at night"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.Delete(1, 99); err != nil {
+	if err := ix.Delete(DocKey{ID: 1}, DocKey{ID: 99}); err != nil {
 		t.Fatal(err)
 	}
 	hits, err := ix.Search(ctx, "", ix.Analyzer().Analyze("coffee"), 10)

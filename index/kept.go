@@ -155,15 +155,10 @@ func (ix *Index) Marked() (m []byte, err error) {
 
 // Apply deletes del and adds or replaces put in one batch, with the marker
 // mark in a kept index (nil: none).
-func (ix *Index) Apply(put []Doc, del []uint64, mark []byte) error {
+func (ix *Index) Apply(put []Doc, del []DocKey, mark []byte) error {
 	terms := ix.analyze(put)
 	return ix.markedBatch(func(b *bleve.Batch) error {
-		for _, id := range del {
-			b.Delete(docID(id))
-			if ix.vecs != nil {
-				ix.vecs.delete(id)
-			}
-		}
+		ix.deleteKeys(b, del)
 		return ix.fill(b, put, terms)
 	}, mark)
 }

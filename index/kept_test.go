@@ -57,7 +57,7 @@ func TestKeptIndexOutlivesItsProcess(t *testing.T) {
 	if err := ix.Apply([]Doc{{ID: 1, User: "ann", Text: "coffee mornings"}, {ID: 2, User: "bob", Text: "coffee evenings"}}, nil, []byte("c1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.Apply([]Doc{{ID: 3, User: "bob", Text: "green coffee"}}, []uint64{2}, []byte("c2")); err != nil {
+	if err := ix.Apply([]Doc{{ID: 3, User: "bob", Text: "green coffee"}}, []DocKey{{User: "bob", ID: 2}}, []byte("c2")); err != nil {
 		t.Fatal(err)
 	}
 	if err := ix.Close(); err != nil {
@@ -136,7 +136,7 @@ func testPurge(t *testing.T, apart bool) {
 		per, batches = keptSegmentSize/2+1, 3
 	}
 	next := uint64(1)
-	var doomed []uint64
+	var doomed []DocKey
 	var together []Doc
 	for batch := range batches {
 		var docs []Doc
@@ -144,7 +144,7 @@ func testPurge(t *testing.T, apart bool) {
 			text := fmt.Sprintf("ordinary words number %d", i)
 			if i == 7 {
 				text = fmt.Sprintf("secretword%c kept apart", 'a'+batch)
-				doomed = append(doomed, next)
+				doomed = append(doomed, DocKey{User: "ann", ID: next})
 			}
 			docs = append(docs, Doc{ID: next, User: "ann", Text: text})
 			next++
@@ -213,10 +213,10 @@ func TestPurgeOfAPrivateIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	segments(t, ix)
-	if err := ix.Delete(1); err != nil {
+	if err := ix.Delete(DocKey{User: "ann", ID: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.Purge(context.Background(), []uint64{1}); err != nil {
+	if err := ix.Purge(context.Background(), []DocKey{{User: "ann", ID: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	all, err := indextest.ListTerms(ix.Dir())

@@ -23,7 +23,7 @@ var ErrPurge = errors.New("index: the words of deleted facts could not be purged
 // persist, a merge, the removal of a file no snapshot uses.
 const purgeWait = 30 * time.Second
 
-// Purge removes from the index's files every term of the documents ids,
+// Purge removes from the index's files every term of the documents keys,
 // deleted already (Delete or Apply), without a rebuild: a deleted document
 // stays in its segment, marked deleted, until a merge rewrites the
 // segment. Purge waits until the batch that deleted them is in a file,
@@ -31,8 +31,8 @@ const purgeWait = 30 * time.Second
 // scorch plans by segment, each other one with deletions), and returns once
 // the old files are gone from disk. An error wraps ErrPurge (or the
 // context's error).
-func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
-	if len(ids) == 0 {
+func (ix *Index) Purge(ctx context.Context, keys []DocKey) (err error) {
+	if len(keys) == 0 {
 		return nil
 	}
 	defer func() {
@@ -53,7 +53,7 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 	// segment that holds the documents still, marked deleted, and removes
 	// the files purged here: look again until no file holds them.
 	for range purgeRounds {
-		clean, err := ix.purgeRound(ctx, s, ids)
+		clean, err := ix.purgeRound(ctx, s, keys)
 		if clean || err != nil {
 			return err
 		}
@@ -64,9 +64,9 @@ func (ix *Index) Purge(ctx context.Context, ids []uint64) (err error) {
 // purgeRounds bounds the merges of one Purge.
 const purgeRounds = 5
 
-// purgeRound merges the segment files that hold ids, and waits for the old
-// files to go; clean says that no file held them.
-func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, ids []uint64) (clean bool, err error) {
+// purgeRound merges the segment files that hold keys, and waits for the
+// old files to go; clean says that no file held them.
+func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, keys []DocKey) (clean bool, err error) {
 	// 1. Every segment that holds the documents is in a file: a segment
 	// persisted whole keeps its deleted documents' terms, to be merged away.
 	var files []string
@@ -78,7 +78,7 @@ func (ix *Index) purgeRound(ctx context.Context, s *scorch.Scorch, ids []uint64)
 		}
 		// 2. The files that hold them (none may be in memory still).
 		var inMemory bool
-		files, inMemory, single, readErr = ix.filesHolding(s, ids)
+		files, inMemory, single, readErr = ix.filesHolding(s, keys)
 		return readErr != nil || !inMemory
 	}); err != nil {
 		return false, err
@@ -190,7 +190,8 @@ func purgePlan() *mergeplan.MergePlanOptions {
 }
 
 // sentinelID is the document Purge adds to an index of one segment, and
-// deletes again; DocIDs does not count it.
+// deletes again; DocKeys does not count it. It has no slash, so it is no
+// key's (docID).
 const sentinelID = "palimpsest.purge"
 
 // purgeKey is an internal key each Purge writes, so that a snapshot is
@@ -211,12 +212,12 @@ func (ix *Index) scorch() (*scorch.Scorch, error) {
 }
 
 // filesHolding returns the segment files that hold any of the documents
-// ids, deleted or not, whether a segment in memory holds one, and whether
+// keys, deleted or not, whether a segment in memory holds one, and whether
 // the index is a single segment.
-func (ix *Index) filesHolding(s *scorch.Scorch, ids []uint64) (files []string, inMemory, single bool, err error) {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = docID(id)
+func (ix *Index) filesHolding(s *scorch.Scorch, keys []DocKey) (files []string, inMemory, single bool, err error) {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = docID(k)
 	}
 	err = snapshotSegments(s, func(segs []*scorch.SegmentSnapshot) error {
 		single = len(segs) == 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -15,8 +16,7 @@ import (
 // fit in memory, and an index opened from disk answers at once.
 type vectors struct {
 	mu     sync.Mutex
-	byUser map[string]map[uint64][]float32
-	userOf map[uint64]string
+	byUser map[string]map[uint64][]float32 // user -> the user's id -> vector
 	// loading holds, for each user whose vectors are being read, the
 	// changes applied meanwhile, which the load then lays over what it
 	// read: they may be newer.
@@ -35,47 +35,36 @@ type userLoad struct {
 }
 
 func newVectors() *vectors {
-	return &vectors{byUser: map[string]map[uint64][]float32{}, userOf: map[uint64]string{},
-		loading: map[string]*userLoad{}}
+	return &vectors{byUser: map[string]map[uint64][]float32{}, loading: map[string]*userLoad{}}
 }
 
 // put keeps v for a loaded user; a user not loaded reads it from the store
 // at its first lookup.
-func (vs *vectors) put(id uint64, user string, v []float32) {
+func (vs *vectors) put(k DocKey, v []float32) {
 	u := normalize(v)
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	if l := vs.loading[user]; l != nil {
-		l.since[id] = u
+	if l := vs.loading[k.User]; l != nil {
+		l.since[k.ID] = u
 	}
-	m := vs.byUser[user]
+	m := vs.byUser[k.User]
 	if m == nil {
 		return
 	}
-	vs.deleteLocked(id)
 	if u == nil {
+		delete(m, k.ID)
 		return
 	}
-	m[id] = u
-	vs.userOf[id] = user
+	m[k.ID] = u
 }
 
-func (vs *vectors) delete(id uint64) {
+func (vs *vectors) delete(k DocKey) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	// The id's user is known only if it is loaded: a load under way hears
-	// of every delete, which is no change where the id is not its user's.
-	for _, l := range vs.loading {
-		l.since[id] = nil
+	if l := vs.loading[k.User]; l != nil {
+		l.since[k.ID] = nil
 	}
-	vs.deleteLocked(id)
-}
-
-func (vs *vectors) deleteLocked(id uint64) {
-	if user, ok := vs.userOf[id]; ok {
-		delete(vs.byUser[user], id)
-		delete(vs.userOf, id)
-	}
+	delete(vs.byUser[k.User], k.ID)
 }
 
 // load makes sure user's vectors are held, reading them with read if not.
@@ -120,9 +109,6 @@ func (vs *vectors) load(ctx context.Context, user string, read func(context.Cont
 		}
 	}
 	vs.byUser[user] = m
-	for id := range m {
-		vs.userOf[id] = user
-	}
 	vs.touchLocked(user)
 	for len(vs.used) > maxVectorUsers {
 		vs.evictLocked(vs.used[0])
@@ -136,9 +122,6 @@ func (vs *vectors) touchLocked(user string) {
 }
 
 func (vs *vectors) evictLocked(user string) {
-	for id := range vs.byUser[user] {
-		delete(vs.userOf, id)
-	}
 	delete(vs.byUser, user)
 	vs.used = slices.DeleteFunc(vs.used, func(u string) bool { return u == user })
 }
@@ -161,7 +144,7 @@ func (vs *vectors) nearest(user string, q []float32, k int) []Hit {
 		for i := range v {
 			dot += float64(v[i]) * float64(u[i])
 		}
-		hits = append(hits, Hit{ID: id, Score: dot})
+		hits = append(hits, Hit{DocKey: DocKey{User: user, ID: id}, Score: dot})
 	}
 	sortHits(hits)
 	return hits[:min(k, len(hits))]
@@ -179,7 +162,7 @@ func sortHits(hits []Hit) {
 		case a.ID > b.ID:
 			return 1
 		}
-		return 0
+		return strings.Compare(a.User, b.User)
 	})
 }
 
@@ -206,15 +189,15 @@ const rrfK = 60
 // Fuse merges ranked lists by reciprocal rank fusion: each list adds
 // 1/(rrfK + rank) to a fact's score.
 func Fuse(lists ...[]Hit) []Hit {
-	score := map[uint64]float64{}
+	score := map[DocKey]float64{}
 	for _, l := range lists {
 		for rank, h := range l {
-			score[h.ID] += 1 / float64(rrfK+rank+1)
+			score[h.DocKey] += 1 / float64(rrfK+rank+1)
 		}
 	}
 	out := make([]Hit, 0, len(score))
-	for id, s := range score {
-		out = append(out, Hit{ID: id, Score: s})
+	for k, s := range score {
+		out = append(out, Hit{DocKey: k, Score: s})
 	}
 	sortHits(out)
 	return out

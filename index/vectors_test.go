@@ -19,13 +19,13 @@ func TestVectorsLoadPerUser(t *testing.T) {
 		if user == "ann" {
 			// Meanwhile the indexer applies a change of ann's and deletes
 			// one of the facts the read found.
-			vs.put(3, "ann", []float32{0, 1})
-			vs.delete(2)
+			vs.put(DocKey{User: "ann", ID: 3}, []float32{0, 1})
+			vs.delete(DocKey{User: "ann", ID: 2})
 		}
 		return []Doc{{ID: 1, User: user, Vector: []float32{1, 0}}, {ID: 2, User: user, Vector: []float32{1, 0.1}}}, nil
 	}
 	// A user not loaded gets no puts: the store has them.
-	vs.put(9, "ann", []float32{1, 0})
+	vs.put(DocKey{User: "ann", ID: 9}, []float32{1, 0})
 	if err := vs.load(ctx, "ann", read); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestVectorsLoadPerUser(t *testing.T) {
 	if err := vs.load(ctx, "ann", read); err != nil || reads["ann"] != 1 {
 		t.Errorf("a second lookup read ann's vectors again (%d reads, %v)", reads["ann"], err)
 	}
-	vs.put(4, "ann", []float32{0, 1}) // loaded: kept
+	vs.put(DocKey{User: "ann", ID: 4}, []float32{0, 1}) // loaded: kept
 	if got := vs.nearest("ann", []float32{0, 1}, 1); len(got) != 1 || (got[0].ID != 3 && got[0].ID != 4) {
 		t.Errorf("nearest after a put: %+v", got)
 	}

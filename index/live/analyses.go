@@ -8,12 +8,12 @@ import (
 
 // analyses holds the analysis of the texts of facts lookups returned
 // lately, so that a lookup need not analyse its hits again: a user's
-// lookups meet the same facts over and over. Keyed by id, checked against
+// lookups meet the same facts over and over. Keyed by user and id, checked against
 // the text; emptied when full and at a drop, so that a Delete leaves no
 // word of a deleted fact in it.
 type analyses struct {
 	mu   sync.Mutex
-	kept map[uint64]analysed
+	kept map[index.DocKey]analysed
 	gen  uint64 // the generation of kept: a drop starts a new one
 }
 
@@ -33,15 +33,15 @@ func (l *Index) Generation() uint64 {
 	return l.seen.gen
 }
 
-// Terms returns the analysis by an of fact id's text, read by a lookup
+// Terms returns the analysis by an of the text of fact key, read by a lookup
 // that took generation gen before it read the store. It keeps the
 // analysis only while gen is current: a lookup that read a fact before a
 // Delete committed, and analyses it after the Delete dropped the kept
 // ones, must not keep the deleted words.
-func (l *Index) Terms(an *index.Analyzer, id uint64, text string, gen uint64) index.Terms {
+func (l *Index) Terms(an *index.Analyzer, key index.DocKey, text string, gen uint64) index.Terms {
 	a := &l.seen
 	a.mu.Lock()
-	k, ok := a.kept[id]
+	k, ok := a.kept[key]
 	a.mu.Unlock()
 	if ok && k.text == text {
 		return k.terms
@@ -52,7 +52,7 @@ func (l *Index) Terms(an *index.Analyzer, id uint64, text string, gen uint64) in
 		if len(a.kept) >= keptMax {
 			clear(a.kept)
 		}
-		a.kept[id] = analysed{text, t}
+		a.kept[key] = analysed{text, t}
 	}
 	a.mu.Unlock()
 	return t

@@ -3,13 +3,15 @@ package live
 import (
 	"context"
 	"testing"
+
+	"github.com/palimpsest-mem/memory/index"
 )
 
-// kept reports whether an analysis of fact id is kept.
+// kept reports whether an analysis of the default user's fact id is kept.
 func kept(l *Index, id uint64) bool {
 	l.seen.mu.Lock()
 	defer l.seen.mu.Unlock()
-	_, ok := l.seen.kept[id]
+	_, ok := l.seen.kept[index.DocKey{ID: id}]
 	return ok
 }
 
@@ -25,7 +27,7 @@ func TestDropForgetsTheAnalysesOfHits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.l.Terms(an, id, text, s.l.Generation()) // the lookup analyses its hit
+	s.l.Terms(an, index.DocKey{ID: id}, text, s.l.Generation()) // the lookup analyses its hit
 	if !kept(s.l, id) {
 		t.Fatal("test is void: the lookup kept no analysis of its hit")
 	}
@@ -46,7 +48,7 @@ func TestAnalysisReadBeforeADropIsNotKept(t *testing.T) {
 	}
 	gen := s.l.Generation() // the lookup begins and reads the fact
 	s.l.Drop()              // a Delete commits and drops
-	s.l.Terms(an, 7, "My secret word is zzquokka.", gen)
+	s.l.Terms(an, index.DocKey{ID: 7}, "My secret word is zzquokka.", gen)
 	if kept(s.l, 7) {
 		t.Error("an analysis read before the drop was kept after it")
 	}

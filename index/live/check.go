@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/palimpsest-mem/memory/index"
 )
 
-// Check compares the index, if one is built, with current, the ids of the
-// store's current facts, once every change synced before the call is in:
+// Check compares the index, if one is built, with current, the keys of
+// the store's current facts, once every change synced before the call is in:
 // diffs holds one error for each fact one has and the other lacks (or the
 // error that kept it from looking). An index whose files faulted is
 // dropped instead: it is derived data, not the store's, and the next
@@ -18,30 +19,39 @@ import (
 // folder could not remove. Called with the write lock held, so that
 // nothing commits meanwhile and no index of the store but this one is
 // being made; the caller tells a Close that overtook it by Closed.
-func (l *Index) Check(ctx context.Context, current map[uint64]bool) (diffs []error, dir error) {
-	docs, built, err := l.ids(ctx)
+func (l *Index) Check(ctx context.Context, current map[index.DocKey]bool) (diffs []error, dir error) {
+	docs, built, err := l.keys(ctx)
 	switch {
 	case err != nil:
 		diffs = []error{err}
 	case built:
-		for id := range current {
-			if !docs[id] {
-				diffs = append(diffs, fmt.Errorf("index lacks current fact %d", id))
+		for k := range current {
+			if !docs[k] {
+				diffs = append(diffs, fmt.Errorf("index lacks current fact %s", factName(k)))
 			}
 		}
-		for id := range docs {
-			if !current[id] {
-				diffs = append(diffs, fmt.Errorf("index holds fact %d, which is not current", id))
+		for k := range docs {
+			if !current[k] {
+				diffs = append(diffs, fmt.Errorf("index holds fact %s, which is not current", factName(k)))
 			}
 		}
 	}
 	return diffs, l.checkDir()
 }
 
-// ids returns the documents the index holds once every change queued
+// factName names a fact in a report: by its id, and its user's but the
+// default one's.
+func factName(k index.DocKey) string {
+	if k.User == "" {
+		return strconv.FormatUint(k.ID, 10)
+	}
+	return fmt.Sprintf("%d of user %q", k.ID, k.User)
+}
+
+// keys returns the documents the index holds once every change queued
 // before the call is in, or ok false when no index is built (or it
 // faulted, and is dropped).
-func (l *Index) ids(ctx context.Context) (docs map[uint64]bool, ok bool, err error) {
+func (l *Index) keys(ctx context.Context) (docs map[index.DocKey]bool, ok bool, err error) {
 	l.mu.RLock()
 	ix := l.ix
 	l.mu.RUnlock()
@@ -51,7 +61,7 @@ func (l *Index) ids(ctx context.Context) (docs map[uint64]bool, ok bool, err err
 	if err := l.q.wait(ctx); err != nil {
 		return nil, false, err
 	}
-	docs, err = ix.DocIDs(ctx)
+	docs, err = ix.DocKeys(ctx)
 	switch {
 	case errors.Is(err, index.ErrClosed):
 		return nil, false, nil // dropped meanwhile: nothing to compare

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/palimpsest-mem/memory/index"
 )
 
 // Check compares the index, once built, with the store's current facts,
@@ -15,9 +17,9 @@ func TestCheckComparesTheIndexWithTheStore(t *testing.T) {
 	a := s.add("", "I play the cello on Fridays.")
 	check := func(current ...uint64) []string {
 		t.Helper()
-		cur := map[uint64]bool{}
+		cur := map[index.DocKey]bool{}
 		for _, id := range current {
-			cur[id] = true
+			cur[index.DocKey{User: s.facts[id].User, ID: id}] = true
 		}
 		s.mu.Lock() // the write lock, as the store's Check holds it
 		diffs, dir := s.l.Check(ctx, cur)

@@ -93,7 +93,8 @@ func (s *store) since(_ context.Context, commit []byte) ([]Change, []byte, bool,
 		for _, id := range ids {
 			c, ok := s.facts[id]
 			if !ok {
-				c = Change{ID: id, Deleted: true}
+				// As the store's change log: ids alone.
+				c = Change{ID: id, Deleted: true, UserUnknown: true}
 			}
 			out = append(out, c)
 		}
@@ -181,8 +182,9 @@ func (s *store) supersede(old uint64, text string) uint64 {
 // Delete does.
 func (s *store) delete(t testing.TB, id uint64) {
 	t.Helper()
-	s.commit(Change{ID: id, Deleted: true})
-	if err := s.l.Purge(context.Background(), []uint64{id}); err != nil {
+	k := index.DocKey{User: s.facts[id].User, ID: id}
+	s.commit(Change{ID: id, User: k.User, Deleted: true})
+	if err := s.l.Purge(context.Background(), []index.DocKey{k}); err != nil {
 		t.Fatal(err)
 	}
 }

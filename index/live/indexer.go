@@ -12,13 +12,79 @@ import (
 
 // Change is the final state of one record a commit wrote, or whose log it
 // changed: a fact that is current after the commit (Current), one that is
-// not, or a record deleted (Deleted; its user and text went with it).
+// not, or a record deleted (Deleted; its text went with it). A record is
+// named by its user and id, for an id is unique only among its user's
+// facts; a store that cannot tell whose a deleted record was (a change log
+// that names ids alone, in a store whose ids are unique) says UserUnknown,
+// and every document of the id goes.
 type Change struct {
-	ID      uint64
-	User    string
-	Text    string
-	Current bool
-	Deleted bool
+	ID          uint64
+	User        string
+	Text        string
+	Current     bool
+	Deleted     bool
+	UserUnknown bool // with Deleted: User is not known
+}
+
+// key is the key of the changed record's document.
+func (c Change) key() index.DocKey { return index.DocKey{User: c.User, ID: c.ID} }
+
+// split turns changes, in commit order, into the documents of ix to put and
+// the keys to delete, the latest change of each record winning; gone are
+// the keys of records deleted, whose words must be purged. A deletion of
+// UserUnknown goes for each document of its id that ix holds or an earlier
+// change puts.
+func split(ix *index.Index, changes []Change) (put []index.Doc, del, gone []index.DocKey, err error) {
+	type last struct {
+		c  Change
+		at int
+	}
+	final := map[index.DocKey]last{}
+	var order []index.DocKey
+	anyUser := map[uint64]int{} // id -> the last deletion of UserUnknown
+	var ids []uint64
+	for i, c := range changes {
+		if c.Deleted && c.UserUnknown {
+			if _, ok := anyUser[c.ID]; !ok {
+				ids = append(ids, c.ID)
+			}
+			anyUser[c.ID] = i
+			continue
+		}
+		k := c.key()
+		if _, ok := final[k]; !ok {
+			order = append(order, k)
+		}
+		final[k] = last{c, i}
+	}
+	if len(ids) > 0 {
+		held, err := ix.KeysOf(ids)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, k := range held {
+			if _, ok := final[k]; !ok {
+				order = append(order, k)
+				final[k] = last{at: -1}
+			}
+		}
+		for k, f := range final {
+			if at, ok := anyUser[k.ID]; ok && at > f.at {
+				final[k] = last{Change{ID: k.ID, User: k.User, Deleted: true}, at}
+			}
+		}
+	}
+	for _, k := range order {
+		switch c := final[k].c; {
+		case c.Deleted:
+			del, gone = append(del, k), append(gone, k)
+		case c.Current:
+			put = append(put, index.Doc{ID: c.ID, User: c.User, Text: c.Text})
+		default:
+			del = append(del, k)
+		}
+	}
+	return put, del, gone, nil
 }
 
 // Sync queues a committed write for the index: changes yields the final
@@ -246,24 +312,9 @@ func (q *indexer) run() {
 // lookup rebuilds it from the store.
 func (q *indexer) apply(batch []iter.Seq[Change], commit []byte, epoch uint64) {
 	l := q.l
-	final := map[uint64]Change{}
-	var order []uint64
-	for _, changes := range batch {
-		for c := range changes {
-			if _, seen := final[c.ID]; !seen {
-				order = append(order, c.ID)
-			}
-			final[c.ID] = c
-		}
-	}
-	var put []index.Doc
-	var del []uint64
-	for _, id := range order {
-		if c := final[id]; !c.Deleted && c.Current {
-			put = append(put, index.Doc{ID: id, User: c.User, Text: c.Text})
-		} else {
-			del = append(del, id)
-		}
+	var changes []Change
+	for _, cs := range batch {
+		changes = slices.AppendSeq(changes, cs)
 	}
 	l.mu.RLock()
 	ix := l.ix
@@ -273,7 +324,12 @@ func (q *indexer) apply(batch []iter.Seq[Change], commit []byte, epoch uint64) {
 	q.mu.Unlock()
 	var err error
 	if ix != nil && !moot {
-		err = l.src.Vectors(put)
+		var put []index.Doc
+		var del []index.DocKey
+		put, del, _, err = split(ix, changes)
+		if err == nil {
+			err = l.src.Vectors(put)
+		}
 		if err == nil {
 			err = ix.Apply(put, del, l.marker(commit))
 		}

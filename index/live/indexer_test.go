@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/palimpsest-mem/memory/index"
 )
 
 // Queued index changes wait for company only while nobody needs them: a
@@ -167,7 +169,7 @@ func TestIndexerDropsABatchTakenBeforeARebuild(t *testing.T) {
 		defer close(done)
 		q.hookBeforeApply = nil
 		// A drop (a fault's, or a failed purge's) while the batch is taken.
-		s.commit(Change{ID: f, Deleted: true})
+		s.commit(Change{ID: f, User: "other", Deleted: true})
 		s.l.Drop()
 		if _, err := s.find(ctx, "asker", "rebuild the index", 1); err != nil {
 			t.Error(err)
@@ -188,11 +190,11 @@ func TestIndexerDropsABatchTakenBeforeARebuild(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	ids, ok, err := s.l.ids(ctx)
+	keys, ok, err := s.l.keys(ctx)
 	if err != nil || !ok {
-		t.Fatalf("ids: %v %v", ok, err)
+		t.Fatalf("keys: %v %v", ok, err)
 	}
-	if ids[f] {
+	if keys[index.DocKey{User: "other", ID: f}] {
 		t.Errorf("the deleted fact %d is in the rebuilt index: a batch taken before the rebuild was applied", f)
 	}
 }

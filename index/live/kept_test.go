@@ -23,6 +23,28 @@ func (s *store) reopen(t *testing.T, ctx context.Context, mode index.Mode) int {
 	return s.pages - before
 }
 
+// markKept marks the kept index, closed, as a build that names its
+// documents' format so would: the store's newest commit under format.
+func (s *store) markKept(format string) {
+	an, err := index.NewAnalyzer(index.Topics)
+	if err != nil {
+		panic(err)
+	}
+	root, err := rootOf(s.path)
+	if err != nil {
+		panic(err)
+	}
+	ix, _, err := index.OpenKept(an, root)
+	if err != nil {
+		panic(err)
+	}
+	defer ix.Close()
+	h, _, _ := s.head(nil)
+	if err := ix.Mark(append(append([]byte(format), 0), h...)); err != nil {
+		panic(err)
+	}
+}
+
 func TestKeptIndexAnswersTheNextProcessWithoutABuild(t *testing.T) {
 	ctx := context.Background()
 	s := newStoreKept(t, true)
@@ -93,7 +115,10 @@ func TestKeptIndexIsBuiltAgainWhenItCannotProveWhatItHolds(t *testing.T) {
 		{"another lookup mode", index.Stems, func(*store) {}, nil},
 		// A version with other lexicons makes other terms of the same
 		// text: the index the version before kept must not answer.
-		{"other lexicons", index.Topics, func(*store) {}, func(l *Index) { l.analysis += "+other" }},
+		{"other lexicons", index.Topics, func(*store) {}, func(l *Index) { l.format += "+other" }},
+		// The version before named documents by their ids alone, and said
+		// only the analysis in its marker: its documents are not keys.
+		{"documents named by id alone", index.Topics, func(s *store) { s.markKept(index.Analysis(index.Topics)) }, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStoreKept(t, true)

@@ -31,9 +31,10 @@ var ErrClosed = errors.New("store is closed")
 type Index struct {
 	root string // the private directory beside the store file
 	mode index.Mode
-	// analysis names what the mode's analyzer makes of a text
-	// (index.Analysis): the kept index is marked with it.
-	analysis string
+	// format names what the kept index's documents are to this build:
+	// what the mode's analyzer makes of a text, and how documents are
+	// keyed (index.Format). The kept index is marked with it.
+	format   string
 	readOnly bool
 	keep     bool // the index is the kept one (Options.Keep)
 	quick    bool // Options.QuickClose
@@ -147,8 +148,8 @@ func Open(path string, o Options) (*Index, error) {
 	if o.Keep && (o.ReadOnly || o.Source.Head == nil || o.Source.Since == nil) {
 		return nil, errors.New("live: Options.Keep needs a writable store, and Source.Head and Since")
 	}
-	l := &Index{root: root, mode: o.Mode, analysis: index.Analysis(o.Mode), readOnly: o.ReadOnly, keep: o.Keep, quick: o.QuickClose, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
-		seen: analyses{kept: map[uint64]analysed{}}}
+	l := &Index{root: root, mode: o.Mode, format: index.Format(o.Mode), readOnly: o.ReadOnly, keep: o.Keep, quick: o.QuickClose, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
+		seen: analyses{kept: map[index.DocKey]analysed{}}}
 	l.life, l.end = context.WithCancel(context.Background())
 	l.q.init(l)
 	return l, nil

@@ -95,8 +95,8 @@ func (l *Index) fill(ctx context.Context, ix *index.Index) error {
 // catchUp brings the kept index ix from the commit its marker names to the
 // store's newest, and purges the words of the facts deleted meanwhile from
 // its files. caught false says the marker proves nothing: missing, of
-// another analysis (mode or lexicons), or naming a commit the store cannot
-// tell the changes since.
+// another format (index.Format: the mode, the lexicons, how documents are
+// keyed), or naming a commit the store cannot tell the changes since.
 func (l *Index) catchUp(ctx context.Context, ix *index.Index) (caught bool, err error) {
 	m, err := ix.Marked()
 	if err != nil {
@@ -110,18 +110,9 @@ func (l *Index) catchUp(ctx context.Context, ix *index.Index) (caught bool, err 
 	if err != nil || !ok {
 		return false, err
 	}
-	var put []index.Doc
-	var del, gone []uint64
-	for _, c := range changes {
-		switch {
-		case c.Deleted:
-			del = append(del, c.ID)
-			gone = append(gone, c.ID)
-		case c.Current:
-			put = append(put, index.Doc{ID: c.ID, User: c.User, Text: c.Text})
-		default:
-			del = append(del, c.ID)
-		}
+	put, del, gone, err := split(ix, changes)
+	if err != nil {
+		return false, fmt.Errorf("catching up from the store's change log: %w", err)
 	}
 	if len(changes) > 0 || !bytes.Equal(head, commit) {
 		if err := ix.Apply(put, del, l.marker(head)); err != nil {
@@ -137,15 +128,16 @@ func (l *Index) catchUp(ctx context.Context, ix *index.Index) (caught bool, err 
 }
 
 // marker is what the kept index is marked with for a commit of the store:
-// the analysis that made its terms (the lookup mode and this build's
-// lexicons, index.Analysis), then the commit.
+// what its documents are (the analysis that made their terms, the lookup
+// mode and this build's lexicons, and how they are keyed: index.Format),
+// then the commit.
 func (l *Index) marker(commit []byte) []byte {
-	return append(append([]byte(l.analysis), 0), commit...)
+	return append(append([]byte(l.format), 0), commit...)
 }
 
-// commitOf reads the commit a marker names, ok false if the terms are not
-// of this analysis: another mode, or another version's lexicons.
+// commitOf reads the commit a marker names, ok false if the documents are
+// not of this format: another mode, another version's lexicons or keys.
 func (l *Index) commitOf(m []byte) ([]byte, bool) {
-	analysis, commit, found := bytes.Cut(m, []byte{0})
-	return commit, found && string(analysis) == l.analysis
+	format, commit, found := bytes.Cut(m, []byte{0})
+	return commit, found && string(format) == l.format
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/palimpsest-mem/memory/index"
 )
 
-// Purge removes the words of the records ids, deleted by a commit that
+// Purge removes the words of the records keys, deleted by a commit that
 // Sync was given, from the index's files and from the analyses kept of
 // lookups' hits. Without a rebuild where it can: the index's own Purge
 // rewrites the segment files that hold them (an index of fewer than
@@ -18,9 +18,9 @@ import (
 // is opened (and caught up) first.
 // It returns the error that made it drop the index, for the caller to
 // report or not: the promise holds regardless.
-func (l *Index) Purge(ctx context.Context, ids []uint64) error {
+func (l *Index) Purge(ctx context.Context, keys []index.DocKey) error {
 	l.seen.forget()
-	if len(ids) == 0 || (!l.built() && (!l.keep || !index.HasKept(l.root))) {
+	if len(keys) == 0 || (!l.built() && (!l.keep || !index.HasKept(l.root))) {
 		return nil // no files hold them
 	}
 	// Wait for every change that deleted a record, and build or open the
@@ -31,7 +31,7 @@ func (l *Index) Purge(ctx context.Context, ids []uint64) error {
 		if small = err == nil && n < l.purgeFrom; small {
 			return nil
 		}
-		return ix.Purge(ctx, ids)
+		return ix.Purge(ctx, keys)
 	})
 	if err != nil || small {
 		l.Drop()
