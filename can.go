@@ -58,6 +58,9 @@ func (s *Store) mayWrite() error {
 	if err := s.checkClock(); err != nil {
 		return err
 	}
+	if s.be != nil {
+		return nil // a cluster refuses what it cannot take at the commit
+	}
 	if s.db.ReadOnly() {
 		return ErrReadOnly
 	}

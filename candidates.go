@@ -372,11 +372,16 @@ func singleValued(cs []Claim) bool {
 // (userVectors).
 func (s *Store) indexPage(ctx context.Context, after []byte, n int) ([]index.Doc, []byte, error) {
 	var page []kv.Record
-	// The index holds every user's facts, and is built in one pass.
-	err := s.viewAll(ctx, func(tx *kv.Tx) (err error) {
-		page, after, err = tx.CurrentPage(after, n)
-		return err
-	})
+	var err error
+	if s.be != nil {
+		page, after, err = s.indexPageBackend(ctx, after, n)
+	} else {
+		// The index holds every user's facts, and is built in one pass.
+		err = s.viewAll(ctx, func(tx *kv.Tx) (err error) {
+			page, after, err = tx.CurrentPage(after, n)
+			return err
+		})
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -47,20 +47,29 @@ func (s *Store) Check(ctx context.Context) error {
 	if s.live.Closed() {
 		return ErrClosed
 	}
-	stale := s.db.Check()
-	if stale != nil && !errors.Is(stale, kv.ErrStale) {
-		return stale
+	var stale error
+	if s.db != nil {
+		if stale = s.db.Check(); stale != nil && !errors.Is(stale, kv.ErrStale) {
+			return stale
+		}
 	}
 	var errs []error
 	current := map[index.DocKey]bool{}
-	// Check is of the whole file: every user's facts, logs and indexes.
-	err := s.viewAll(ctx, func(tx *kv.Tx) error {
-		errs = checkTx(tx)
-		if s.db.Current() { // an older file's conflicts are kept from its upgrade on
+	check := func(tx *kv.Tx) error {
+		errs = append(errs, checkTx(tx)...)
+		if s.db == nil || s.db.Current() { // an older file's conflicts are kept from its upgrade on
 			errs = append(errs, checkConflicts(tx)...)
 		}
 		return tx.ForEachCurrent(func(r kv.Record) error { current[index.DocKey{User: r.User, ID: r.ID}] = true; return nil })
-	})
+	}
+	var err error
+	if s.be != nil {
+		// On a cluster each user's data is checked in their own snapshot.
+		err = s.checkEachUser(ctx, check)
+	} else {
+		// Check is of the whole file: every user's facts, logs and indexes.
+		err = s.viewAll(ctx, check)
+	}
 	if err != nil {
 		return err
 	}
@@ -81,7 +90,7 @@ func (s *Store) Check(ctx context.Context) error {
 	if stale != nil {
 		return stale
 	}
-	if s.db.ScrubPending() {
+	if s.db != nil && s.db.ScrubPending() {
 		return ErrScrubPending
 	}
 	return ixDir

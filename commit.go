@@ -91,6 +91,9 @@ func (s *Store) update(ctx context.Context, user string, fn func(tx *kv.Tx) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if s.be != nil {
+		return s.updateBackend(ctx, user, fn)
+	}
 	req := &writeReq{user: user, fn: fn, done: make(chan outcome, 1)}
 	c := &s.commit
 	c.mu.Lock()

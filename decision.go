@@ -374,7 +374,7 @@ func (s *Store) openConflicts(ctx context.Context, user string) ([]Conflict, err
 func (s *Store) readConflicts(ctx context.Context, user string, all bool) ([]Conflict, error) {
 	// A file of an older format, read as it is, may hold open conflicts
 	// that no longer hold: its upgrade settles them, a read asks.
-	older := !s.db.Current()
+	older := s.db != nil && !s.db.Current()
 	var out []Conflict
 	err := s.view(ctx, user, func(tx *kv.Tx) error {
 		return forEachUserLog(tx, kv.BucketConflicts, "conflict", user, true, func(_ uint64, c Conflict) error {

@@ -53,6 +53,9 @@ func (s *Store) DeleteDecision(ctx context.Context, user string, id uint64) erro
 	if s.hookBeforeScrub != nil {
 		s.hookBeforeScrub()
 	}
+	if s.be != nil {
+		return nil // the commit's erase ran in update
+	}
 	if err := s.db.Scrub(); err != nil {
 		return fmt.Errorf("decision %d deleted, but scrubbing the file's free pages failed, so its bytes may remain in it: %w", id, err)
 	}

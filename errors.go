@@ -99,6 +99,18 @@ var (
 	// ErrIDsExhausted: a write that needs an id past 2^53−1, the largest
 	// a store gives; it changes nothing.
 	ErrIDsExhausted = kv.ErrIDsExhausted
+	// ErrErasePending: a hard delete on a cluster committed, but not every
+	// replica has been shown to hold no earlier copy yet (one is down);
+	// the facts are gone from every answer, and the erase completes when
+	// the replica is back (Check names it until then).
+	ErrErasePending = kv.ErrErasePending
+	// ErrUnknownOutcome: a write on a cluster whose commit could not be
+	// told applied or not before its context ended (the cluster lost its
+	// leader); reading the fact back tells.
+	ErrUnknownOutcome = kv.ErrUnknownOutcome
+	// ErrUnsupported: an operation the store's backend does not offer (a
+	// file's Repair or Import on a cluster).
+	ErrUnsupported = errors.New("not supported by this store's backend")
 	// ErrBadImport: an import line that is malformed or inconsistent.
 	ErrBadImport = errors.New("invalid import data")
 	// ErrIndexDir: the candidate index cannot live in its folder beside

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 
@@ -116,52 +117,72 @@ func nanosOf(t *time.Time) (int64, bool) {
 // Export writes every fact of every user — current ones, history and
 // lifecycle logs — as JSON Lines, from one consistent snapshot. Import of
 // the output into an empty store gives an identical store.
+//
+// On a cluster (OpenBackend) ids are each user's own, which this format
+// cannot tell apart, and no snapshot spans users: a store of one user
+// exports, from that user's snapshot; one of several gives ErrUnsupported.
 func (s *Store) Export(ctx context.Context, w io.Writer) error {
+	write := func(tx *kv.Tx) error { return exportTx(ctx, tx, w) }
+	if s.be != nil {
+		users, err := s.be.Users(ctx)
+		switch {
+		case err != nil:
+			return err
+		case len(users) > 1:
+			return fmt.Errorf("export of %d users of a cluster, whose ids are each user's own: %w", len(users), ErrUnsupported)
+		case len(users) == 1:
+			return s.view(ctx, users[0], write)
+		}
+		return s.view(ctx, "", write) // no user yet: the header alone
+	}
 	// An export is of every user, from one snapshot of the whole store.
-	return s.viewAll(ctx, func(tx *kv.Tx) error {
-		bw := bufio.NewWriter(w)
-		enc := json.NewEncoder(bw)
-		enc.SetEscapeHTML(false)
-		hdr := exportHeader{Format: exportFormat, Version: exportVersion, NextID: tx.PeekNextID(),
-			LastDecision: tx.BlobSeq(kv.BucketDecisions), LastConflict: tx.BlobSeq(kv.BucketConflicts),
-			LastMerge: tx.BlobSeq(kv.BucketMerges)}
-		if err := enc.Encode(hdr); err != nil {
+	return s.viewAll(ctx, write)
+}
+
+// exportTx writes the export of what tx holds.
+func exportTx(ctx context.Context, tx *kv.Tx, w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	hdr := exportHeader{Format: exportFormat, Version: exportVersion, NextID: tx.PeekNextID(),
+		LastDecision: tx.BlobSeq(kv.BucketDecisions), LastConflict: tx.BlobSeq(kv.BucketConflicts),
+		LastMerge: tx.BlobSeq(kv.BucketMerges)}
+	if err := enc.Encode(hdr); err != nil {
+		return err
+	}
+	err := tx.ForEach(func(r kv.Record) error {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := tx.ForEach(func(r kv.Record) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			evs, err := tx.Events(r.ID)
-			if err != nil {
-				return err
-			}
-			return enc.Encode(exportOf(&r, evs))
-		})
+		evs, err := tx.Events(r.ID)
 		if err != nil {
 			return err
 		}
-		// The nouns are the buckets' names, as export has always said.
-		err = forEachLog(tx, kv.BucketDecisions, "decisions", false, func(_ uint64, d Decision) error {
-			return enc.Encode(exportLog{Decision: &d})
-		})
-		if err != nil {
-			return err
-		}
-		err = forEachLog(tx, kv.BucketConflicts, "conflicts", false, func(_ uint64, c Conflict) error {
-			return enc.Encode(exportLog{Conflict: &c})
-		})
-		if err != nil {
-			return err
-		}
-		err = forEachLog(tx, kv.BucketMerges, "merges", false, func(_ uint64, m Merge) error {
-			return enc.Encode(exportLog{Merge: &m})
-		})
-		if err != nil {
-			return err
-		}
-		return bw.Flush()
+		return enc.Encode(exportOf(&r, evs))
 	})
+	if err != nil {
+		return err
+	}
+	// The nouns are the buckets' names, as export has always said.
+	err = forEachLog(tx, kv.BucketDecisions, "decisions", false, func(_ uint64, d Decision) error {
+		return enc.Encode(exportLog{Decision: &d})
+	})
+	if err != nil {
+		return err
+	}
+	err = forEachLog(tx, kv.BucketConflicts, "conflicts", false, func(_ uint64, c Conflict) error {
+		return enc.Encode(exportLog{Conflict: &c})
+	})
+	if err != nil {
+		return err
+	}
+	err = forEachLog(tx, kv.BucketMerges, "merges", false, func(_ uint64, m Merge) error {
+		return enc.Encode(exportLog{Merge: &m})
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 func exportOf(r *kv.Record, evs []kv.Event) exportFact {

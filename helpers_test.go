@@ -48,6 +48,9 @@ func date(s string) time.Time {
 // open makes a store in a fresh temporary directory. It never syncs: a
 // temporary store outlives no crash, and fsync would only slow the suite. A
 // test of durability opens its store with memory.Open itself.
+//
+// Under TestStoriesOnBackends the store is on the backend its subtest
+// names (backends_test.go), and path is where that backend keeps its bytes.
 func open(t testing.TB, c *clock, opts *memory.Options) (*memory.Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "memory.db")
@@ -58,6 +61,9 @@ func open(t testing.TB, c *clock, opts *memory.Options) (*memory.Store, string) 
 	o.NoSync = true
 	if c != nil {
 		o.Clock = c.Now
+	}
+	if name := backendOf(t); name != "" {
+		return openOnBackend(t, name, &o)
 	}
 	s, err := memory.Open(path, 0, &o)
 	if err != nil {

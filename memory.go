@@ -72,7 +72,11 @@ type Options struct {
 
 // Store is an open memory file.
 type Store struct {
-	db       *kv.DB
+	db *kv.DB
+	// be is the backend of a store opened by OpenBackend (db is nil then),
+	// beOpts what its transactions need of this package.
+	be       kv.Backend
+	beOpts   *kv.UserOptions
 	clock    func() time.Time
 	maxRunes int
 	budget   int
@@ -129,6 +133,33 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if opts != nil {
 		o = *opts
 	}
+	// Options are checked before the file is touched: a bad one opens,
+	// creates and sweeps nothing.
+	s, err := newStore(o)
+	if err != nil {
+		return nil, err
+	}
+	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync, LogOwner: logOwner, LogFacts: conflictFacts,
+		Upgrade: upgradeConflicts(o.Clock)})
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	s.db = db
+	// The process that holds the store for writing keeps its candidate
+	// index beside it, for the next process to open at once (the semantic
+	// mode's vectors stay in the store, read a user at a time).
+	keep := !db.ReadOnly()
+	s.live, err = live.Open(db.Path(), live.Options{Mode: s.mode, ReadOnly: db.ReadOnly(), Keep: keep, Discard: db.PendingAtOpen(), QuickClose: o.NoSync, Writes: &s.writeMu,
+		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return s, nil
+}
+
+// newStore is a Store of options o, checked, without its storage.
+func newStore(o Options) (*Store, error) {
 	if o.MaxTextRunes < 0 {
 		return nil, fmt.Errorf("memory: Options.MaxTextRunes = %d, want 0 (DefaultMaxTextRunes) or more", o.MaxTextRunes)
 	}
@@ -141,8 +172,6 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 	if _, err := index.ParseMode(string(o.Lookup)); err != nil {
 		return nil, fmt.Errorf("memory: Options.Lookup: %w", err)
 	}
-	// Options are checked before the file is touched: a bad one opens,
-	// creates and sweeps nothing.
 	fallback, err := fallbackPolicy(o.Fallback)
 	if err != nil {
 		return nil, fmt.Errorf("memory: Options.Fallback: %w", err)
@@ -155,22 +184,7 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 			}
 		}
 	}
-	db, err := kv.Open(path, mode, &kv.Options{LockTimeout: o.LockTimeout, ReadOnly: o.ReadOnly, NoSync: o.NoSync, LogOwner: logOwner, LogFacts: conflictFacts,
-		Upgrade: upgradeConflicts(o.Clock)})
-	if err != nil {
-		return nil, fmt.Errorf("memory: %w", err)
-	}
-	s := &Store{db: db, clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
-	// The process that holds the store for writing keeps its candidate
-	// index beside it, for the next process to open at once (the semantic
-	// mode's vectors stay in the store, read a user at a time).
-	keep := !db.ReadOnly()
-	s.live, err = live.Open(db.Path(), live.Options{Mode: o.Lookup, ReadOnly: db.ReadOnly(), Keep: keep, Discard: db.PendingAtOpen(), QuickClose: o.NoSync, Writes: &s.writeMu,
-		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("memory: %w", err)
-	}
+	s := &Store{clock: o.Clock, maxRunes: o.MaxTextRunes, budget: o.AutoBudget, mode: o.Lookup}
 	s.decider = o.Decider
 	if s.decider == nil {
 		s.decider = RulesDecider()
@@ -191,11 +205,20 @@ func Open(path string, mode os.FileMode, opts *Options) (*Store, error) {
 // overtakes returns ErrClosed, as every call after Close does.
 func (s *Store) Close() error {
 	s.live.Close()
+	if s.be != nil {
+		return s.be.Close()
+	}
 	return s.db.Close()
 }
 
-// Path returns the file the store lives in.
-func (s *Store) Path() string { return s.db.Path() }
+// Path returns the file the store lives in; "" for a store on a cluster
+// (OpenBackend).
+func (s *Store) Path() string {
+	if s.be != nil {
+		return "" // no file: a cluster
+	}
+	return s.db.Path()
+}
 
 // ValidRecordTime returns nil for a time a store can record, else an
 // error wrapping ErrInvalidClock. A record time is the clock's reading in
@@ -244,6 +267,12 @@ func (s *Store) now() int64 {
 // fn a snapshot of user alone, so a read that spans users goes through
 // viewAll, never through here.
 func (s *Store) view(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
+	if s.be != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return kv.ViewUser(ctx, s.be, user, s.beOpts, fn)
+	}
 	return s.viewAll(ctx, fn)
 }
 
@@ -255,6 +284,9 @@ func (s *Store) view(ctx context.Context, user string, fn func(tx *kv.Tx) error)
 func (s *Store) viewAll(ctx context.Context, fn func(tx *kv.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if s.be != nil {
+		return fmt.Errorf("a read across users: %w", ErrUnsupported)
 	}
 	return s.db.View(fn)
 }

@@ -32,7 +32,12 @@ type Repair struct {
 // been lost: every read then answers as the
 // store was a commit earlier, and every write returns ErrStale until
 // Repair. The error names the commit the store answers from.
-func (s *Store) Stale() error { return s.db.Stale() }
+func (s *Store) Stale() error {
+	if s.be != nil {
+		return nil // a cluster answers from its leader
+	}
+	return s.db.Stale()
+}
 
 // Repair makes a stale store writable again and returns what it recorded;
 // nil, with nil error, when the store was not stale. What the lost
@@ -49,6 +54,9 @@ func (s *Store) Repair(ctx context.Context) (*Repair, error) {
 	if err := s.checkClock(); err != nil {
 		return nil, err
 	}
+	if s.be != nil {
+		return nil, nil // never stale
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	rec, err := s.db.Repair(s.now())
@@ -63,6 +71,9 @@ func (s *Store) Repair(ctx context.Context) (*Repair, error) {
 func (s *Store) Repairs(ctx context.Context) ([]Repair, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if s.be != nil {
+		return nil, nil
 	}
 	recs, err := s.db.Repairs()
 	if err != nil {

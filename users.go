@@ -12,6 +12,9 @@ import (
 // names first, then bytewise. It is what a program that shows the store
 // to a person (the inspector) needs to offer a choice of user.
 func (s *Store) Users(ctx context.Context) ([]string, error) {
+	if s.be != nil {
+		return s.be.Users(ctx)
+	}
 	var out []string
 	// The list of users is the one read no user owns.
 	err := s.viewAll(ctx, func(tx *kv.Tx) error {

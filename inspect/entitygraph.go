@@ -469,4 +469,3 @@ func (g *entityGraph) ariaLabel() string {
 func (e *egEdge) width() float64 {
 	return max(textWidth(e.Line1, egLabelSize, true), textWidth(e.Line2, egLabelSize, false))
 }
-

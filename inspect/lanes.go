@@ -337,7 +337,6 @@ const (
 	labelPx    = 11.5 // the labels' font size
 )
 
-
 // zoom reads ?from= and ?to=, the period of the event axis; a bare date
 // for to includes that day.
 func zoomOf(r *http.Request) (from, to time.Time, err error) {

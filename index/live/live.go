@@ -123,6 +123,9 @@ type Options struct {
 	Writes sync.Locker
 	// Source reads the store.
 	Source Source
+	// Root, when set, is the folder of indexes itself, for a store with
+	// no file to put it beside (one on a cluster); path is then unused.
+	Root string
 }
 
 // Open returns the index of the store file at path, in the folder
@@ -130,9 +133,12 @@ type Options struct {
 // removes from that folder what processes now gone left. The index itself
 // is built by the first Search.
 func Open(path string, o Options) (*Index, error) {
-	root, err := rootOf(path)
-	if err != nil {
-		return nil, err
+	root := o.Root
+	if root == "" {
+		var err error
+		if root, err = rootOf(path); err != nil {
+			return nil, err
+		}
 	}
 	// Removing what processes now gone left is worth a try, but a failure
 	// must not keep the store from being read: a read-only handle fails

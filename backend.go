@@ -1,0 +1,151 @@
+package memory
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/palimpsest-mem/memory/index/live"
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// A store on a Backend keeps each user's data apart (kv.Backend): every
+// read is one user's snapshot and every write one user's commit, guarded
+// by the snapshot's revision, so users never wait on each other and ids
+// and counters are each user's own. The bbolt file is the default backend
+// and keeps its own path through the group commit (commit.go); this file
+// is the other path, for a cluster (package kv/jetstream).
+
+// OpenBackend opens a store on b, one of the module's backends (package
+// kv/jetstream's cluster; kv.Backend is not a stable API of its own). dir
+// is a private folder of this process for the candidate index it derives
+// from b (in dir/index); it is created if need be, and holds personal
+// data as a store file does. opts are Open's; Options.ReadOnly, NoSync and LockTimeout
+// are the backend's business and ignored, and LookupSemantic is refused.
+// Close closes b.
+func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
+	if b == nil {
+		return nil, errors.New("memory: OpenBackend: nil backend")
+	}
+	if dir == "" {
+		return nil, errors.New("memory: OpenBackend: no folder for the candidate index")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Lookup == LookupSemantic {
+		return nil, fmt.Errorf("memory: Options.Lookup %q on a cluster backend: %w", o.Lookup, ErrUnsupported)
+	}
+	s, err := newStore(o)
+	if err != nil {
+		return nil, err
+	}
+	s.be = b
+	s.beOpts = &kv.UserOptions{LogOwner: logOwner, LogFacts: conflictFacts}
+	// The index is this process's: built from the users' snapshots at the
+	// first lookup, then kept in line by this process's own commits.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("memory: OpenBackend: %w", err)
+	}
+	s.live, err = live.Open("", live.Options{Root: filepath.Join(dir, "index"), Mode: s.mode, Writes: &s.writeMu,
+		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
+	if err != nil {
+		return nil, fmt.Errorf("memory: %w", err)
+	}
+	return s, nil
+}
+
+// updateBackend is update on a Backend: one commit of user's data, then
+// the caches and the candidate index follow it, under writeMu as the
+// file's commits do. A commit lost to another writer of the user runs fn
+// again (kv.UpdateUser).
+func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	var (
+		touched func(func(uint64, *kv.Record))
+		users   touchedUsers
+		graphs  map[string]*userGraph
+	)
+	_, err := kv.UpdateUser(ctx, s.be, user, s.beOpts, func(tx *kv.Tx) error {
+		if err := runWrite(tx, user, fn); err != nil {
+			return err
+		}
+		var err error
+		if graphs, err = s.keepConflicts(tx); err != nil {
+			return err
+		}
+		touched, users = tx.Touched, tx.TouchedUsers
+		return nil
+	})
+	if err != nil && !errors.Is(err, kv.ErrErasePending) || touched == nil {
+		return err
+	}
+	// Committed (an erase may be pending): the caches and the index follow.
+	s.lists.invalidate(users)
+	gen := s.lists.current()
+	for u, g := range graphs {
+		s.lists.putTimeline(u, gen, g.tl)
+		s.lists.putGraph(u, gen, g)
+	}
+	s.live.Sync(liveChanges(touched, users), nil)
+	return err
+}
+
+// indexPageBackend is indexPage on a Backend: the current facts of each
+// user in turn, in the order of the file's per-user index keys (the
+// length of the name, then the name), from after, such a key.
+func (s *Store) indexPageBackend(ctx context.Context, after []byte, n int) ([]kv.Record, []byte, error) {
+	users, err := s.be.Users(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(users, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
+	var page []kv.Record
+	for _, u := range users {
+		if len(page) == n {
+			// Full at the end of a user: the next page starts after its
+			// last fact, in the users that follow.
+			last := page[len(page)-1]
+			return page, kv.UserKey(last.User, last.ID), nil
+		}
+		if after != nil && bytes.Compare(kv.UserKey(u, math.MaxUint64), after) < 0 {
+			continue // every fact of u came in an earlier page
+		}
+		var next []byte
+		err := kv.ViewUser(ctx, s.be, u, s.beOpts, func(tx *kv.Tx) error {
+			recs, more, err := tx.CurrentPage(after, n-len(page))
+			page, next = append(page, recs...), more
+			return err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if next != nil {
+			return page, next, nil
+		}
+	}
+	return page, nil, nil
+}
+
+// checkEachUser runs check on every user's snapshot in turn.
+func (s *Store) checkEachUser(ctx context.Context, check func(tx *kv.Tx) error) error {
+	users, err := s.be.Users(ctx)
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if err := s.view(ctx, u, check); err != nil {
+			return fmt.Errorf("user %q: %w", u, err)
+		}
+	}
+	return nil
+}
