@@ -54,7 +54,9 @@ func (l layout) shard(user string) int {
 	return int(h.Sum32() % uint32(l.shards))
 }
 
-func (l layout) stream(shard int) string { return strings.ToUpper(l.prefix) + "-" + strconv.Itoa(shard) }
+func (l layout) stream(shard int) string {
+	return strings.ToUpper(l.prefix) + "-" + strconv.Itoa(shard)
+}
 
 func (l layout) shardSubjects(shard int) string { return l.prefix + "." + strconv.Itoa(shard) + ".>" }
 
