@@ -45,6 +45,9 @@ type Backend struct {
 	l       layout
 	timeout time.Duration
 	cluster *Cluster
+	// publish sends a commit's batch: publishBatch, or in tests one that
+	// loses acks.
+	publish func(ctx context.Context, nc *nats.Conn, writes []write) (uint64, error)
 
 	mu sync.Mutex
 	// pending holds, per user, the values an Erase deleted but could not
@@ -90,7 +93,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{nc: nc, js: js, l: layout{prefix: o.Prefix, shards: o.Shards},
-		timeout: o.Timeout, cluster: o.Cluster, pending: map[string][][]byte{}}
+		timeout: o.Timeout, cluster: o.Cluster, publish: publishBatch, pending: map[string][][]byte{}}
 	// Every existing stream is checked before anything is created or
 	// written, so a refused store is left as it was.
 	exists := make([]bool, o.Shards)
@@ -436,7 +439,7 @@ func (b *Backend) Commit(ctx context.Context, user string, rev uint64, ops []kv.
 			break
 		}
 		pctx, cancel := context.WithTimeout(ctx, b.timeout)
-		seq, err := publishBatch(pctx, b.nc, writes)
+		seq, err := b.publish(pctx, b.nc, writes)
 		cancel()
 		if err == nil {
 			return seq, nil

@@ -25,6 +25,7 @@ func TestBackend(t *testing.T) {
 	t.Run("AllOrNothing", func(t *testing.T) { testAllOrNothing(t, c) })
 	t.Run("BadInput", func(t *testing.T) { testBadInput(t, c) })
 	t.Run("OpenRefuses", func(t *testing.T) { testOpenRefuses(t, c) })
+	t.Run("ManyKeys", func(t *testing.T) { testManyKeys(t, c) })
 }
 
 func testRoundTrip(t *testing.T, c *testCluster) {

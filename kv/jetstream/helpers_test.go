@@ -20,7 +20,7 @@ type testCluster struct {
 	prefixes atomic.Int64
 }
 
-func startCluster(t *testing.T) *testCluster {
+func startCluster(t testing.TB) *testCluster {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -32,7 +32,7 @@ func startCluster(t *testing.T) *testCluster {
 	return &testCluster{Cluster: c}
 }
 
-func testCtx(t *testing.T, d time.Duration) context.Context {
+func testCtx(t testing.TB, d time.Duration) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
@@ -40,7 +40,7 @@ func testCtx(t *testing.T, d time.Duration) context.Context {
 }
 
 // connect dials url (the whole cluster when empty), with reconnects.
-func (c *testCluster) connect(t *testing.T, url string) *nats.Conn {
+func (c *testCluster) connect(t testing.TB, url string) *nats.Conn {
 	t.Helper()
 	if url == "" {
 		url = c.ClientURL()
@@ -59,7 +59,7 @@ func (c *testCluster) connect(t *testing.T, url string) *nats.Conn {
 
 // open opens a backend on streams of a prefix no other backend of the
 // test uses; opts may be nil.
-func (c *testCluster) open(t *testing.T, nc *nats.Conn, opts *Options) *Backend {
+func (c *testCluster) open(t testing.TB, nc *nats.Conn, opts *Options) *Backend {
 	t.Helper()
 	var o Options
 	if opts != nil {
@@ -83,13 +83,13 @@ func (c *testCluster) open(t *testing.T, nc *nats.Conn, opts *Options) *Backend 
 }
 
 // newBackend is what a shared conformance suite (kvtest.Run) is handed.
-func (c *testCluster) newBackend(t *testing.T) kv.Backend {
+func (c *testCluster) newBackend(t testing.TB) kv.Backend {
 	return c.open(t, c.connect(t, ""), nil)
 }
 
 // lastSeqs is the last sequence of stream on each node, as that node's
 // replica holds it (0 when down).
-func (c *testCluster) lastSeqs(t *testing.T, stream string) []uint64 {
+func (c *testCluster) lastSeqs(t testing.TB, stream string) []uint64 {
 	t.Helper()
 	out := make([]uint64, c.Nodes())
 	for i := range c.Nodes() {
@@ -114,7 +114,7 @@ func (c *testCluster) lastSeqs(t *testing.T, stream string) []uint64 {
 	return out
 }
 
-func snapshot(t *testing.T, b kv.Backend, user string) kv.Snapshot {
+func snapshot(t testing.TB, b kv.Backend, user string) kv.Snapshot {
 	t.Helper()
 	s, err := b.Snapshot(testCtx(t, 20*time.Second), user)
 	if err != nil {
@@ -123,7 +123,7 @@ func snapshot(t *testing.T, b kv.Backend, user string) kv.Snapshot {
 	return s
 }
 
-func commit(t *testing.T, b kv.Backend, user string, rev uint64, ops ...kv.Op) uint64 {
+func commit(t testing.TB, b kv.Backend, user string, rev uint64, ops ...kv.Op) uint64 {
 	t.Helper()
 	r, err := b.Commit(testCtx(t, 20*time.Second), user, rev, ops)
 	if err != nil {
@@ -139,7 +139,7 @@ func put(bucket, key, value string) kv.Op {
 func del(bucket, key string) kv.Op { return kv.Op{Bucket: bucket, Key: []byte(key), Delete: true} }
 
 // scan lists key=value of bucket in [from, to).
-func scan(t *testing.T, s kv.Snapshot, bucket string, from, to []byte, reverse bool) []string {
+func scan(t testing.TB, s kv.Snapshot, bucket string, from, to []byte, reverse bool) []string {
 	t.Helper()
 	var out []string
 	err := s.Scan(bucket, from, to, reverse, func(k, v []byte) bool {

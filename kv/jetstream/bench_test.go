@@ -1,0 +1,39 @@
+package jetstream
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// One writer's commit of 5 keys on an R3 stream, every node fsyncing
+// (SyncAlways), all three nodes in this process on one disk.
+func BenchmarkCommit(b *testing.B) {
+	c := startCluster(b)
+	be := c.open(b, c.connect(b, ""), nil)
+	rev := uint64(0)
+	ops := make([]kv.Op, 5)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		for k := range ops {
+			ops[k] = put("facts", fmt.Sprint(k), fmt.Sprint("value ", i))
+		}
+		rev = commit(b, be, "ann", rev, ops...)
+	}
+}
+
+// A snapshot of a user with 100 keys: the head from the leader, then one
+// multi_last.
+func BenchmarkSnapshot(b *testing.B) {
+	c := startCluster(b)
+	be := c.open(b, c.connect(b, ""), nil)
+	var ops []kv.Op
+	for k := range 100 {
+		ops = append(ops, put("facts", fmt.Sprint(k), "a value of some length"))
+	}
+	commit(b, be, "ann", 0, ops...)
+	for b.Loop() {
+		snapshot(b, be, "ann")
+	}
+}
