@@ -404,3 +404,47 @@ func (c *Cluster) Grep(needles [][]byte) ([]Hit, error) {
 	slices.SortFunc(hits, func(a, b Hit) int { return strings.Compare(a.String(), b.String()) })
 	return hits, nil
 }
+
+// RebuildStream replaces node i's replica of stream by a copy of the
+// others': the node is stopped, its store of the stream (message blocks
+// and raft group) removed, and the node started again, to catch up from
+// the leader, which sends only the messages it holds. The way to clear a
+// node that kept the bytes of erased messages (it was down during an
+// erase and caught up from a raft snapshot). The stream must have a
+// leader among the other nodes.
+func (c *Cluster) RebuildStream(ctx context.Context, i int, stream string) error {
+	group := ""
+	for _, s := range c.live() {
+		info, err := s.Jsz(&server.JSzOptions{Accounts: true, Streams: true, RaftGroups: true})
+		if err != nil {
+			continue
+		}
+		for _, a := range info.AccountDetails {
+			for _, st := range a.Streams {
+				if st.Name == stream && st.RaftGroup != "" {
+					group = st.RaftGroup
+				}
+			}
+		}
+	}
+	if group == "" {
+		return fmt.Errorf("rebuild of %s on %s: no live node knows the stream's raft group", stream, c.NodeName(i))
+	}
+	c.Stop(i)
+	if leader := c.StreamLeader(stream); leader < 0 {
+		return fmt.Errorf("rebuild of %s on %s: no other node leads it: %w", stream, c.NodeName(i), errors.Join(c.Start(ctx, i)))
+	}
+	js := filepath.Join(c.NodeDir(i), "jetstream")
+	for _, dir := range []string{
+		filepath.Join(js, server.DEFAULT_GLOBAL_ACCOUNT, "streams", stream),
+		filepath.Join(js, "$SYS", "_js_", group),
+	} {
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("rebuild of %s on %s: %w", stream, c.NodeName(i), err)
+		}
+	}
+	if err := c.Start(ctx, i); err != nil {
+		return err
+	}
+	return c.WaitStreamCurrent(ctx, stream)
+}

@@ -36,12 +36,15 @@ const minNeedle = 8
 // looked for are kept in the Backend only: a new Backend (a restart) only
 // scans for what its own Erase deletes.
 //
-// Not handled yet: a node that went down after step 1 and rejoins from a
+// Not automated: a node that went down after step 1 and rejoins from a
 // raft snapshot (the leader compacted its log meanwhile, which JetStream
 // also does by itself after a while) keeps the deleted bytes in its
-// blocks; the scan reports it while this Backend remembers the values,
-// but the node must be verified and rebuilt from the others by hand (stop
-// it, remove its store of the stream, start it), which is not automated.
+// blocks. The scan finds them while this Backend remembers the values and
+// the erase stays pending, naming the node's file; Cluster.RebuildStream
+// then replaces the node's replica by a copy of the others', and the next
+// Erase completes. A node that rejoined after the values were forgotten
+// (another Backend) is not detected: verify or rebuild every node that
+// was down during an erase.
 func (b *Backend) Erase(ctx context.Context, user string) error {
 	if err := kv.CheckUser(user); err != nil {
 		return err

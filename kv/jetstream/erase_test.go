@@ -113,12 +113,12 @@ func TestErase(t *testing.T) {
 		down := (c.StreamLeader(stream) + 1) % c.Nodes()
 		c.Stop(down)
 		// What Erase does once past its check, with the node gone.
-		latest, err := b.keysAt(testCtx(t, 10*time.Second), "ann", r3)
+		last, err := b.keysAt(testCtx(t, 10*time.Second), "ann", r3)
 		if err != nil {
 			t.Fatal(err)
 		}
 		keep := map[string]uint64{}
-		for _, m := range latest {
+		for _, m := range last {
 			if m.subject != b.l.head("ann") && !tombstone(m) {
 				keep[m.subject] = m.seq
 			}
@@ -149,6 +149,31 @@ func TestErase(t *testing.T) {
 			t.Errorf("no node holds the value but Erase says %v", err)
 		case !onDown:
 			t.Log("the rejoined node no longer holds the value: the known gap did not show")
+		}
+		if !onDown {
+			return
+		}
+		// Rebuilt from the others, the node holds the value no more, and
+		// the erase completes.
+		if err := c.RebuildStream(testCtx(t, 30*time.Second), down, stream); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Erase(testCtx(t, 30*time.Second), "ann"); err != nil {
+			t.Errorf("erase after the rebuild: %v", err)
+		}
+		if hits := grep(t, c, secret); len(hits) > 0 {
+			t.Errorf("after the rebuild %s is still in %v", secret, hits)
+		}
+		if s := snapshot(t, b, "ann"); s.Rev() != r3 || string(s.Get("facts", []byte("f"))) != "replaced" {
+			t.Errorf("after the rebuild: rev %d (want %d), f=%q", s.Rev(), r3, s.Get("facts", []byte("f")))
+		}
+		c.Stop((down + 1) % c.Nodes()) // the rebuilt node serves with one other
+		defer c.Start(testCtx(t, 20*time.Second), (down+1)%c.Nodes())
+		if _, err := c.WaitStreamLeader(testCtx(t, 20*time.Second), stream, -1); err != nil {
+			t.Fatal(err)
+		}
+		if s := snapshot(t, b, "ann"); s.Rev() != r3 || string(s.Get("facts", []byte("a"))) != latest {
+			t.Errorf("served with the rebuilt node: rev %d (want %d), a=%q", s.Rev(), r3, s.Get("facts", []byte("a")))
 		}
 	})
 
