@@ -49,6 +49,8 @@ type Backend struct {
 	// loses acks.
 	publish func(ctx context.Context, nc *nats.Conn, writes []write) (uint64, error)
 
+	views viewCache
+
 	mu sync.Mutex
 	// pending holds, per user, the values an Erase deleted but could not
 	// yet prove gone from every file, for the next Erase to look for.
@@ -93,7 +95,8 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{nc: nc, js: js, l: layout{prefix: o.Prefix, shards: o.Shards},
-		timeout: o.Timeout, cluster: o.Cluster, publish: publishBatch, pending: map[string][][]byte{}}
+		timeout: o.Timeout, cluster: o.Cluster, publish: publishBatch, pending: map[string][][]byte{},
+		views: viewCache{max: 1024, views: map[string]*view{}}}
 	// Every existing stream is checked before anything is created or
 	// written, so a refused store is left as it was.
 	exists := make([]bool, o.Shards)
@@ -321,6 +324,12 @@ func (b *Backend) head(ctx context.Context, user string) (*stored, error) {
 // again. A user with more subjects than one multi_last returns is read by
 // walking the user's messages instead (every version: slower, see
 // walkKeys).
+//
+// A read costs about 30 µs per key on top of the head's read (measured,
+// 100 keys: 3 ms), so the Backend keeps the last view of recently read
+// users, and derives the view a commit of its own makes: while the head
+// is where that view is, the snapshot is the head's read alone. Erase
+// changes no latest value, so it leaves the views valid.
 func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error) {
 	if err := kv.CheckUser(user); err != nil {
 		return nil, err
@@ -330,7 +339,12 @@ func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error
 		return nil, err
 	}
 	if h == nil {
-		return newView(0, nil), nil
+		v := newView(0, nil)
+		b.views.put(user, v)
+		return v, nil
+	}
+	if v := b.views.get(user, h.seq); v != nil {
+		return v, nil
 	}
 	msgs, err := b.keysAt(ctx, user, h.seq)
 	if err != nil {
@@ -345,9 +359,15 @@ func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error
 		if err != nil {
 			return nil, fmt.Errorf("jetstream: user %q: %w", user, err)
 		}
-		buckets[bucket] = append(buckets[bucket], entry{key: key, value: m.data})
+		value := m.data
+		if value == nil {
+			value = []byte{} // an empty value, not none
+		}
+		buckets[bucket] = append(buckets[bucket], entry{key: key, value: value})
 	}
-	return newView(h.seq, buckets), nil
+	v := newView(h.seq, buckets)
+	b.views.put(user, v)
+	return v, nil
 }
 
 func tombstone(m stored) bool { return m.header.Get(hdrTombstone) != "" }
@@ -442,6 +462,7 @@ func (b *Backend) Commit(ctx context.Context, user string, rev uint64, ops []kv.
 		seq, err := b.publish(pctx, b.nc, writes)
 		cancel()
 		if err == nil {
+			b.views.committed(user, rev, seq, ops)
 			return seq, nil
 		}
 		last = err
@@ -463,6 +484,7 @@ func (b *Backend) Commit(ctx context.Context, user string, rev uint64, ops []kv.
 			case err != nil:
 				last = err // the leader unreachable: send again, guarded
 			case landed && seq > 0:
+				b.views.committed(user, rev, seq, ops)
 				return seq, nil
 			case landed:
 				return 0, fmt.Errorf("jetstream: user %q at %d: %w: another commit came first", user, rev, kv.ErrConflict)

@@ -51,6 +51,20 @@ func testRoundTrip(t *testing.T, c *testCluster) {
 	if got := scan(t, s, "facts", nil, nil, false); !slices.Equal(got, []string{"a=eins"}) {
 		t.Errorf("facts: %q", got)
 	}
+	// The view derived from the commits is the one read afresh.
+	fresh := c.open(t, c.connect(t, ""), &Options{Prefix: b.(*Backend).l.prefix})
+	for _, bucket := range []string{"facts", "logs"} {
+		if got, want := scan(t, s, bucket, nil, nil, false), scan(t, snapshot(t, fresh, "ann"), bucket, nil, nil, false); !slices.Equal(got, want) {
+			t.Errorf("%s: the writer's view %q, read afresh %q", bucket, got, want)
+		}
+	}
+	// An empty value is a value.
+	r3 := commit(t, b, "ann", r2, put("facts", "empty", ""))
+	for _, rd := range []kv.Backend{b, fresh} {
+		if s := snapshot(t, rd, "ann"); s.Rev() != r3 || s.Get("facts", []byte("empty")) == nil {
+			t.Errorf("empty value: rev %d (want %d), %v", s.Rev(), r3, s.Get("facts", []byte("empty")))
+		}
+	}
 	// The empty name is the default user, and other users are apart.
 	commit(t, b, "", 0, put("facts", "a", "default"))
 	if got := snapshot(t, b, "").Get("facts", []byte("a")); string(got) != "default" {
