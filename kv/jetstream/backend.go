@@ -402,12 +402,29 @@ func (b *Backend) keysAt(ctx context.Context, user string, rev uint64) ([]stored
 	}
 }
 
-// walkKeys reads every message on filter up to rev, a batch at a time,
-// and keeps each subject's last. Batches may come from different replicas;
-// each holds a prefix of the stream, so the walk is complete once it has
-// seen the message at rev, which keysAt checks.
+// walkKeys keeps the last message of each subject that walk returns.
 func (b *Backend) walkKeys(ctx context.Context, stream, filter string, rev uint64) ([]stored, error) {
+	all, err := b.walk(ctx, stream, filter, rev)
+	if err != nil {
+		return nil, err
+	}
 	last := map[string]stored{}
+	for _, m := range all {
+		last[m.subject] = m
+	}
+	out := make([]stored, 0, len(last))
+	for _, m := range last {
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// walk reads every message on filter up to rev, in sequence order, a batch
+// at a time through Direct Get. Batches may come from different replicas;
+// each holds a prefix of the stream, so the walk is complete once it has
+// seen the message at rev, which the caller checks.
+func (b *Backend) walk(ctx context.Context, stream, filter string, rev uint64) ([]stored, error) {
+	var all []stored
 	for seq := uint64(1); seq <= rev; {
 		batch, err := directNext(ctx, b.nc, stream, seq, maxBatch, filter)
 		if err != nil {
@@ -418,16 +435,12 @@ func (b *Backend) walkKeys(ctx context.Context, stream, filter string, rev uint6
 		}
 		for _, m := range batch {
 			if m.seq <= rev {
-				last[m.subject] = m
+				all = append(all, m)
 			}
 			seq = m.seq + 1
 		}
 	}
-	out := make([]stored, 0, len(last))
-	for _, m := range last {
-		out = append(out, m)
-	}
-	return out, nil
+	return all, nil
 }
 
 // Commit publishes one message per key written (a later write of a key in
@@ -472,9 +485,10 @@ func (b *Backend) Commit(ctx context.Context, user string, rev uint64, ops []kv.
 			uncertain = true
 		case IsConflict(err) && !uncertain:
 			return 0, fmt.Errorf("jetstream: user %q at %d: %w: %v", user, rev, kv.ErrConflict, err)
-		case errors.As(err, &ae) && ae.ErrCode == errCodeBatchIncomplete:
-			// The leader lost the staged messages (a new leader): nothing
-			// of this send applied; send again.
+		case errors.As(err, &ae) && (ae.ErrCode == errCodeBatchIncomplete || ae.ErrCode == errCodeBatchBusy):
+			// The leader lost the staged messages (a new leader), or has
+			// too many batches open: nothing of this send applied; send
+			// again until ctx ends.
 		case !uncertain:
 			return 0, fmt.Errorf("jetstream: commit of user %q: %w", user, err)
 		}

@@ -26,6 +26,7 @@ const (
 	errCodeWrongLastSeq      = 10071 // the guard failed: "wrong last sequence: N"
 	errCodeWrongLastSeqFlyer = 10164 // the guarded subject has a write in flight
 	errCodeBatchIncomplete   = 10176 // staged messages lost (a new leader, a timeout)
+	errCodeBatchBusy         = 10210 // too many batches open on the stream (50 by default)
 	errCodeNoMessage         = 10037 // no message found
 )
 

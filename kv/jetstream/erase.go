@@ -3,7 +3,6 @@ package jetstream
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -93,26 +92,36 @@ func (b *Backend) Erase(ctx context.Context, user string) error {
 }
 
 // deleteOld securely deletes every message of user's keys up to rev that
-// keep does not name, and returns the values it deleted. The walk goes
-// through the leader, so it sees every message acknowledged so far.
+// keep does not name, and returns the values it deleted. The messages are
+// listed by a walk through Direct Get, taken only when it reaches the
+// head at rev (so it saw every message up to it); a replica that lags on
+// deletes may list a message already gone, whose delete is then a no-op.
 func (b *Backend) deleteOld(ctx context.Context, stream, user string, rev uint64, keep map[string]uint64) ([][]byte, error) {
-	var gone [][]byte
-	for seq := uint64(1); seq <= rev; {
-		m, err := b.leaderGet(ctx, stream, msgGetRequest{Seq: seq, NextFor: b.l.keys(user)})
-		if errors.Is(err, errNoMsg) {
-			break
-		}
+	var all []stored
+	wait := time.Millisecond
+	for {
+		err := b.retry(ctx, func(ctx context.Context) error {
+			var err error
+			all, err = b.walk(ctx, stream, b.l.userPrefix(user)+".>", rev)
+			return err
+		})
 		if err != nil {
-			return gone, fmt.Errorf("jetstream: erase of user %q: %w", user, err)
+			return nil, fmt.Errorf("jetstream: erase of user %q: %w", user, err)
 		}
-		if m.seq > rev {
+		if slices.ContainsFunc(all, func(m stored) bool { return m.subject == b.l.head(user) && m.seq == rev }) {
 			break
 		}
-		seq = m.seq + 1
-		if keep[m.subject] == m.seq {
+		if err := sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("jetstream: erase of user %q: no replica caught up: %w", user, err)
+		}
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+	var gone [][]byte
+	for _, m := range all {
+		if m.subject == b.l.head(user) || keep[m.subject] == m.seq {
 			continue
 		}
-		err = b.retry(ctx, func(ctx context.Context) error { return secureDelete(ctx, b.nc, stream, m.seq) })
+		err := b.retry(ctx, func(ctx context.Context) error { return secureDelete(ctx, b.nc, stream, m.seq) })
 		if err != nil {
 			return gone, fmt.Errorf("jetstream: erase of user %q: %w", user, err)
 		}
