@@ -211,6 +211,12 @@ func (b *Backend) createStream(ctx context.Context, shard, replicas int) error {
 	cfg := b.streamConfig(shard, replicas)
 	err := b.retry(ctx, func(ctx context.Context) error {
 		_, err := b.js.CreateStream(ctx, cfg)
+		var jerr jetstream.JetStreamError
+		if errors.As(err, &jerr) && jerr.APIError() != nil && jerr.APIError().ErrorCode == errCodeNoPeers {
+			// A cluster starting or a node down: not enough peers yet.
+			// Not an API error to retry: try again until ctx ends.
+			return fmt.Errorf("placement: %s", err)
+		}
 		return err
 	})
 	if err != nil {
@@ -512,7 +518,8 @@ func (b *Backend) Commit(ctx context.Context, user string, rev uint64, ops []kv.
 	if uncertain {
 		return 0, fmt.Errorf("jetstream: commit of user %q: %w: %v", user, kv.ErrUnknownOutcome, last)
 	}
-	return 0, fmt.Errorf("jetstream: commit of user %q not sent: %w (last error: %v)", user, ctx.Err(), last)
+	// Every send was refused or never made: nothing applied.
+	return 0, fmt.Errorf("jetstream: commit of user %q not applied: %w (last error: %v)", user, ctx.Err(), last)
 }
 
 // commitWrites is the batch of a commit: the last write of each key, in

@@ -26,6 +26,7 @@ func TestBackend(t *testing.T) {
 	t.Run("BadInput", func(t *testing.T) { testBadInput(t, c) })
 	t.Run("OpenRefuses", func(t *testing.T) { testOpenRefuses(t, c) })
 	t.Run("ManyKeys", func(t *testing.T) { testManyKeys(t, c) })
+	t.Run("LargestCommit", func(t *testing.T) { testLargestCommit(t, c) })
 }
 
 func testRoundTrip(t *testing.T, c *testCluster) {

@@ -28,6 +28,7 @@ const (
 	errCodeBatchIncomplete   = 10176 // staged messages lost (a new leader, a timeout)
 	errCodeBatchBusy         = 10210 // too many batches open on the stream (50 by default)
 	errCodeNoMessage         = 10037 // no message found
+	errCodeNoPeers           = 10005 // no suitable peers for placement
 )
 
 // maxBatch is the server's limit of messages in one batch (err_code 10199).

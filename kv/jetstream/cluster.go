@@ -39,7 +39,9 @@ type Cluster struct {
 const maxPayload = 2 << 20
 
 // StartCluster starts n nodes (named n0, n1, …) with their stores under
-// dir/n0, dir/n1, …, and waits for a JetStream meta leader.
+// dir/n0, dir/n1, …, and waits until they are ready (WaitReady). A
+// directory of an earlier cluster is taken up with its data; each start
+// picks new ports.
 func StartCluster(ctx context.Context, dir string, n int) (*Cluster, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("a cluster of %d nodes", n)
@@ -83,7 +85,7 @@ func StartCluster(ctx context.Context, dir string, n int) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	if err := c.waitMetaLeader(ctx); err != nil {
+	if err := c.WaitReady(ctx); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -221,21 +223,25 @@ func poll(ctx context.Context, ok func() bool) error {
 	return nil
 }
 
-// waitMetaLeader waits until one live node leads the JetStream meta group
-// and every live node is current with it.
-func (c *Cluster) waitMetaLeader(ctx context.Context) error {
+// WaitReady waits until one live node leads the JetStream meta group,
+// every live node is current with it, and the leader counts every live
+// node as a peer it can place a stream on (until then a new R3 stream is
+// refused: "no suitable peers for placement").
+func (c *Cluster) WaitReady(ctx context.Context) error {
 	err := poll(ctx, func() bool {
-		leaders, current := 0, true
-		for _, s := range c.live() {
+		live := c.live()
+		leaders, current, peers := 0, true, 0
+		for _, s := range live {
 			if s.JetStreamIsLeader() {
 				leaders++
+				peers = len(s.JetStreamClusterPeers())
 			}
 			current = current && s.JetStreamIsCurrent()
 		}
-		return leaders == 1 && current
+		return leaders == 1 && current && peers >= len(live)
 	})
 	if err != nil {
-		return fmt.Errorf("no JetStream meta leader: %w", err)
+		return fmt.Errorf("JetStream not ready: %w", err)
 	}
 	return nil
 }

@@ -82,7 +82,9 @@ func (c *testCluster) open(t testing.TB, nc *nats.Conn, opts *Options) *Backend 
 	return b
 }
 
-// newBackend is what a shared conformance suite (kvtest.Run) is handed.
+// newBackend is what the shared conformance suite is to be handed, once
+// package kv/kvtest lands: kvtest.Run(t, c.newBackend) on one cluster,
+// each backend on streams of its own.
 func (c *testCluster) newBackend(t testing.TB) kv.Backend {
 	return c.open(t, c.connect(t, ""), nil)
 }
