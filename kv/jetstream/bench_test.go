@@ -2,7 +2,9 @@ package jetstream
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -14,13 +16,18 @@ func BenchmarkCommit(b *testing.B) {
 	be := c.open(b, c.connect(b, ""), nil)
 	rev := uint64(0)
 	ops := make([]kv.Op, 5)
-	b.ResetTimer()
+	var took []time.Duration
 	for i := 0; b.Loop(); i++ {
 		for k := range ops {
 			ops[k] = put("facts", fmt.Sprint(k), fmt.Sprint("value ", i))
 		}
+		start := time.Now()
 		rev = commit(b, be, "ann", rev, ops...)
+		took = append(took, time.Since(start))
 	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "p99-µs")
 }
 
 // A snapshot of a user with 100 keys: the head from the leader, then one
