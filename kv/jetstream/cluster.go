@@ -38,17 +38,43 @@ type Cluster struct {
 // its headers.
 const maxPayload = 2 << 20
 
-// StartCluster starts n nodes (named n0, n1, …) with their stores under
+// ClusterOptions of StartCluster; nil or a zero field is the default.
+type ClusterOptions struct {
+	// Nodes is the number of nodes. Default 3, the replicas of a stream.
+	Nodes int
+	// ClientPorts and RoutePorts are the nodes' loopback ports, one per
+	// node, for clients and for the routes between nodes. Default: free
+	// ports picked at each start (a client then finds them by ClientURL).
+	ClientPorts, RoutePorts []int
+}
+
+// StartCluster starts the nodes (named n0, n1, …) with their stores under
 // dir/n0, dir/n1, …, and waits until they are ready (WaitReady). A
-// directory of an earlier cluster is taken up with its data; each start
-// picks new ports.
-func StartCluster(ctx context.Context, dir string, n int) (*Cluster, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("a cluster of %d nodes", n)
+// directory of an earlier cluster is taken up with its data.
+func StartCluster(ctx context.Context, dir string, opts *ClusterOptions) (*Cluster, error) {
+	var o ClusterOptions
+	if opts != nil {
+		o = *opts
+	}
+	n := o.Nodes
+	if n == 0 {
+		n = 3
+	}
+	if n < 1 || n > 9 {
+		return nil, fmt.Errorf("a cluster of %d nodes, 1 to 9", n)
 	}
 	ports, err := freePorts(2 * n)
 	if err != nil {
 		return nil, fmt.Errorf("free ports: %w", err)
+	}
+	for what, given := range map[int][]int{0: o.ClientPorts, n: o.RoutePorts} {
+		if given == nil {
+			continue
+		}
+		if len(given) != n {
+			return nil, fmt.Errorf("%d ports given for %d nodes", len(given), n)
+		}
+		copy(ports[what:], given)
 	}
 	c := &Cluster{dir: dir, nodes: make([]*server.Server, n)}
 	var routes []*url.URL

@@ -15,7 +15,7 @@ import (
 func TestClusterRestart(t *testing.T) {
 	dir := t.TempDir()
 	ctx := testCtx(t, 60*time.Second)
-	c, err := StartCluster(ctx, dir, 3)
+	c, err := StartCluster(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,13 +26,20 @@ func TestClusterRestart(t *testing.T) {
 	c.Close()
 	t.Logf("stopped in %v", time.Since(stop))
 
+	ports, err := freePorts(6)
+	if err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
-	c2, err := StartCluster(ctx, dir, 3)
+	c2, err := StartCluster(ctx, dir, &ClusterOptions{ClientPorts: ports[:3], RoutePorts: ports[3:]})
 	t.Logf("restarted in %v", time.Since(start))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c2.Close()
+	if want := fmt.Sprintf("nats://127.0.0.1:%d", ports[1]); c2.NodeURL(1) != want {
+		t.Errorf("node 1 at %s, want %s", c2.NodeURL(1), want)
+	}
 	tc2 := &testCluster{Cluster: c2}
 	b2 := tc2.open(t, tc2.connect(t, ""), &Options{Prefix: "mem"})
 	s := snapshot(t, b2, "ann")

@@ -24,7 +24,7 @@ func startCluster(t testing.TB) *testCluster {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := StartCluster(ctx, t.TempDir(), 3)
+	c, err := StartCluster(ctx, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
