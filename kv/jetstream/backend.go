@@ -258,14 +258,17 @@ func (b *Backend) markFormat(ctx context.Context, shard int) error {
 	return nil
 }
 
-// retry calls f with a context bounded by the request timeout until it
-// succeeds, fails definitely (an API error, or one of final), or ctx ends.
-// Transport errors (a timeout, no responders while a leader is elected)
-// are retried: every call given to it is safe to repeat.
+// retry calls f until it succeeds, fails definitely (an API error, or one
+// of final), or ctx ends. Transport errors (a timeout, no responders
+// while a leader is elected) are retried: every call given to it is safe
+// to repeat. The first tries are bounded by a short timeout, growing to
+// the request timeout: a request sent to a leader that just stopped gets
+// no answer, and waiting the whole timeout for it would stall a failover.
 func (b *Backend) retry(ctx context.Context, f func(context.Context) error, final ...error) error {
 	wait := 10 * time.Millisecond
+	timeout := min(b.timeout, 250*time.Millisecond)
 	for {
-		rctx, cancel := context.WithTimeout(ctx, b.timeout)
+		rctx, cancel := context.WithTimeout(ctx, timeout)
 		err := f(rctx)
 		cancel()
 		if err == nil || definite(err) || ctx.Err() != nil {
@@ -284,6 +287,7 @@ func (b *Backend) retry(ctx context.Context, f func(context.Context) error, fina
 			return fmt.Errorf("%w (last error: %v)", serr, err)
 		}
 		wait = min(2*wait, 500*time.Millisecond)
+		timeout = min(2*timeout, b.timeout)
 	}
 }
 
@@ -473,11 +477,21 @@ func (b *Backend) Commit(ctx context.Context, user string, rev uint64, ops []kv.
 	uncertain := false // a send whose outcome is unknown may still apply
 	var last error
 	wait := 10 * time.Millisecond
+	// A send to a leader that just stopped gets no answer: the first sends
+	// wait briefly (longer for more bytes), later ones up to the request
+	// timeout. An unanswered send is resolved by the head, so a short wait
+	// costs a read, never a double write.
+	size := 0
+	for _, w := range writes {
+		size += len(w.data)
+	}
+	timeout := min(b.timeout, 250*time.Millisecond+time.Duration(size)*time.Second/(8<<20))
 	for {
 		if ctx.Err() != nil {
 			break
 		}
-		pctx, cancel := context.WithTimeout(ctx, b.timeout)
+		pctx, cancel := context.WithTimeout(ctx, timeout)
+		timeout = min(2*timeout, b.timeout)
 		seq, err := b.publish(pctx, b.nc, writes)
 		cancel()
 		if err == nil {

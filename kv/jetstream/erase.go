@@ -28,7 +28,9 @@ const minNeedle = 8
 //     compacted log directories must be gone;
 //  4. every node's files are scanned for the deleted values (those of
 //     minNeedle bytes or more, and not also a value the user still has):
-//     found anywhere, the snapshot is retried, and the erase is pending.
+//     found anywhere, the snapshot is retried (writes that keep coming
+//     keep the log's last block, which holds them, measured), three
+//     times, and then the erase is pending.
 //
 // Each step that cannot be done returns an error wrapping
 // kv.ErrErasePending; a later Erase completes it. The values still to be
