@@ -32,6 +32,10 @@ const minNeedle = 8
 //     keep the log's last block, which holds them, measured), three
 //     times, and then the erase is pending.
 //
+// The scan reads every file of every node, so its cost grows with the
+// store; a deleted value that another user also holds is found and keeps
+// the erase pending (a false alarm, never a false all-clear).
+//
 // Each step that cannot be done returns an error wrapping
 // kv.ErrErasePending; a later Erase completes it. The values still to be
 // looked for are kept in the Backend only: a new Backend (a restart) only
