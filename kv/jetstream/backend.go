@@ -209,13 +209,15 @@ func (b *Backend) checkStream(ctx context.Context, shard, replicas int) (bool, e
 
 func (b *Backend) createStream(ctx context.Context, shard, replicas int) error {
 	cfg := b.streamConfig(shard, replicas)
+	// A cluster starting, or a node down: not enough peers yet, so a
+	// refused placement is tried again for a while; a cluster smaller
+	// than the replicas asked for is refused for good.
+	giveUp := time.Now().Add(4 * b.timeout)
 	err := b.retry(ctx, func(ctx context.Context) error {
 		_, err := b.js.CreateStream(ctx, cfg)
 		var jerr jetstream.JetStreamError
-		if errors.As(err, &jerr) && jerr.APIError() != nil && jerr.APIError().ErrorCode == errCodeNoPeers {
-			// A cluster starting or a node down: not enough peers yet.
-			// Not an API error to retry: try again until ctx ends.
-			return fmt.Errorf("placement: %s", err)
+		if errors.As(err, &jerr) && jerr.APIError() != nil && jerr.APIError().ErrorCode == errCodeNoPeers && time.Now().Before(giveUp) {
+			return fmt.Errorf("placement: %s", err) // not an API error: retried
 		}
 		return err
 	})

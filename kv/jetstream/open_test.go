@@ -64,6 +64,13 @@ func testOpenRefuses(t *testing.T, c *testCluster) {
 			}
 		})
 	}
+	// More replicas than nodes: refused, not waited for.
+	start := time.Now()
+	if _, err := Open(testCtx(t, 30*time.Second), nc, &Options{Prefix: "rfive", Replicas: 5, Timeout: 500 * time.Millisecond}); err == nil {
+		t.Error("Open of 5 replicas on 3 nodes")
+	} else if time.Since(start) > 10*time.Second {
+		t.Errorf("Open of 5 replicas on 3 nodes refused after %v", time.Since(start))
+	}
 	// A second Open of a store it made is fine.
 	b := c.open(t, nc, nil)
 	if _, err := Open(testCtx(t, 10*time.Second), nc, &Options{Prefix: b.l.prefix}); err != nil {
