@@ -201,8 +201,8 @@ func (b *Backend) checkStream(ctx context.Context, shard, replicas int) (bool, e
 	if err != nil {
 		return true, fmt.Errorf("jetstream: format of %s: %w", name, err)
 	}
-	if string(m.data) != formatVersion {
-		return true, fmt.Errorf("jetstream: stream %s holds format %q, this backend reads %q", name, m.data, formatVersion)
+	if string(m.data) != b.marker() {
+		return true, fmt.Errorf("jetstream: stream %s holds format %q, this backend reads %q", name, m.data, b.marker())
 	}
 	return true, nil
 }
@@ -233,8 +233,8 @@ func (b *Backend) markFormat(ctx context.Context, shard int) error {
 	name, subj := b.l.stream(shard), b.l.format(shard)
 	m, err := b.leaderGet(ctx, name, msgGetRequest{LastFor: subj})
 	if err == nil {
-		if string(m.data) != formatVersion {
-			return fmt.Errorf("jetstream: stream %s holds format %q, this backend reads %q", name, m.data, formatVersion)
+		if string(m.data) != b.marker() {
+			return fmt.Errorf("jetstream: stream %s holds format %q, this backend reads %q", name, m.data, b.marker())
 		}
 		return nil
 	}
@@ -243,7 +243,7 @@ func (b *Backend) markFormat(ctx context.Context, shard int) error {
 	}
 	zero := uint64(0)
 	err = b.retry(ctx, func(ctx context.Context) error {
-		_, err := publishBatch(ctx, b.nc, []write{{subject: subj, data: []byte(formatVersion), guard: &zero}})
+		_, err := publishBatch(ctx, b.nc, []write{{subject: subj, data: []byte(b.marker()), guard: &zero}})
 		return err
 	})
 	if err != nil && !IsConflict(err) {
@@ -254,11 +254,16 @@ func (b *Backend) markFormat(ctx context.Context, shard int) error {
 	if err != nil {
 		return fmt.Errorf("jetstream: format of %s: %w", name, err)
 	}
-	if string(m.data) != formatVersion {
-		return fmt.Errorf("jetstream: stream %s holds format %q, this backend reads %q", name, m.data, formatVersion)
+	if string(m.data) != b.marker() {
+		return fmt.Errorf("jetstream: stream %s holds format %q, this backend reads %q", name, m.data, b.marker())
 	}
 	return nil
 }
+
+// marker is what the format marker of each stream holds: the format and
+// the number of shards, which users are hashed over (another number would
+// look for them in other streams).
+func (b *Backend) marker() string { return fmt.Sprintf("%s, %d shards", formatVersion, b.l.shards) }
 
 // retry calls f until it succeeds, fails definitely (an API error, or one
 // of final), or ctx ends. Transport errors (a timeout, no responders

@@ -71,9 +71,13 @@ func testOpenRefuses(t *testing.T, c *testCluster) {
 	} else if time.Since(start) > 10*time.Second {
 		t.Errorf("Open of 5 replicas on 3 nodes refused after %v", time.Since(start))
 	}
-	// A second Open of a store it made is fine.
+	// A second Open of a store it made is fine; with another number of
+	// shards, refused.
 	b := c.open(t, nc, nil)
 	if _, err := Open(testCtx(t, 10*time.Second), nc, &Options{Prefix: b.l.prefix}); err != nil {
 		t.Errorf("reopen: %v", err)
+	}
+	if _, err := Open(testCtx(t, 10*time.Second), nc, &Options{Prefix: b.l.prefix, Shards: 2}); err == nil || !strings.Contains(err.Error(), "1 shards") {
+		t.Errorf("reopen with 2 shards: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // The layout of a stream (shard s of prefix p):
 //
-//	p.s.format               the format marker, written once
+//	p.s.format               the format marker (format, shards), written once
 //	p.s.<user>.h             the user's head: one message per commit, last
 //	                         of its batch; its sequence is the user's revision
 //	p.s.<user>.k.<bucket>.<key>  one message per write of a key; every
@@ -22,7 +22,8 @@ import (
 // and decoded back exactly.
 var userEnc = base32.NewEncoding("0123456789abcdefghijklmnopqrstuv").WithPadding(base32.NoPadding)
 
-// formatVersion is what the marker holds; a stream with another is refused.
+// formatVersion begins the format marker (see Backend.marker); a stream
+// with another is refused.
 const formatVersion = "palimpsest-kv-jetstream 1"
 
 // hdrTombstone marks the write of a deleted key.
