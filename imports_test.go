@@ -32,6 +32,10 @@ type arrowRule struct {
 var arrowRules = []arrowRule{
 	{why: "kv owns the file format: one package knows bbolt, so a change of store touches one package",
 		only: true, from: []string{"kv"}, to: []string{"go.etcd.io/bbolt/..."}},
+	{why: "kv/jetstream owns the cluster backend: one package knows NATS, so the rest of the module runs without a cluster's code",
+		only: true, from: []string{"kv/jetstream"}, to: []string{"github.com/nats-io/..."}},
+	{why: "kv/jetstream implements kv.Backend and knows nothing above it: of the module it imports kv and internal helpers, never package memory",
+		from: []string{"kv/jetstream"}, to: []string{"kv", "internal/..."}},
 	{why: "index owns the derived index: one package knows bleve (internal/indextest reads its segment files for tests)",
 		only: true, from: []string{"index", "internal/indextest"}, to: []string{"github.com/blevesearch/..."}},
 	{why: "reconcile judges texts: it must not reach the store or the index, nor package memory, which depends on it",
@@ -131,7 +135,7 @@ func TestImportArrows(t *testing.T) {
 	imports := moduleImports(t)
 	// The list must hold the packages the rules are about, or the rules
 	// would hold of nothing.
-	for _, p := range []string{"", "/kv", "/index", "/index/live", "/reconcile", "/cmd/memctl", "/inspect", "/mcpserver"} {
+	for _, p := range []string{"", "/kv", "/kv/jetstream", "/index", "/index/live", "/reconcile", "/cmd/memctl", "/inspect", "/mcpserver"} {
 		if _, ok := imports[modulePath+p]; !ok {
 			t.Fatalf("go list did not list %s%s", modulePath, p)
 		}
@@ -146,11 +150,12 @@ func TestImportArrows(t *testing.T) {
 func TestCheckArrowsCatches(t *testing.T) {
 	m := func(p string) string { return modulePath + p }
 	clean := map[string][]string{
-		m(""):            {m("/kv"), m("/index"), m("/reconcile"), m("/claims")},
-		m("/kv"):         {"go.etcd.io/bbolt", "go.etcd.io/bbolt/errors", m("/internal/fsx")},
-		m("/index"):      {"github.com/blevesearch/bleve/v2", m("/internal/term")},
-		m("/index/live"): {m("/index")},
-		m("/reconcile"):  {"github.com/ollama/ollama/api", m("/claims"), m("/eventtime"), m("/internal/clip")},
+		m(""):              {m("/kv"), m("/index"), m("/reconcile"), m("/claims")},
+		m("/kv"):           {"go.etcd.io/bbolt", "go.etcd.io/bbolt/errors", m("/internal/fsx")},
+		m("/kv/jetstream"): {m("/kv"), "github.com/nats-io/nats.go", "github.com/nats-io/nats-server/v2/server"},
+		m("/index"):        {"github.com/blevesearch/bleve/v2", m("/internal/term")},
+		m("/index/live"):   {m("/index")},
+		m("/reconcile"):    {"github.com/ollama/ollama/api", m("/claims"), m("/eventtime"), m("/internal/clip")},
 		m("/cmd/memctl"): {m(""), m("/eventtime"), m("/inspect"), m("/mcpserver"), m("/internal/modelenv"),
 			"github.com/spf13/cobra"},
 		m("/inspect"): {m(""), "net/http"},
@@ -164,6 +169,8 @@ func TestCheckArrowsCatches(t *testing.T) {
 		{"/reconcile", ""},                                 // reconcile on package memory
 		{"/reconcile", "/kv"},                              // reconcile on the store
 		{"/kv", "/claims"},                                 // kv on the module
+		{"/kv/jetstream", ""},                              // the cluster backend on package memory
+		{"/kv", "github.com/nats-io/nats.go"},              // NATS outside kv/jetstream
 		{"/index", "/kv"},                                  // index on the store
 		{"/index/live", "/kv"},                             // the live index on the store
 		{"/index/live", ""},                                // the live index on package memory

@@ -1,0 +1,189 @@
+package jetstream
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// minNeedle is the shortest value Erase looks for in the nodes' files: a
+// shorter one would be found by chance in any file.
+const minNeedle = 8
+
+// Erase makes every version of user's keys that is not the latest
+// unrecoverable, and deleted keys altogether (their tombstones too):
+//
+//  1. every node must be up, or nothing is done: a node that misses the
+//     deletes and later catches up from a raft snapshot keeps the bytes
+//     (measured), so deleting with a node down would make the erase
+//     unprovable on it;
+//  2. each such message is deleted with a secure delete (its bytes in the
+//     stream's blocks overwritten on every replica);
+//  3. every replica must be current, a raft snapshot is forced on every
+//     node (the raft log still holds each message as written), and the
+//     compacted log directories must be gone;
+//  4. every node's files are scanned for the deleted values (those of
+//     minNeedle bytes or more, and not also a value the user still has):
+//     found anywhere, the snapshot is retried (writes that keep coming
+//     keep the log's last block, which holds them, measured), three
+//     times, and then the erase is pending.
+//
+// The scan reads every file of every node, so its cost grows with the
+// store; a deleted value that another user also holds is found and keeps
+// the erase pending (a false alarm, never a false all-clear).
+//
+// Each step that cannot be done returns an error wrapping
+// kv.ErrErasePending; a later Erase completes it. The values still to be
+// looked for are kept in the Backend only: a new Backend (a restart) only
+// scans for what its own Erase deletes.
+//
+// Not automated: a node that went down after step 1 and rejoins from a
+// raft snapshot (the leader compacted its log meanwhile, which JetStream
+// also does by itself after a while) keeps the deleted bytes in its
+// blocks. The scan finds them while this Backend remembers the values and
+// the erase stays pending, naming the node's file; Cluster.RebuildStream
+// then replaces the node's replica by a copy of the others', and the next
+// Erase completes. A node that rejoined after the values were forgotten
+// (another Backend) is not detected: verify or rebuild every node that
+// was down during an erase.
+func (b *Backend) Erase(ctx context.Context, user string) error {
+	if err := kv.CheckUser(user); err != nil {
+		return err
+	}
+	if b.cluster == nil {
+		return fmt.Errorf("jetstream: erase of user %q: %w: no handle on the nodes to snapshot the stream's raft log", user, kv.ErrErasePending)
+	}
+	if down := b.cluster.Down(); len(down) > 0 {
+		return fmt.Errorf("jetstream: erase of user %q: %w: nodes %v are down", user, kv.ErrErasePending, down)
+	}
+	stream := b.l.stream(b.l.shard(user))
+	h, err := b.head(ctx, user)
+	if err != nil {
+		return err
+	}
+	var gone [][]byte
+	var kept [][]byte
+	if h != nil {
+		latest, err := b.keysAt(ctx, user, h.seq)
+		if err != nil {
+			return err
+		}
+		keep := map[string]uint64{}
+		for _, m := range latest {
+			if m.subject != b.l.head(user) && !tombstone(m) {
+				keep[m.subject] = m.seq
+				kept = append(kept, m.data)
+			}
+		}
+		if gone, err = b.deleteOld(ctx, stream, user, h.seq, keep); err != nil {
+			b.remember(user, gone)
+			return err
+		}
+	}
+	needles := b.remember(user, gone)
+	needles = slices.DeleteFunc(needles, func(n []byte) bool {
+		return slices.ContainsFunc(kept, func(k []byte) bool { return bytes.Equal(k, n) })
+	})
+	if err := b.provable(ctx, user, stream, needles); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	delete(b.pending, user)
+	b.mu.Unlock()
+	return nil
+}
+
+// deleteOld securely deletes every message of user's keys up to rev that
+// keep does not name, and returns the values it deleted. The messages are
+// listed by a walk through Direct Get, taken only when it reaches the
+// head at rev (so it saw every message up to it); a replica that lags on
+// deletes may list a message already gone, whose delete is then a no-op.
+func (b *Backend) deleteOld(ctx context.Context, stream, user string, rev uint64, keep map[string]uint64) ([][]byte, error) {
+	var all []stored
+	wait := time.Millisecond
+	for {
+		err := b.retry(ctx, func(ctx context.Context) error {
+			var err error
+			all, err = b.walk(ctx, stream, b.l.userPrefix(user)+".>", rev)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("jetstream: erase of user %q: %w", user, err)
+		}
+		if slices.ContainsFunc(all, func(m stored) bool { return m.subject == b.l.head(user) && m.seq == rev }) {
+			break
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("jetstream: erase of user %q: no replica caught up: %w", user, err)
+		}
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+	var gone [][]byte
+	for _, m := range all {
+		if m.subject == b.l.head(user) || keep[m.subject] == m.seq {
+			continue
+		}
+		err := b.retry(ctx, func(ctx context.Context) error { return secureDelete(ctx, b.nc, stream, m.seq) })
+		if err != nil {
+			return gone, fmt.Errorf("jetstream: erase of user %q: %w", user, err)
+		}
+		if len(m.data) >= minNeedle {
+			gone = append(gone, m.data)
+		}
+	}
+	return gone, nil
+}
+
+// remember adds values to those pending for user and returns them all.
+func (b *Backend) remember(user string, values [][]byte) [][]byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.pending[user] = append(b.pending[user], values...)
+	return slices.Clone(b.pending[user])
+}
+
+// provable does steps 3 and 4 of Erase.
+func (b *Backend) provable(ctx context.Context, user, stream string, needles [][]byte) error {
+	pending := func(format string, args ...any) error {
+		return fmt.Errorf("jetstream: erase of user %q: %w: %s", user, kv.ErrErasePending, fmt.Sprintf(format, args...))
+	}
+	var hits []Hit
+	for range 3 {
+		if down := b.cluster.Down(); len(down) > 0 {
+			return pending("nodes %v are down", down)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 4*b.timeout)
+		err := b.cluster.WaitStreamCurrent(wctx, stream)
+		cancel()
+		if err != nil {
+			return pending("%v", err)
+		}
+		if err := b.cluster.SnapshotStream(stream); err != nil {
+			return pending("%v", err)
+		}
+		wctx, cancel = context.WithTimeout(ctx, 4*b.timeout)
+		err = b.cluster.WaitWALPurged(wctx)
+		cancel()
+		if err != nil {
+			return pending("%v", err)
+		}
+		if len(needles) == 0 {
+			return nil
+		}
+		if hits, err = b.cluster.Grep(needles); err != nil {
+			return pending("scan of the nodes' files: %v", err)
+		}
+		if len(hits) == 0 {
+			return nil
+		}
+		// Writes after the snapshot keep a log block alive: snapshot again.
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return pending("%v", err)
+		}
+	}
+	return pending("deleted values still in %v", hits)
+}

@@ -1,0 +1,40 @@
+package jetstream
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// A user with more keys than one multi_last answers (1024) is read by the
+// walk of its messages, with the same result.
+func testManyKeys(t *testing.T, c *testCluster) {
+	b := c.newBackend(t)
+	const n = 1200
+	rev := uint64(0)
+	for from := 0; from < n; from += kv.MaxOps {
+		var ops []kv.Op
+		for i := from; i < min(n, from+kv.MaxOps); i++ {
+			ops = append(ops, put("facts", fmt.Sprintf("%05d", i), "v1"))
+		}
+		rev = commit(t, b, "ann", rev, ops...)
+	}
+	rev = commit(t, b, "ann", rev, put("facts", "00007", "v2"), del("facts", "00008"))
+	// The case this is about: multi_last refuses so many subjects.
+	if _, err := multiLast(testCtx(t, 5*time.Second), b.(*Backend).nc, b.(*Backend).l.stream(0), []string{b.(*Backend).l.userPrefix("ann") + ".>"}, rev); !errors.Is(err, errTooMany) {
+		t.Fatalf("multi_last of %d subjects: %v, want %v", n+1, err, errTooMany)
+	}
+	start := time.Now()
+	s := snapshot(t, b, "ann")
+	t.Logf("snapshot of %d keys by the walk: %v", n, time.Since(start))
+	if s.Rev() != rev {
+		t.Fatalf("rev %d, want %d", s.Rev(), rev)
+	}
+	got := scan(t, s, "facts", nil, nil, false)
+	if len(got) != n-1 || got[0] != "00000=v1" || got[7] != "00007=v2" || got[8] != "00009=v1" || got[n-2] != fmt.Sprintf("%05d=v1", n-1) {
+		t.Errorf("%d keys, %q … %q", len(got), got[:min(10, len(got))], got[len(got)-1])
+	}
+}
