@@ -192,6 +192,11 @@ func (w *importWriter) finish() error {
 			defer tx.ReleaseMapped()
 			return keepConflictsOf(tx, batch, now)
 		}); err != nil {
+			if errors.Is(err, errCrossUser) {
+				// The file's links join two users' data: the import's
+				// fault, which the checks before could not see.
+				return fmt.Errorf("%w: %v", ErrBadImport, err)
+			}
 			return wrap(err)
 		}
 	}
