@@ -1,12 +1,20 @@
 package memory_test
 
 import (
+	"context"
+	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/kv/jetstream"
 )
 
 // The stories a store tells — supersede, Remember, undo, conflicts, the
@@ -54,13 +62,62 @@ var backendOpeners = map[string]func(t testing.TB, o *memory.Options) (*memory.S
 }
 
 func TestStoriesOnBackends(t *testing.T) {
-	for name := range backendOpeners {
+	for _, name := range slices.Sorted(maps.Keys(backendOpeners)) {
 		t.Run("backend="+name, func(t *testing.T) {
 			for _, st := range backendStories {
 				t.Run(st.name, st.test)
 			}
 		})
 	}
+	// The cluster: three JetStream servers in this process, each story on
+	// streams of its own.
+	t.Run("backend=jetstream", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		c, err := jetstream.StartCluster(ctx, t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		nc, err := nats.Connect(c.ClientURL(), nats.MaxReconnects(-1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		co := &clusterOpener{c: c, nc: nc}
+		clusterStory.Store(co)
+		defer clusterStory.Store(nil)
+		for _, st := range backendStories {
+			t.Run(st.name, st.test)
+		}
+	})
+}
+
+// clusterStory is what open needs to put a story's store on the cluster
+// TestStoriesOnBackends runs; nil outside it. The stories run one at a
+// time, never in parallel.
+var clusterStory atomic.Pointer[clusterOpener]
+
+type clusterOpener struct {
+	c  *jetstream.Cluster
+	nc *nats.Conn
+	// stores counts the stores opened: each is on streams of its own.
+	stores atomic.Int64
+}
+
+func (co *clusterOpener) open(t testing.TB, o *memory.Options) (*memory.Store, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := jetstream.Open(ctx, co.nc, &jetstream.Options{Prefix: fmt.Sprintf("s%d", co.stores.Add(1)), Cluster: co.c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := memory.OpenBackend(b, filepath.Join(t.TempDir(), "index"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, co.c.NodeDir(0)
 }
 
 // backendOf is the backend a test runs on: the one a TestStoriesOnBackends
@@ -76,6 +133,13 @@ func backendOf(t testing.TB) string {
 
 func openOnBackend(t testing.TB, name string, o *memory.Options) (*memory.Store, string) {
 	t.Helper()
+	if name == "jetstream" {
+		co := clusterStory.Load()
+		if co == nil {
+			t.Fatal("no cluster: a story on the jetstream backend runs under TestStoriesOnBackends")
+		}
+		return co.open(t, o)
+	}
 	opener, ok := backendOpeners[name]
 	if !ok {
 		t.Fatalf("no backend %q", name)

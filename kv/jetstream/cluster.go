@@ -396,6 +396,50 @@ type Hit struct {
 
 func (h Hit) String() string { return h.Node + ":" + h.Path }
 
+// GrepStream is Grep over the files that hold stream's messages on each
+// node: the stream's own folder and the folder of its raft group (its
+// log and snapshots). Another stream's files may hold the same bytes
+// (another store's identical values) without holding this one's.
+func (c *Cluster) GrepStream(stream string, needles [][]byte) ([]Hit, error) {
+	var hits []Hit
+	for i := range c.opts {
+		c.mu.Lock()
+		s := c.nodes[i]
+		c.mu.Unlock()
+		if s == nil {
+			continue // down: Erase refuses before it scans
+		}
+		info, err := s.Jsz(&server.JSzOptions{Accounts: true, Streams: true, RaftGroups: true})
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %w", c.NodeName(i), err)
+		}
+		var dirs []string
+		for _, a := range info.AccountDetails {
+			for _, st := range a.Streams {
+				if st.Name != stream {
+					continue
+				}
+				dirs = append(dirs, filepath.Join(c.NodeDir(i), "jetstream", a.Id, "streams", stream))
+				if st.RaftGroup != "" {
+					dirs = append(dirs, filepath.Join(c.NodeDir(i), "jetstream", server.DEFAULT_SYSTEM_ACCOUNT, "_js_", st.RaftGroup))
+				}
+			}
+		}
+		if len(dirs) == 0 {
+			return nil, fmt.Errorf("node %s holds no replica of stream %s", c.NodeName(i), stream)
+		}
+		for _, d := range dirs {
+			h, err := grepDir(c.NodeDir(i), c.NodeName(i), d, needles)
+			if err != nil {
+				return nil, err
+			}
+			hits = append(hits, h...)
+		}
+	}
+	slices.SortFunc(hits, func(a, b Hit) int { return strings.Compare(a.String(), b.String()) })
+	return hits, nil
+}
+
 // Grep lists every file of every node's store (stream blocks, indexes,
 // raft logs and snapshots, the meta group) that holds one of needles, in
 // node and path order. A node that is down is read too: its files are
@@ -403,37 +447,48 @@ func (h Hit) String() string { return h.Node + ":" + h.Path }
 func (c *Cluster) Grep(needles [][]byte) ([]Hit, error) {
 	var hits []Hit
 	for i := range c.opts {
-		root := c.NodeDir(i)
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil // removed while walking: a compacted log
-				}
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			b, err := os.ReadFile(p)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			} else if err != nil {
-				return err
-			}
-			for _, n := range needles {
-				if len(n) > 0 && bytes.Contains(b, n) {
-					rel, _ := filepath.Rel(root, p)
-					hits = append(hits, Hit{Node: c.NodeName(i), Path: rel})
-					break
-				}
-			}
-			return nil
-		})
+		h, err := grepDir(c.NodeDir(i), c.NodeName(i), c.NodeDir(i), needles)
 		if err != nil {
-			return nil, fmt.Errorf("node %s: %w", c.NodeName(i), err)
+			return nil, err
 		}
+		hits = append(hits, h...)
 	}
 	slices.SortFunc(hits, func(a, b Hit) int { return strings.Compare(a.String(), b.String()) })
+	return hits, nil
+}
+
+// grepDir returns the files under dir, of the node whose store is root,
+// that hold one of needles.
+func grepDir(root, node, dir string, needles [][]byte) ([]Hit, error) {
+	var hits []Hit
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while walking: a compacted log
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		for _, n := range needles {
+			if len(n) > 0 && bytes.Contains(b, n) {
+				rel, _ := filepath.Rel(root, p)
+				hits = append(hits, Hit{Node: node, Path: rel})
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("node %s: %w", node, err)
+	}
 	return hits, nil
 }
 

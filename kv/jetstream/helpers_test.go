@@ -82,9 +82,8 @@ func (c *testCluster) open(t testing.TB, nc *nats.Conn, opts *Options) *Backend 
 	return b
 }
 
-// newBackend is what the shared conformance suite is to be handed, once
-// package kv/kvtest lands: kvtest.Run(t, c.newBackend) on one cluster,
-// each backend on streams of its own.
+// newBackend is a backend on streams of its own in c, as the
+// conformance suite (conformance_test.go) and the other tests take one.
 func (c *testCluster) newBackend(t testing.TB) kv.Backend {
 	return c.open(t, c.connect(t, ""), nil)
 }
