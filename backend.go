@@ -149,3 +149,23 @@ func (s *Store) checkEachUser(ctx context.Context, check func(tx *kv.Tx) error) 
 	}
 	return nil
 }
+
+// finishErases tries again the erases of hard deletes a cluster could not
+// prove (a node was down): nil once every one is done, else an error
+// wrapping ErrErasePending that names the users still pending.
+func (s *Store) finishErases(ctx context.Context) error {
+	pe, ok := s.be.(kv.PendingEraser)
+	if !ok {
+		return nil
+	}
+	var errs []error
+	for _, u := range pe.PendingErases() {
+		if err := s.be.Erase(ctx, u); err != nil {
+			errs = append(errs, fmt.Errorf("user %q: %w", u, err))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: hard deletes not yet erased everywhere: %w", ErrErasePending, errors.Join(errs...))
+	}
+	return nil
+}

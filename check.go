@@ -25,7 +25,9 @@ import (
 // error wrapping ErrCorrupt that lists every problem. A store without
 // damage gives ErrStale while it answers from an older commit (until
 // Repair), and then ErrScrubPending while
-// a hard delete's bytes may still be in the file: none is ok. Last comes
+// a hard delete's bytes may still be in the file: none is ok. On a
+// cluster (OpenBackend) it tries again each hard delete's erase that a
+// node being down left pending, and gives ErrErasePending while one is. Last comes
 // ErrIndexDir, when the candidate index cannot live in its folder beside
 // the store, or when a writable store cannot remove from it the indexes
 // that processes now gone left (they may hold words of deleted facts).
@@ -92,6 +94,9 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	if s.db != nil && s.db.ScrubPending() {
 		return ErrScrubPending
+	}
+	if err := s.finishErases(ctx); err != nil {
+		return err
 	}
 	return ixDir
 }

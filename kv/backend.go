@@ -42,6 +42,12 @@ type Backend interface {
 	Close() error
 }
 
+// PendingEraser is a Backend that keeps the users whose Erase it could not
+// complete yet, so that a check can name them and try again.
+type PendingEraser interface {
+	PendingErases() []string
+}
+
 // Snapshot is one user's data at one revision. It stays valid after the
 // call that made it returns; the byte slices it hands out must not be
 // modified.

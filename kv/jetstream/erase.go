@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -57,6 +58,8 @@ func (b *Backend) Erase(ctx context.Context, user string) error {
 	if err := kv.CheckUser(user); err != nil {
 		return err
 	}
+	// Pending from now until proven, whatever stops it below.
+	b.remember(user, nil)
 	if b.cluster == nil {
 		return fmt.Errorf("jetstream: erase of user %q: %w: no handle on the nodes to snapshot the stream's raft log", user, kv.ErrErasePending)
 	}
@@ -189,4 +192,13 @@ func (b *Backend) provable(ctx context.Context, user, stream string, needles [][
 		}
 	}
 	return pending("deleted values still in %v", hits)
+}
+
+// PendingErases lists the users whose erase this Backend could not prove
+// yet (kv.PendingEraser), in byte order: a later Erase of each completes
+// it.
+func (b *Backend) PendingErases() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Sorted(maps.Keys(b.pending))
 }
