@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/palimpsest-mem/memory/index/live"
 	"github.com/palimpsest-mem/memory/kv"
@@ -49,13 +51,14 @@ func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
 		return nil, err
 	}
 	s.be = b
+	s.lists.off = true
 	s.beOpts = &kv.UserOptions{LogOwner: logOwner, LogFacts: conflictFacts}
 	// The index is this process's: built from the users' snapshots at the
 	// first lookup, then kept in line by this process's own commits.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("memory: OpenBackend: %w", err)
 	}
-	s.live, err = live.Open("", live.Options{Root: filepath.Join(dir, "index"), Mode: s.mode, Writes: &s.writeMu,
+	s.live, err = live.Open("", live.Options{Root: filepath.Join(dir, "index"), Mode: s.mode, Writes: exclusive{&s.beAll},
 		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
@@ -64,12 +67,17 @@ func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
 }
 
 // updateBackend is update on a Backend: one commit of user's data, then
-// the caches and the candidate index follow it, under writeMu as the
-// file's commits do. A commit lost to another writer of the user runs fn
+// the candidate index follows it. A commit lost to another writer of the user runs fn
 // again (kv.UpdateUser).
 func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
+	// Commits of different users run side by side; one user's follow one
+	// another, so the index gets each user's changes in commit order. An
+	// index build or a Check holds them all off (beAll).
+	s.beAll.RLock()
+	defer s.beAll.RUnlock()
+	mu := &s.beUsers[userStripe(user)]
+	mu.Lock()
+	defer mu.Unlock()
 	var (
 		touched func(func(uint64, *kv.Record))
 		users   touchedUsers
@@ -169,3 +177,17 @@ func (s *Store) finishErases(ctx context.Context) error {
 	}
 	return nil
 }
+
+// userStripe is the lock of beUsers a user's commits take.
+func userStripe(user string) int {
+	h := fnv.New32a()
+	h.Write([]byte(user))
+	return int(h.Sum32() % uint32(len(Store{}.beUsers)))
+}
+
+// exclusive is the write side of an RWMutex as a Locker: what the index's
+// build takes to hold every commit off.
+type exclusive struct{ mu *sync.RWMutex }
+
+func (e exclusive) Lock()   { e.mu.Lock() }
+func (e exclusive) Unlock() { e.mu.Unlock() }

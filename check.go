@@ -43,6 +43,10 @@ func (s *Store) Check(ctx context.Context) error {
 	defer s.deleting.Unlock()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if s.be != nil { // a cluster's commits do not take writeMu
+		s.beAll.Lock()
+		defer s.beAll.Unlock()
+	}
 	// A Close begun before the lock was ours is dropping the index: the
 	// comparison would find it short (Close waits for a Check that holds
 	// the lock first).

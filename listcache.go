@@ -19,6 +19,10 @@ import (
 type listCache struct {
 	mu  sync.Mutex
 	gen uint64
+	// off: nothing is kept, every read goes to the store. A store on a
+	// cluster is written by other processes too, whose commits this
+	// process's generations do not see.
+	off bool
 	// changed is the generation of the last commit that touched each user;
 	// floor, that of a commit whose users are not all known (no value read
 	// before it is stored). changed is emptied into floor when it grows.
@@ -102,6 +106,9 @@ func (c *listCache) get(k listKey) ([]Fact, bool) {
 func (c *listCache) put(k listKey, gen uint64, facts []Fact) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.off {
+		return
+	}
 	if c.fresh(k.user, gen) {
 		keep(&c.entries, k, slices.Clone(facts))
 	}
@@ -220,6 +227,9 @@ func (c *listCache) graphSince(user string) (*userGraph, map[uint64]bool, bool) 
 func (c *listCache) putGraph(user string, gen uint64, g *userGraph) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.off {
+		return
+	}
 	if c.fresh(user, gen) {
 		keep(&c.graphs, user, g)
 		if st := c.stale[user]; st != nil {
@@ -260,6 +270,9 @@ func (c *listCache) staleTimeline(user string) (timeline, []uint64, bool) {
 func (c *listCache) putTimeline(user string, gen uint64, tl timeline) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.off {
+		return
+	}
 	if c.fresh(user, gen) {
 		keep(&c.timelines, user, tl)
 		if st := c.stale[user]; st != nil {
@@ -283,6 +296,9 @@ func (c *listCache) getConflicts(user string) ([]Conflict, bool) {
 func (c *listCache) putConflicts(user string, gen uint64, cs []Conflict) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.off {
+		return
+	}
 	if c.fresh(user, gen) {
 		keep(&c.conflicts, user, cs)
 	}

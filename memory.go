@@ -70,13 +70,18 @@ type Options struct {
 	Fallback FallbackPolicy
 }
 
-// Store is an open memory file.
+// Store is an open memory: a file (Open) or a cluster (OpenBackend).
 type Store struct {
 	db *kv.DB
 	// be is the backend of a store opened by OpenBackend (db is nil then),
 	// beOpts what its transactions need of this package.
-	be       kv.Backend
-	beOpts   *kv.UserOptions
+	be     kv.Backend
+	beOpts *kv.UserOptions
+	// beAll is held shared by every commit on a backend and exclusively by
+	// what must see no commit run (the index's build, Check); beUsers
+	// orders each user's commits (updateBackend).
+	beAll    sync.RWMutex
+	beUsers  [64]sync.Mutex
 	clock    func() time.Time
 	maxRunes int
 	budget   int

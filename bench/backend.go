@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/palimpsest-mem/memory"
 	"github.com/palimpsest-mem/memory/kv"
+	"github.com/palimpsest-mem/memory/kv/jetstream"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +38,9 @@ is what a fact's write is: a snapshot of the user, then a guarded commit of thre
 keys (a record of about 300 bytes, its log entry, an index key). It times
 --commits commits of one writer to one user, then --commits commits shared by
 --writers writers, each its own user, and gives their throughput over the one
-writer's (the aim on the cluster is 3× or more).`,
+writer's (the aim on the cluster is 3× or more). Then the same with a memory
+store's Add on each: the default file store (memory.Open) for bbolt, a store on
+the cluster (memory.OpenBackend) for nats.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := time.Now()
@@ -49,6 +53,10 @@ writer's (the aim on the cluster is 3× or more).`,
 				r, err := runBackendBench(cmd.Context(), name, open, commits, writers)
 				if err != nil {
 					return fmt.Errorf("%s: %w", name, err)
+				}
+				rows = append(rows, r...)
+				if r, err = runStoreBench(cmd.Context(), name, benchStores[name], commits, writers); err != nil {
+					return fmt.Errorf("%s store: %w", name, err)
 				}
 				rows = append(rows, r...)
 			}
@@ -81,6 +89,18 @@ var benchBackends = map[string]openBackend{
 		}
 		b := db.PerUser()
 		return b, func() { _ = b.Close() }, nil
+	},
+	"nats": func(ctx context.Context, dir string) (kv.Backend, func(), error) {
+		c, err := jetstream.StartCluster(ctx, dir, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := jetstream.Dial(ctx, c.ClientURL(), &jetstream.Options{Cluster: c})
+		if err != nil {
+			c.Close()
+			return nil, nil, err
+		}
+		return b, func() { _ = b.Close(); c.Close() }, nil
 	},
 }
 
@@ -147,6 +167,104 @@ func runBackendBench(ctx context.Context, name string, open openBackend, commits
 	r1 := latRow(fmt.Sprintf("%s: commit, one writer (snapshot + 3 keys)", name), one, 0)
 	r1.OpsS = oneRate
 	rN := latRow(fmt.Sprintf("%s: commit, %d writers over %d users · throughput ÷ one writer's", name, writers, writers), many, manyRate/oneRate)
+	rN.OpsS = manyRate
+	return []row{r1, rN}, nil
+}
+
+// openStore opens a memory store on a backend for the store rows: the
+// default file (memory.Open, with its group commit) for bbolt, the
+// cluster (memory.OpenBackend) for nats.
+type openStore func(ctx context.Context, dir string) (s *memory.Store, close func(), err error)
+
+var benchStores = map[string]openStore{
+	"bbolt": func(_ context.Context, dir string) (*memory.Store, func(), error) {
+		s, err := memory.Open(filepath.Join(dir, "memory.db"), 0, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, func() { _ = s.Close() }, nil
+	},
+	"nats": func(ctx context.Context, dir string) (*memory.Store, func(), error) {
+		b, closeB, err := benchBackends["nats"](ctx, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := memory.OpenBackend(b, filepath.Join(dir, "index"), nil)
+		if err != nil {
+			closeB()
+			return nil, nil, err
+		}
+		return s, func() { _ = s.Close(); closeB() }, nil
+	},
+}
+
+// runStoreBench times Store.Add with one writer, then with many writers
+// each of their own user, as runBackendBench times commits.
+func runStoreBench(ctx context.Context, name string, open openStore, adds, writers int) ([]row, error) {
+	dir, err := os.MkdirTemp("", "bench-store-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	s, closeS, err := open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer closeS()
+	add := func(user string, i int) (time.Duration, error) {
+		t0 := time.Now()
+		_, err := s.Add(ctx, memory.Note{User: user, Text: fmt.Sprintf("I tried the cello lessons in Lyon, note %d.", i)})
+		return time.Since(t0), err
+	}
+	for i := range 20 {
+		if _, err := add("warm", i); err != nil {
+			return nil, err
+		}
+	}
+	one := make([]time.Duration, 0, adds)
+	t0 := time.Now()
+	for i := range adds {
+		d, err := add("solo", i)
+		if err != nil {
+			return nil, err
+		}
+		one = append(one, d)
+	}
+	oneRate := float64(adds) / time.Since(t0).Seconds()
+	slices.Sort(one)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		many     []time.Duration
+		firstErr error
+	)
+	per := max(1, adds/writers)
+	t0 = time.Now()
+	for w := range writers {
+		wg.Go(func() {
+			for i := range per {
+				d, err := add(fmt.Sprintf("writer-%02d", w), i)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				many = append(many, d)
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	manyRate := float64(len(many)) / time.Since(t0).Seconds()
+	slices.Sort(many)
+	r1 := latRow(fmt.Sprintf("%s: store Add, one writer", name), one, 0)
+	r1.OpsS = oneRate
+	rN := latRow(fmt.Sprintf("%s: store Add, %d writers over %d users · throughput ÷ one writer's", name, writers, writers), many, manyRate/oneRate)
 	rN.OpsS = manyRate
 	return []row{r1, rN}, nil
 }

@@ -16,6 +16,12 @@ import (
 	"github.com/palimpsest-mem/memory/kv"
 )
 
+// Defaults of Options.
+const (
+	defaultPrefix  = "mem"
+	defaultTimeout = 5 * time.Second
+)
+
 // Options of a Backend. The zero value of a field is its default.
 type Options struct {
 	// Prefix names the streams (PREFIX-0, PREFIX-1, …) and begins their
@@ -33,8 +39,11 @@ type Options struct {
 	Timeout time.Duration
 	// Cluster, when the nodes are embedded in this process, lets Erase
 	// force raft snapshots and check every node's files. Without it Erase
-	// cannot complete and returns an error wrapping kv.ErrErasePending.
+	// asks the agent of the process that runs them (Cluster.ServeAgent);
+	// with neither, it returns an error wrapping kv.ErrErasePending.
 	Cluster *Cluster
+	// Credentials is a NATS credentials file, for Dial.
+	Credentials string
 }
 
 // Backend is kv.Backend on JetStream streams (see subjects.go for the
@@ -45,11 +54,16 @@ type Backend struct {
 	l       layout
 	timeout time.Duration
 	cluster *Cluster
+	// nodes are what an erase asks of the nodes: cluster's, or the agent's
+	// of the process that runs them.
+	nodes nodesOf
 	// publish sends a commit's batch: publishBatch, or in tests one that
 	// loses acks.
 	publish func(ctx context.Context, nc *nats.Conn, writes []write) (uint64, error)
 
 	views viewCache
+	// ownConn: Dial made nc, and Close closes it.
+	ownConn bool
 
 	mu sync.Mutex
 	// pending holds, per user, the values an Erase deleted but could not
@@ -69,7 +83,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 		o = *opts
 	}
 	if o.Prefix == "" {
-		o.Prefix = "mem"
+		o.Prefix = defaultPrefix
 	}
 	if o.Shards == 0 {
 		o.Shards = 1
@@ -78,7 +92,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 		o.Replicas = 3
 	}
 	if o.Timeout == 0 {
-		o.Timeout = 5 * time.Second
+		o.Timeout = defaultTimeout
 	}
 	if !validPrefix(o.Prefix) {
 		return nil, fmt.Errorf("jetstream: prefix %q is not 1 to 32 of [a-z0-9]", o.Prefix)
@@ -96,7 +110,11 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 	}
 	b := &Backend{nc: nc, js: js, l: layout{prefix: o.Prefix, shards: o.Shards},
 		timeout: o.Timeout, cluster: o.Cluster, publish: publishBatch, pending: map[string][][]byte{},
+		nodes: agentNodes{nc: nc, subject: agentSubject(o.Prefix), timeout: o.Timeout},
 		views: viewCache{max: 1024, views: map[string]*view{}}}
+	if o.Cluster != nil {
+		b.nodes = localNodes{c: o.Cluster, timeout: o.Timeout}
+	}
 	// Every existing stream is checked before anything is created or
 	// written, so a refused store is left as it was.
 	exists := make([]bool, o.Shards)
@@ -623,4 +641,9 @@ func (b *Backend) Users(ctx context.Context) ([]string, error) {
 }
 
 // Close releases nothing of the connection, which is the caller's.
-func (b *Backend) Close() error { return nil }
+func (b *Backend) Close() error {
+	if b.ownConn {
+		b.nc.Close()
+	}
+	return nil
+}

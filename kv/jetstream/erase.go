@@ -60,11 +60,11 @@ func (b *Backend) Erase(ctx context.Context, user string) error {
 	}
 	// Pending from now until proven, whatever stops it below.
 	b.remember(user, nil)
-	if b.cluster == nil {
-		return fmt.Errorf("jetstream: erase of user %q: %w: no handle on the nodes to snapshot the stream's raft log", user, kv.ErrErasePending)
-	}
-	if down := b.cluster.Down(); len(down) > 0 {
-		return fmt.Errorf("jetstream: erase of user %q: %w: nodes %v are down", user, kv.ErrErasePending, down)
+	if down, err := b.nodes.down(ctx); err != nil || len(down) > 0 {
+		if err == nil {
+			err = fmt.Errorf("nodes %v are down", down)
+		}
+		return fmt.Errorf("jetstream: erase of user %q: %w: %v", user, kv.ErrErasePending, err)
 	}
 	stream := b.l.stream(b.l.shard(user))
 	h, err := b.head(ctx, user)
@@ -152,46 +152,56 @@ func (b *Backend) remember(user string, values [][]byte) [][]byte {
 	return slices.Clone(b.pending[user])
 }
 
-// provable does steps 3 and 4 of Erase.
+// provable does steps 3 and 4 of Erase, on the nodes.
 func (b *Backend) provable(ctx context.Context, user, stream string, needles [][]byte) error {
-	pending := func(format string, args ...any) error {
-		return fmt.Errorf("jetstream: erase of user %q: %w: %s", user, kv.ErrErasePending, fmt.Sprintf(format, args...))
+	if err := b.nodes.prove(ctx, stream, needles); err != nil {
+		return fmt.Errorf("jetstream: erase of user %q: %w: %v", user, kv.ErrErasePending, err)
 	}
+	return nil
+}
+
+// Prove does what an erase needs of the nodes once the deleted messages
+// are securely deleted: every replica current, a raft snapshot forced on
+// every node, the compacted logs gone, and no file of the stream on any
+// node holding one of needles. Writes after the snapshot keep a log block
+// alive, so it tries three times. It is the nodes' side of Erase: a
+// Backend of this process calls it, one of another through the agent
+// (ServeAgent).
+func (c *Cluster) Prove(ctx context.Context, stream string, needles [][]byte, timeout time.Duration) error {
 	var hits []Hit
 	for range 3 {
-		if down := b.cluster.Down(); len(down) > 0 {
-			return pending("nodes %v are down", down)
+		if down := c.Down(); len(down) > 0 {
+			return fmt.Errorf("nodes %v are down", down)
 		}
-		wctx, cancel := context.WithTimeout(ctx, 4*b.timeout)
-		err := b.cluster.WaitStreamCurrent(wctx, stream)
+		wctx, cancel := context.WithTimeout(ctx, 4*timeout)
+		err := c.WaitStreamCurrent(wctx, stream)
 		cancel()
 		if err != nil {
-			return pending("%v", err)
+			return err
 		}
-		if err := b.cluster.SnapshotStream(stream); err != nil {
-			return pending("%v", err)
+		if err := c.SnapshotStream(stream); err != nil {
+			return err
 		}
-		wctx, cancel = context.WithTimeout(ctx, 4*b.timeout)
-		err = b.cluster.WaitWALPurged(wctx)
+		wctx, cancel = context.WithTimeout(ctx, 4*timeout)
+		err = c.WaitWALPurged(wctx)
 		cancel()
 		if err != nil {
-			return pending("%v", err)
+			return err
 		}
 		if len(needles) == 0 {
 			return nil
 		}
-		if hits, err = b.cluster.GrepStream(stream, needles); err != nil {
-			return pending("scan of the nodes' files: %v", err)
+		if hits, err = c.GrepStream(stream, needles); err != nil {
+			return fmt.Errorf("scan of the nodes' files: %w", err)
 		}
 		if len(hits) == 0 {
 			return nil
 		}
-		// Writes after the snapshot keep a log block alive: snapshot again.
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {
-			return pending("%v", err)
+			return err
 		}
 	}
-	return pending("deleted values still in %v", hits)
+	return fmt.Errorf("deleted values still in %v", hits)
 }
 
 // PendingErases lists the users whose erase this Backend could not prove
