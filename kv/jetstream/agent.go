@@ -90,11 +90,15 @@ func (a agentNodes) prove(ctx context.Context, stream string, needles [][]byte) 
 	return err
 }
 
-// ServeAgent answers, on the subject <prefix>.agent of the cluster nc is
-// connected to, the erase requests of Backends of other processes on
-// streams of that prefix (Options.Prefix, "" for the default), until stop
-// is called. timeout is a Backend's request timeout (0: 5 s).
-func (c *Cluster) ServeAgent(nc *nats.Conn, prefix string, timeout time.Duration) (stop func(), err error) {
+// ServeAgent answers, on the subject <prefix>.agent of the cluster, the
+// erase requests of Backends of other processes on streams of that prefix
+// (Options.Prefix, "" for the default), until stop is called. timeout is
+// a Backend's request timeout (0: 5 s).
+func (c *Cluster) ServeAgent(prefix string, timeout time.Duration) (stop func(), err error) {
+	nc, err := nats.Connect(c.ClientURL(), nats.Name("palimpsest-agent"), nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond))
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: agent: %w", err)
+	}
 	if prefix == "" {
 		prefix = defaultPrefix
 	}
@@ -124,9 +128,10 @@ func (c *Cluster) ServeAgent(nc *nats.Conn, prefix string, timeout time.Duration
 	})
 	if err != nil {
 		cancel()
+		nc.Close()
 		return nil, fmt.Errorf("jetstream: agent: %w", err)
 	}
-	return func() { _ = sub.Unsubscribe(); cancel() }, nil
+	return func() { _ = sub.Unsubscribe(); cancel(); nc.Close() }, nil
 }
 
 func agentSubject(prefix string) string { return prefix + ".agent" }

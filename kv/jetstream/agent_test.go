@@ -14,7 +14,7 @@ import (
 func TestEraseThroughTheAgent(t *testing.T) {
 	c := startCluster(t)
 	ctx := testCtx(t, time.Minute)
-	stop, err := c.ServeAgent(c.connect(t, ""), "agt", 0)
+	stop, err := c.ServeAgent("agt", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
