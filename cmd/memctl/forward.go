@@ -30,7 +30,7 @@ type exited struct{ code int }
 func (e exited) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // storeless are the commands that never open --db.
-var storeless = map[string]bool{"demo": true, "help": true, "completion": true,
+var storeless = map[string]bool{"demo": true, "help": true, "completion": true, "cluster": true,
 	cobra.ShellCompRequestCmd: true, cobra.ShellCompNoDescRequestCmd: true}
 
 // viaOwner runs cmd inside the process that owns the store, if one does,
@@ -54,8 +54,8 @@ func (a *app) viaOwner(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	path, err := a.dbPath()
-	if err != nil {
-		return nil // the command says why
+	if err != nil || isClusterURL(path) {
+		return nil // the command says why; a cluster has no owner process
 	}
 	sock, err := socketPath(a.getenv, path, false)
 	if err != nil {

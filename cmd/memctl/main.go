@@ -184,7 +184,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.SetVersionTemplate("memctl {{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.db, "db", "", "store file (default $MEMCTL_DB, else the user's data directory)")
+	pf.StringVar(&a.db, "db", "", "store file, or a cluster's URL nats://HOST:PORT (default $MEMCTL_DB, else a file in the user's data directory)")
 	pf.StringVar(&a.user, "user", "", "user whose facts to read and write (default: the default user)")
 	pf.Var(nowFlag{timeFlag{&a.now}}, "now", "record time of this command, instead of the clock")
 	pf.BoolVar(&a.json, "json", false, "print JSON")
@@ -192,7 +192,7 @@ The store is --db, else $MEMCTL_DB, else $XDG_DATA_HOME/palimpsest/memory.db
 	pf.StringVar(&a.embedderName, "embedder", "", "embeddings of the semantic lookup: ollama or openai (default $MEMCTL_EMBEDDER, else ollama; model $MEMCTL_EMBED_MODEL)")
 	pf.Var(durationFlag{&a.timeout}, "timeout", fmt.Sprintf("how long one model call may take, e.g. 90s (default $MEMCTL_TIMEOUT, else %s)", memory.DefaultModelTimeout))
 	root.AddCommand(a.factCommands()...)
-	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.graphCmd(), a.demoCmd(), a.serveCmd(), a.mcpCmd())
+	root.AddCommand(a.candidatesCmd(), a.exportCmd(), a.importCmd(), a.checkCmd(), a.repairCmd(), a.graphCmd(), a.demoCmd(), a.serveCmd(), a.mcpCmd(), a.clusterCmd())
 	root.AddCommand(a.reconcileCommands()...)
 	return root
 }
@@ -286,6 +286,9 @@ func maxArgs(names ...string) cobra.PositionalArgs {
 // dbPath is --db, else the default location.
 func (a *app) dbPath() (string, error) {
 	p := a.db
+	if isClusterURL(p) {
+		return p, nil // a cluster, not a file of this folder
+	}
 	if p == "" {
 		var err error
 		if p, err = defaultDBPath(a.getenv); err != nil {
@@ -332,6 +335,22 @@ func (a *app) open(readOnly bool, tune ...func(*memory.Options)) (s *memory.Stor
 	path, err := a.dbPath()
 	if err != nil {
 		return nil, nil, err
+	}
+	if isClusterURL(path) {
+		opts := &memory.Options{}
+		if opts.Lookup, err = a.lookupMode(); err != nil {
+			return nil, nil, err
+		}
+		if now := a.now; !now.IsZero() {
+			opts.Clock = func() time.Time { return now }
+		}
+		for _, f := range tune {
+			f(opts)
+		}
+		if s, err = a.openCluster(context.Background(), path, opts); err != nil {
+			return nil, nil, err
+		}
+		return s, func() {}, nil
 	}
 	if readOnly {
 		// bbolt cannot open a missing file read-only; say why plainly.

@@ -138,6 +138,9 @@ func (a *app) own(ctx context.Context, s *memory.Store, command string) (o *owne
 		return a.owner, func() {} // memctl mcp on stdio, inside an owner: the store is its
 	}
 	o = &owner{a: a, s: s, h: holder{Command: command, PID: os.Getpid(), Since: time.Now().UTC().Truncate(time.Second)}}
+	if s.Path() == "" {
+		return o, func() {} // a cluster: every process opens it itself
+	}
 	if err := o.listen(ctx); err != nil {
 		a.logf("warning: other memctl commands cannot use %s while this runs: %v", s.Path(), err)
 		return o, func() {}

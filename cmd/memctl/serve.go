@@ -170,11 +170,11 @@ func (a *app) serve(ctx context.Context, s *memory.Store, sv serving, ready func
 		if t := sv.inspector.token; t != "" {
 			u += "?token=" + t
 		}
-		sv.tell("inspector of %s at %s", s.Path(), u)
+		sv.tell("inspector of %s at %s", a.storeName(s), u)
 	}
 	if at.MCP != "" {
 		if t := sv.mcp.token; t != "" {
-			sv.tell("MCP server of %s at %s (user %s); send the header Authorization: Bearer %s", s.Path(), at.MCP, userName(a.user), t)
+			sv.tell("MCP server of %s at %s (user %s); send the header Authorization: Bearer %s", a.storeName(s), at.MCP, userName(a.user), t)
 		} else {
 			sv.tell("MCP server of %s at %s (user %s), no token asked", s.Path(), at.MCP, userName(a.user))
 		}
