@@ -303,6 +303,9 @@ func (d *demo) story() error {
 	if err := d.search(); err != nil {
 		return err
 	}
+	if err := d.onCluster(); err != nil {
+		return err
+	}
 	d.printf("\nThe end: nothing was forgotten unless the user asked, and every answer names the time it speaks of.\n")
 	return nil
 }
