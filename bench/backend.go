@@ -115,37 +115,44 @@ func runBackendBench(ctx context.Context, name string, open openBackend, commits
 		return nil, err
 	}
 	defer closeB()
-	// Warm up: the first commits create streams, buckets and connections.
+	return oneAndMany(name+": commit", "one writer (snapshot + 3 keys)", commits, writers,
+		func(user string, i int) (time.Duration, error) { return factCommit(ctx, b, user, i) })
+}
+
+// oneAndMany times n calls of op by one writer, then n shared by writers
+// writers, each with a user of its own, after a warm-up (the first calls
+// create streams, buckets and connections), and gives a row of each: the
+// latencies, and the many writers' throughput over the one's.
+func oneAndMany(what, oneNote string, n, writers int, op func(user string, i int) (time.Duration, error)) ([]row, error) {
 	for i := range 20 {
-		if _, err := factCommit(ctx, b, "warm", i); err != nil {
+		if _, err := op("warm", i); err != nil {
 			return nil, err
 		}
 	}
-	one := make([]time.Duration, 0, commits)
+	one := make([]time.Duration, 0, n)
 	t0 := time.Now()
-	for i := range commits {
-		d, err := factCommit(ctx, b, "solo", i)
+	for i := range n {
+		d, err := op("solo", i)
 		if err != nil {
 			return nil, err
 		}
 		one = append(one, d)
 	}
-	oneRate := float64(commits) / time.Since(t0).Seconds()
+	oneRate := float64(n) / time.Since(t0).Seconds()
 	slices.Sort(one)
-
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		many     []time.Duration
 		firstErr error
 	)
-	per := max(1, commits/writers)
+	per := max(1, n/writers)
 	t0 = time.Now()
 	for w := range writers {
 		wg.Go(func() {
 			user := fmt.Sprintf("writer-%02d", w)
 			for i := range per {
-				d, err := factCommit(ctx, b, user, i)
+				d, err := op(user, i)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -164,9 +171,9 @@ func runBackendBench(ctx context.Context, name string, open openBackend, commits
 	}
 	manyRate := float64(len(many)) / time.Since(t0).Seconds()
 	slices.Sort(many)
-	r1 := latRow(fmt.Sprintf("%s: commit, one writer (snapshot + 3 keys)", name), one, 0)
+	r1 := latRow(fmt.Sprintf("%s, %s", what, oneNote), one, 0)
 	r1.OpsS = oneRate
-	rN := latRow(fmt.Sprintf("%s: commit, %d writers over %d users · throughput ÷ one writer's", name, writers, writers), many, manyRate/oneRate)
+	rN := latRow(fmt.Sprintf("%s, %d writers over %d users · throughput ÷ one writer's", what, writers, writers), many, manyRate/oneRate)
 	rN.OpsS = manyRate
 	return []row{r1, rN}, nil
 }
@@ -211,62 +218,11 @@ func runStoreBench(ctx context.Context, name string, open openStore, adds, write
 		return nil, err
 	}
 	defer closeS()
-	add := func(user string, i int) (time.Duration, error) {
+	return oneAndMany(name+": store Add", "one writer", adds, writers, func(user string, i int) (time.Duration, error) {
 		t0 := time.Now()
 		_, err := s.Add(ctx, memory.Note{User: user, Text: fmt.Sprintf("I tried the cello lessons in Lyon, note %d.", i)})
 		return time.Since(t0), err
-	}
-	for i := range 20 {
-		if _, err := add("warm", i); err != nil {
-			return nil, err
-		}
-	}
-	one := make([]time.Duration, 0, adds)
-	t0 := time.Now()
-	for i := range adds {
-		d, err := add("solo", i)
-		if err != nil {
-			return nil, err
-		}
-		one = append(one, d)
-	}
-	oneRate := float64(adds) / time.Since(t0).Seconds()
-	slices.Sort(one)
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		many     []time.Duration
-		firstErr error
-	)
-	per := max(1, adds/writers)
-	t0 = time.Now()
-	for w := range writers {
-		wg.Go(func() {
-			for i := range per {
-				d, err := add(fmt.Sprintf("writer-%02d", w), i)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				many = append(many, d)
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	manyRate := float64(len(many)) / time.Since(t0).Seconds()
-	slices.Sort(many)
-	r1 := latRow(fmt.Sprintf("%s: store Add, one writer", name), one, 0)
-	r1.OpsS = oneRate
-	rN := latRow(fmt.Sprintf("%s: store Add, %d writers over %d users · throughput ÷ one writer's", name, writers, writers), many, manyRate/oneRate)
-	rN.OpsS = manyRate
-	return []row{r1, rN}, nil
+	})
 }
 
 // factCommit writes what adding a fact writes, through a snapshot and a

@@ -2,6 +2,7 @@ package kv
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 	"sort"
 )
@@ -83,4 +84,42 @@ func (s *memSnapshot) Scan(bucket string, from, to []byte, reverse bool, fn func
 		}
 	}
 	return nil
+}
+
+// Applied is s after a commit of ops took it to rev: the buckets ops
+// touch are copied, the others shared, s itself unchanged. ok is false
+// when s is not one NewSnapshot made.
+func Applied(s Snapshot, rev uint64, ops []Op) (_ Snapshot, ok bool) {
+	m, ok := s.(*memSnapshot)
+	if !ok {
+		return nil, false
+	}
+	out := &memSnapshot{rev: rev, buckets: maps.Clone(m.buckets)}
+	touched := map[string]map[string]Op{} // bucket -> key -> the last write
+	for _, op := range ops {
+		if touched[op.Bucket] == nil {
+			touched[op.Bucket] = map[string]Op{}
+		}
+		touched[op.Bucket][string(op.Key)] = op
+	}
+	for b, writes := range touched {
+		es := make([]Entry, 0, len(m.buckets[b])+len(writes))
+		for _, e := range m.buckets[b] {
+			if _, ok := writes[string(e.Key)]; !ok {
+				es = append(es, e)
+			}
+		}
+		for k, op := range writes {
+			if !op.Delete {
+				es = append(es, Entry{Bucket: b, Key: []byte(k), Value: append([]byte{}, op.Value...)})
+			}
+		}
+		slices.SortFunc(es, func(x, y Entry) int { return bytes.Compare(x.Key, y.Key) })
+		if len(es) == 0 {
+			delete(out.buckets, b)
+		} else {
+			out.buckets[b] = es
+		}
+	}
+	return out, true
 }

@@ -111,7 +111,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 	b := &Backend{nc: nc, js: js, l: layout{prefix: o.Prefix, shards: o.Shards},
 		timeout: o.Timeout, cluster: o.Cluster, publish: publishBatch, pending: map[string][][]byte{},
 		nodes: agentNodes{nc: nc, subject: agentSubject(o.Prefix), timeout: o.Timeout},
-		views: viewCache{max: 1024, views: map[string]*view{}}}
+		views: viewCache{max: 1024, views: map[string]kv.Snapshot{}}}
 	if o.Cluster != nil {
 		b.nodes = localNodes{c: o.Cluster, timeout: o.Timeout}
 	}
@@ -375,7 +375,7 @@ func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error
 		return nil, err
 	}
 	if h == nil {
-		v := newView(0, nil)
+		v := kv.NewSnapshot(0, nil)
 		b.views.put(user, v)
 		return v, nil
 	}
@@ -386,7 +386,7 @@ func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error
 	if err != nil {
 		return nil, err
 	}
-	buckets := map[string][]entry{}
+	var entries []kv.Entry
 	for _, m := range msgs {
 		if m.subject == b.l.head(user) || tombstone(m) {
 			continue
@@ -395,13 +395,9 @@ func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error
 		if err != nil {
 			return nil, fmt.Errorf("jetstream: user %q: %w", user, err)
 		}
-		value := m.data
-		if value == nil {
-			value = []byte{} // an empty value, not none
-		}
-		buckets[bucket] = append(buckets[bucket], entry{key: key, value: value})
+		entries = append(entries, kv.Entry{Bucket: bucket, Key: key, Value: m.data})
 	}
-	v := newView(h.seq, buckets)
+	v := kv.NewSnapshot(h.seq, entries)
 	b.views.put(user, v)
 	return v, nil
 }
