@@ -26,12 +26,12 @@ import (
 // is the other path, for a cluster (package kv/jetstream).
 
 // OpenBackend opens a store on b, one of the module's backends (package
-// kv/jetstream's cluster; kv.Backend is not a stable API of its own). dir
-// is a private folder of this process for the candidate index it derives
-// from b (in dir/index); it is created if need be, and holds personal
-// data as a store file does. opts are Open's; Options.ReadOnly, NoSync and LockTimeout
-// are the backend's business and ignored, and LookupSemantic is refused.
-// Close closes b.
+// cluster opens one on kv/jetstream; kv.Backend is not a stable API of
+// its own). dir is a private folder of this process for the candidate
+// index it derives from b (in dir/index); it is made if need be, and
+// holds personal data as a store file does. opts are Open's: ReadOnly,
+// NoSync and LockTimeout are the backend's business and ignored, and
+// LookupSemantic is refused. Close closes b.
 func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
 	if b == nil {
 		return nil, errors.New("memory: OpenBackend: nil backend")
@@ -67,8 +67,8 @@ func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
 }
 
 // updateBackend is update on a Backend: one commit of user's data, then
-// the candidate index follows it. A commit lost to another writer of the user runs fn
-// again (kv.UpdateUser).
+// the candidate index follows it. A commit lost to another writer of the
+// user runs fn again (kv.UpdateUser).
 func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
 	// Commits of different users run side by side; one user's follow one
 	// another, so the index gets each user's changes in commit order. An

@@ -21,7 +21,7 @@ import (
 // client's environment instead of the owner's.
 var forwardedEnv = []string{"HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "MEMCTL_DB", "MEMCTL_DECIDER",
 	"MEMCTL_MODEL", "MEMCTL_TIMEOUT", "MEMCTL_LOOKUP", "MEMCTL_EMBEDDER", "MEMCTL_EMBED_MODEL",
-	"OLLAMA_HOST", "OPENAI_BASE_URL", "OPENAI_API_KEY"}
+	"OLLAMA_HOST", "OPENAI_BASE_URL", "OPENAI_API_KEY", "XDG_STATE_HOME", "NATS_CREDS"}
 
 // exited is a command that ran inside an owner and ended with code, having
 // written its own error line, if any.
