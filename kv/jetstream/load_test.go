@@ -1,0 +1,289 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/palimpsest-mem/memory/kv"
+)
+
+// A load is writers committing to the cluster while a test crashes nodes:
+// each writer has a user of its own and, when shared, commits to one user
+// all writers share every fourth time, where the revision guards decide.
+//
+// A commit of value v writes facts/a = facts/b = v and facts/c-v = v:
+// a snapshot shows a half commit when a and b differ or c-a is not a, and
+// keeps every commit's own key, so every acknowledged one can be looked
+// for at the end.
+//
+// Every snapshot and commit goes into a history for porcupine: each user
+// is a register holding a, a snapshot reads it, a commit at the
+// snapshot's revision is a compare-and-set from the value read (values
+// are unique, so a revision guard and a value guard agree).
+type load struct {
+	b    *Backend
+	base time.Time
+	stop chan struct{}
+	wg   sync.WaitGroup
+
+	mu       sync.Mutex
+	hist     []porcupine.Operation
+	acked    []change
+	unknown  []change // an outcome the commit could not tell
+	failures []error  // half commits seen, unexpected errors
+	stats    loadStats
+}
+
+// change is one commit of value v to user, at rev when acknowledged.
+type change struct {
+	user, v string
+	rev     uint64
+}
+
+type loadStats struct {
+	reads, readErrs, acked, conflicts, unknown int
+}
+
+const sharedUser = "shared"
+
+// runLoad starts writers on b until finish.
+func runLoad(t testing.TB, b *Backend, writers int, shared bool) *load {
+	l := &load{b: b, base: time.Now(), stop: make(chan struct{})}
+	for w := range writers {
+		l.wg.Go(func() {
+			// Paced, so the history and the users' keys stay a few hundred
+			// a writer over a test: the checks are over the crash, not a
+			// throughput.
+			tick := time.NewTicker(15 * time.Millisecond)
+			defer tick.Stop()
+			for i := 0; ; i++ {
+				select {
+				case <-l.stop:
+					return
+				case <-tick.C:
+				}
+				user := fmt.Sprint("w", w)
+				if shared && i%4 == 3 {
+					user = sharedUser
+				}
+				l.step(w, user, fmt.Sprintf("w%d-%d", w, i))
+			}
+		})
+	}
+	t.Cleanup(l.finish)
+	return l
+}
+
+func (l *load) now() int64 { return int64(time.Since(l.base)) }
+
+// step reads user and commits v on what it read.
+func (l *load) step(client int, user, v string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	call := l.now()
+	s, err := l.b.Snapshot(ctx, user)
+	ret := l.now()
+	if err != nil { // a failed read observed nothing: left out of the history
+		l.mu.Lock()
+		l.stats.readErrs++
+		l.mu.Unlock()
+		return
+	}
+	old := string(s.Get("facts", []byte("a")))
+	l.mu.Lock()
+	l.stats.reads++
+	l.hist = append(l.hist, porcupine.Operation{ClientId: client, Input: regIn{user: user},
+		Output: regOut{value: old}, Call: call, Return: ret})
+	if err := whole(s); err != nil {
+		l.failures = append(l.failures, fmt.Errorf("user %s at %d: %w", user, s.Rev(), err))
+	}
+	l.mu.Unlock()
+
+	in := regIn{user: user, write: true, expect: old, v: v}
+	call = l.now()
+	rev, err := l.b.Commit(ctx, user, s.Rev(), []kv.Op{
+		put("facts", "a", v), put("facts", "b", v), put("facts", "c-"+v, v)})
+	ret = l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := regOut{}
+	switch {
+	case err == nil:
+		l.stats.acked++
+		l.acked = append(l.acked, change{user, v, rev})
+	case errors.Is(err, kv.ErrConflict):
+		l.stats.conflicts++
+		out.refused = true
+	default:
+		// ErrUnknownOutcome, or an error that may have come after a send:
+		// applied or not, the checks accept either but never half.
+		l.stats.unknown++
+		l.unknown = append(l.unknown, change{user: user, v: v})
+		out.unknown = true
+		ret = math.MaxInt64 / 2 // it may take effect any time after its call
+		if !errors.Is(err, kv.ErrUnknownOutcome) {
+			l.failures = append(l.failures, fmt.Errorf("commit of %s: %w", user, err))
+		}
+	}
+	l.hist = append(l.hist, porcupine.Operation{ClientId: client, Input: in, Output: out, Call: call, Return: ret})
+}
+
+// whole reports a half commit in s.
+func whole(s kv.Snapshot) error {
+	a, b := s.Get("facts", []byte("a")), s.Get("facts", []byte("b"))
+	if string(a) != string(b) {
+		return fmt.Errorf("half a commit: a=%q b=%q", a, b)
+	}
+	if a != nil && string(s.Get("facts", []byte("c-"+string(a)))) != string(a) {
+		return fmt.Errorf("half a commit: a=%q without its own key", a)
+	}
+	return nil
+}
+
+// acks is the number of commits acknowledged so far.
+func (l *load) acks() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats.acked
+}
+
+// waitAcks waits until n more commits than now are acknowledged.
+func (l *load) waitAcks(ctx context.Context, n int) error {
+	want := l.acks() + n
+	if err := poll(ctx, func() bool { return l.acks() >= want }); err != nil {
+		return fmt.Errorf("%d commits acknowledged, waited for %d: %w", l.acks(), want, err)
+	}
+	return nil
+}
+
+// finish stops the writers and waits for their last steps.
+func (l *load) finish() {
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	l.wg.Wait()
+}
+
+// verify checks, through b, that every acknowledged commit is there, no
+// user shows half a commit, and each commit of unknown outcome is there
+// whole or not at all; it returns how many of those are there.
+func (l *load) verify(t testing.TB, b kv.Backend, via string) (applied int) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	snaps := map[string]kv.Snapshot{}
+	get := func(user string) kv.Snapshot {
+		if s, ok := snaps[user]; ok {
+			return s
+		}
+		s := snapshot(t, b, user)
+		if err := whole(s); err != nil {
+			t.Errorf("via %s: user %s: %v", via, user, err)
+		}
+		snaps[user] = s
+		return s
+	}
+	lost := 0
+	for _, c := range l.acked {
+		s := get(c.user)
+		if string(s.Get("facts", []byte("c-"+c.v))) != c.v || s.Rev() < c.rev {
+			lost++
+			if lost <= 5 {
+				t.Errorf("via %s: user %s: commit %s acknowledged at %d lost (user at %d)", via, c.user, c.v, c.rev, s.Rev())
+			}
+		}
+	}
+	if lost > 0 {
+		t.Errorf("via %s: %d of %d acknowledged commits lost", via, lost, len(l.acked))
+	}
+	for _, c := range l.unknown {
+		if get(c.user).Get("facts", []byte("c-"+c.v)) != nil {
+			applied++
+		}
+	}
+	return applied
+}
+
+// check runs porcupine over the history, within limit: an illegal
+// history fails the test, one the search could not finish is logged.
+func (l *load) check(t testing.TB, limit time.Duration) {
+	t.Helper()
+	l.mu.Lock()
+	hist := append([]porcupine.Operation(nil), l.hist...)
+	l.mu.Unlock()
+	start := time.Now()
+	res := porcupine.CheckOperationsTimeout(registers, hist, limit)
+	t.Logf("porcupine: %d operations (%+v): %s in %v", len(hist), l.stats, res, time.Since(start).Round(time.Millisecond))
+	switch res {
+	case porcupine.Illegal:
+		t.Error("the history of snapshots and commits is not linearizable")
+	case porcupine.Unknown:
+		t.Logf("porcupine did not finish within %v: linearizability not decided", limit)
+	}
+}
+
+// regIn is a snapshot of user (write false) or a commit of v guarded by
+// the value expect it read.
+type regIn struct {
+	user, expect, v string
+	write           bool
+}
+
+// regOut is what a snapshot read, or how a commit ended.
+type regOut struct {
+	value            string
+	refused, unknown bool
+}
+
+// registers is the model: one register per user, "" before any commit.
+var registers = porcupine.Model{
+	Partition: func(h []porcupine.Operation) [][]porcupine.Operation {
+		by := map[string][]porcupine.Operation{}
+		var users []string
+		for _, op := range h {
+			u := op.Input.(regIn).user
+			if by[u] == nil {
+				users = append(users, u)
+			}
+			by[u] = append(by[u], op)
+		}
+		var out [][]porcupine.Operation
+		for _, u := range users {
+			out = append(out, by[u])
+		}
+		return out
+	},
+	Init: func() any { return "" },
+	Step: func(state, input, output any) (bool, any) {
+		s, in, out := state.(string), input.(regIn), output.(regOut)
+		switch {
+		case !in.write:
+			return out.value == s, s
+		case out.unknown: // applied if its guard held where it took effect
+			if s == in.expect {
+				return true, in.v
+			}
+			return true, s
+		case out.refused:
+			return s != in.expect, s
+		default:
+			return s == in.expect, in.v
+		}
+	},
+	DescribeOperation: func(input, output any) string {
+		in, out := input.(regIn), output.(regOut)
+		if !in.write {
+			return fmt.Sprintf("snapshot(%s) = %q", in.user, out.value)
+		}
+		return fmt.Sprintf("commit(%s, %q -> %q) refused=%v unknown=%v", in.user, in.expect, in.v, out.refused, out.unknown)
+	},
+}
