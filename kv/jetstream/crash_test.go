@@ -71,7 +71,7 @@ func TestCrashOfTheLeader(t *testing.T) {
 	if err := c.start(ctx, leader); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.waitAcks(ctx, 5*crashWriters); err != nil {
+	if err := l.waitAcks(ctx, 20*crashWriters); err != nil {
 		t.Fatal(err)
 	}
 	l.finish()

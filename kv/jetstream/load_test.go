@@ -1,15 +1,19 @@
 package jetstream
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/nats-io/nats.go"
 
 	"github.com/palimpsest-mem/memory/kv"
 )
@@ -33,6 +37,11 @@ type load struct {
 	stop chan struct{}
 	wg   sync.WaitGroup
 
+	// flyers are the values whose commit the leader refused at least once
+	// with err_code 10164: another write of the user was in flight, so the
+	// guard was not compared with the user's head at all.
+	flyers sync.Map
+
 	mu       sync.Mutex
 	hist     []porcupine.Operation
 	acked    []change
@@ -49,6 +58,7 @@ type change struct {
 
 type loadStats struct {
 	reads, readErrs, acked, conflicts, unknown int
+	inFlight                                   int // conflicts refused (also) for a write in flight
 }
 
 const sharedUser = "shared"
@@ -56,24 +66,42 @@ const sharedUser = "shared"
 // runLoad starts writers on b until finish.
 func runLoad(t testing.TB, b *Backend, writers int, shared bool) *load {
 	l := &load{b: b, base: time.Now(), stop: make(chan struct{})}
+	b.publish = func(ctx context.Context, nc *nats.Conn, writes []write) (uint64, error) {
+		seq, err := publishBatch(ctx, nc, writes)
+		var ae *APIError
+		if errors.As(err, &ae) && ae.ErrCode == errCodeWrongLastSeqFlyer {
+			l.flyers.Store(string(writes[0].data), true) // the commit's value: facts/a
+		}
+		return seq, err
+	}
 	for w := range writers {
 		l.wg.Go(func() {
 			// Paced, so the history and the users' keys stay a few hundred
 			// a writer over a test: the checks are over the crash, not a
-			// throughput.
-			tick := time.NewTicker(15 * time.Millisecond)
+			// throughput. Periods of their own, so that on the shared user
+			// some guards are stale when they arrive (err_code 10071), not
+			// only refused for a commit in flight (10164).
+			tick := time.NewTicker(time.Duration(11+w) * time.Millisecond)
 			defer tick.Stop()
+			var last kv.Snapshot // of the shared user
 			for i := 0; ; i++ {
 				select {
 				case <-l.stop:
 					return
 				case <-tick.C:
 				}
-				user := fmt.Sprint("w", w)
-				if shared && i%4 == 3 {
-					user = sharedUser
+				user, v := fmt.Sprint("w", w), fmt.Sprintf("w%d-%d", w, i)
+				switch {
+				case !shared || i%4 != 3:
+					l.step(w, user, v, nil)
+				case i%8 == 7 && last != nil:
+					// On the writer's last snapshot of the shared user,
+					// most likely stale by now: a guard refused (or not)
+					// by the head it is compared with.
+					l.step(w, sharedUser, v, last)
+				default:
+					last = l.step(w, sharedUser, v, nil)
 				}
-				l.step(w, user, fmt.Sprintf("w%d-%d", w, i))
 			}
 		})
 	}
@@ -83,34 +111,37 @@ func runLoad(t testing.TB, b *Backend, writers int, shared bool) *load {
 
 func (l *load) now() int64 { return int64(time.Since(l.base)) }
 
-// step reads user and commits v on what it read.
-func (l *load) step(client int, user, v string) {
+// step reads user (or takes s, read before) and commits v on what it
+// read; it returns the snapshot, nil when the read failed.
+func (l *load) step(client int, user, v string, s kv.Snapshot) kv.Snapshot {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	call := l.now()
-	s, err := l.b.Snapshot(ctx, user)
-	ret := l.now()
-	if err != nil { // a failed read observed nothing: left out of the history
+	if s == nil {
+		call := l.now()
+		var err error
+		s, err = l.b.Snapshot(ctx, user)
+		ret := l.now()
+		if err != nil { // a failed read observed nothing: left out of the history
+			l.mu.Lock()
+			l.stats.readErrs++
+			l.mu.Unlock()
+			return nil
+		}
 		l.mu.Lock()
-		l.stats.readErrs++
+		l.stats.reads++
+		l.hist = append(l.hist, porcupine.Operation{ClientId: client, Input: regIn{user: user},
+			Output: regOut{value: string(s.Get("facts", []byte("a")))}, Call: call, Return: ret})
+		if err := whole(s); err != nil {
+			l.failures = append(l.failures, fmt.Errorf("user %s at %d: %w", user, s.Rev(), err))
+		}
 		l.mu.Unlock()
-		return
 	}
 	old := string(s.Get("facts", []byte("a")))
-	l.mu.Lock()
-	l.stats.reads++
-	l.hist = append(l.hist, porcupine.Operation{ClientId: client, Input: regIn{user: user},
-		Output: regOut{value: old}, Call: call, Return: ret})
-	if err := whole(s); err != nil {
-		l.failures = append(l.failures, fmt.Errorf("user %s at %d: %w", user, s.Rev(), err))
-	}
-	l.mu.Unlock()
-
 	in := regIn{user: user, write: true, expect: old, v: v}
-	call = l.now()
+	call := l.now()
 	rev, err := l.b.Commit(ctx, user, s.Rev(), []kv.Op{
 		put("facts", "a", v), put("facts", "b", v), put("facts", "c-"+v, v)})
-	ret = l.now()
+	ret := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := regOut{}
@@ -121,6 +152,10 @@ func (l *load) step(client int, user, v string) {
 	case errors.Is(err, kv.ErrConflict):
 		l.stats.conflicts++
 		out.refused = true
+		if _, ok := l.flyers.Load(v); ok {
+			l.stats.inFlight++
+			out.inFlight = true
+		}
 	default:
 		// ErrUnknownOutcome, or an error that may have come after a send:
 		// applied or not, the checks accept either but never half.
@@ -133,6 +168,7 @@ func (l *load) step(client int, user, v string) {
 		}
 	}
 	l.hist = append(l.hist, porcupine.Operation{ClientId: client, Input: in, Output: out, Call: call, Return: ret})
+	return s
 }
 
 // whole reports a half commit in s.
@@ -226,8 +262,33 @@ func (l *load) check(t testing.TB, limit time.Duration) {
 	switch res {
 	case porcupine.Illegal:
 		t.Error("the history of snapshots and commits is not linearizable")
+		l.explain(t, hist)
 	case porcupine.Unknown:
 		t.Logf("porcupine did not finish within %v: linearizability not decided", limit)
+	}
+}
+
+// explain logs the history of the first user whose register is not
+// linearizable, in call order.
+func (l *load) explain(t testing.TB, hist []porcupine.Operation) {
+	t.Helper()
+	for _, ops := range registers.Partition(hist) {
+		if porcupine.CheckOperations(registers, ops) {
+			continue
+		}
+		slices.SortFunc(ops, func(a, b porcupine.Operation) int { return cmp.Compare(a.Call, b.Call) })
+		// The shortest illegal prefix, by call: its last operations are
+		// where the history stops making sense.
+		n := sort.Search(len(ops), func(n int) bool { return !porcupine.CheckOperations(registers, ops[:n+1]) }) + 1
+		t.Logf("user %s, %d operations, illegal from the %dth:", ops[0].Input.(regIn).user, len(ops), n)
+		for _, op := range ops[max(0, n-24):n] {
+			ret := "never"
+			if op.Return < math.MaxInt64/2 {
+				ret = time.Duration(op.Return).String()
+			}
+			t.Logf("  client %d  %v .. %s  %s", op.ClientId, time.Duration(op.Call), ret, registers.DescribeOperation(op.Input, op.Output))
+		}
+		return
 	}
 }
 
@@ -242,6 +303,9 @@ type regIn struct {
 type regOut struct {
 	value            string
 	refused, unknown bool
+	// inFlight: refused for another write in flight, which may still fail
+	// (its leader crashed): the head may have been at the guard.
+	inFlight bool
 }
 
 // registers is the model: one register per user, "" before any commit.
@@ -273,6 +337,8 @@ var registers = porcupine.Model{
 				return true, in.v
 			}
 			return true, s
+		case out.inFlight:
+			return true, s
 		case out.refused:
 			return s != in.expect, s
 		default:
@@ -284,6 +350,6 @@ var registers = porcupine.Model{
 		if !in.write {
 			return fmt.Sprintf("snapshot(%s) = %q", in.user, out.value)
 		}
-		return fmt.Sprintf("commit(%s, %q -> %q) refused=%v unknown=%v", in.user, in.expect, in.v, out.refused, out.unknown)
+		return fmt.Sprintf("commit(%s, %q -> %q) refused=%v (in flight %v) unknown=%v", in.user, in.expect, in.v, out.refused, out.inFlight, out.unknown)
 	},
 }
