@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 )
 
 // nodeEnv, set in the environment of the test binary, makes it run one
@@ -117,6 +116,8 @@ func (c *procCluster) start(ctx context.Context, i int) error {
 		return err
 	}
 	defer log.Close()
+	// This test binary; -test.run matches nothing should the variable
+	// not reach it.
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), nodeEnv+"="+string(spec))
 	cmd.Stdout, cmd.Stderr = log, log
@@ -269,19 +270,4 @@ func (c *procCluster) waitStreamSame(ctx context.Context, stream string) (server
 		return server.StreamState{}, fmt.Errorf("replicas of %s differ (%+v): %w", stream, states, err)
 	}
 	return states[0], nil
-}
-
-// connect dials url (a list for failover), with reconnects.
-func connectTo(t testing.TB, url string) *nats.Conn {
-	t.Helper()
-	nc, err := nats.Connect(url,
-		nats.MaxReconnects(-1),
-		nats.ReconnectWait(20*time.Millisecond),
-		nats.ReconnectJitter(10*time.Millisecond, 10*time.Millisecond),
-		nats.Timeout(2*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
 }
