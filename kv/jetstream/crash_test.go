@@ -55,8 +55,12 @@ func TestCrashOfTheLeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Mid-commit: the kill is to leave commits without an answer.
+	if err := poll(ctx, func() bool { return l.committing.Load() > 0 }); err != nil {
+		t.Fatal(err)
+	}
 	before := l.acks()
-	killed := time.Now()
+	killed, killedAt := time.Now(), l.now()
 	c.kill(leader)
 	next, err := c.waitStreamLeader(ctx, stream, leader)
 	if err != nil {
@@ -75,6 +79,8 @@ func TestCrashOfTheLeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.finish()
+	commits, acked := l.across(killedAt)
+	t.Logf("%d commits in flight at the kill, %d of them acknowledged", commits, acked)
 	verifyEverywhere(t, c, l, prefix, stream)
 	l.check(t, 20*time.Second)
 }

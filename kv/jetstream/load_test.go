@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,6 +42,9 @@ type load struct {
 	// with err_code 10164: another write of the user was in flight, so the
 	// guard was not compared with the user's head at all.
 	flyers sync.Map
+	// committing is the number of Commit calls under way, for a test to
+	// crash a node while some are.
+	committing atomic.Int32
 
 	mu       sync.Mutex
 	hist     []porcupine.Operation
@@ -139,8 +143,10 @@ func (l *load) step(client int, user, v string, s kv.Snapshot) kv.Snapshot {
 	old := string(s.Get("facts", []byte("a")))
 	in := regIn{user: user, write: true, expect: old, v: v}
 	call := l.now()
+	l.committing.Add(1)
 	rev, err := l.b.Commit(ctx, user, s.Rev(), []kv.Op{
 		put("facts", "a", v), put("facts", "b", v), put("facts", "c-"+v, v)})
+	l.committing.Add(-1)
 	ret := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -197,6 +203,22 @@ func (l *load) waitAcks(ctx context.Context, n int) error {
 		return fmt.Errorf("%d commits acknowledged, waited for %d: %w", l.acks(), want, err)
 	}
 	return nil
+}
+
+// across counts the commits called before at (a time of l.now) that
+// returned after it, and how many of those were acknowledged.
+func (l *load) across(at int64) (commits, acked int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, op := range l.hist {
+		if op.Input.(regIn).write && op.Call < at && op.Return > at {
+			commits++
+			if o := op.Output.(regOut); !o.refused && !o.unknown {
+				acked++
+			}
+		}
+	}
+	return commits, acked
 }
 
 // finish stops the writers and waits for their last steps.
