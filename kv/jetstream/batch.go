@@ -47,6 +47,10 @@ func (e *APIError) Error() string {
 }
 
 // IsConflict reports a failed guard: nothing of the batch was applied.
+// A refusal for a write in flight (10164) compares no revision: that write
+// is not visible yet, and may be lost if its leader crashes, so the user
+// may still be at the guard's revision (crash_test.go reads the old head
+// after such a refusal).
 func IsConflict(err error) bool {
 	var ae *APIError
 	return errors.As(err, &ae) && (ae.ErrCode == errCodeWrongLastSeq || ae.ErrCode == errCodeWrongLastSeqFlyer)

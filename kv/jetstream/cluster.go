@@ -77,33 +77,8 @@ func StartCluster(ctx context.Context, dir string, opts *ClusterOptions) (*Clust
 		copy(ports[what:], given)
 	}
 	c := &Cluster{dir: dir, nodes: make([]*server.Server, n)}
-	var routes []*url.URL
 	for i := range n {
-		routes = append(routes, &url.URL{Scheme: "nats", Host: fmt.Sprintf("127.0.0.1:%d", ports[n+i])})
-	}
-	for i := range n {
-		o := &server.Options{
-			ServerName:         nodeName(i),
-			Host:               "127.0.0.1",
-			Port:               ports[i],
-			NoLog:              true,
-			NoSigs:             true,
-			MaxPayload:         maxPayload,
-			JetStream:          true,
-			StoreDir:           filepath.Join(dir, nodeName(i)),
-			JetStreamMaxMemory: 64 << 20,
-			JetStreamMaxStore:  64 << 30,
-			SyncAlways:         true,
-			Cluster: server.ClusterOpts{
-				Name: "palimpsest",
-				Host: "127.0.0.1",
-				Port: ports[n+i],
-			},
-		}
-		if n > 1 {
-			o.Routes = routes
-		}
-		c.opts = append(c.opts, o)
+		c.opts = append(c.opts, nodeOptions(dir, i, ports))
 	}
 	for i := range n {
 		if err := c.Start(ctx, i); err != nil {
@@ -116,6 +91,38 @@ func StartCluster(ctx context.Context, dir string, opts *ClusterOptions) (*Clust
 		return nil, err
 	}
 	return c, nil
+}
+
+// nodeOptions are the options of node i of the len(ports)/2 nodes whose
+// client ports, then route ports, are ports, with its store under dir.
+// The test cluster of child processes (proc_test.go) runs its nodes with
+// them too.
+func nodeOptions(dir string, i int, ports []int) *server.Options {
+	n := len(ports) / 2
+	o := &server.Options{
+		ServerName:         nodeName(i),
+		Host:               "127.0.0.1",
+		Port:               ports[i],
+		NoLog:              true,
+		NoSigs:             true,
+		MaxPayload:         maxPayload,
+		JetStream:          true,
+		StoreDir:           filepath.Join(dir, nodeName(i)),
+		JetStreamMaxMemory: 64 << 20,
+		JetStreamMaxStore:  64 << 30,
+		SyncAlways:         true,
+		Cluster: server.ClusterOpts{
+			Name: "palimpsest",
+			Host: "127.0.0.1",
+			Port: ports[n+i],
+		},
+	}
+	if n > 1 {
+		for j := range n {
+			o.Routes = append(o.Routes, &url.URL{Scheme: "nats", Host: fmt.Sprintf("127.0.0.1:%d", ports[n+j])})
+		}
+	}
+	return o
 }
 
 func nodeName(i int) string { return fmt.Sprintf("n%d", i) }

@@ -45,6 +45,12 @@ func (c *testCluster) connect(t testing.TB, url string) *nats.Conn {
 	if url == "" {
 		url = c.ClientURL()
 	}
+	return connectTo(t, url)
+}
+
+// connectTo dials url (a list of nodes, to fail over), with reconnects.
+func connectTo(t testing.TB, url string) *nats.Conn {
+	t.Helper()
 	nc, err := nats.Connect(url,
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(20*time.Millisecond),
