@@ -73,7 +73,10 @@ type Op struct {
 
 // Errors of a Backend.
 var (
-	ErrConflict       = errors.New("the user's data changed since the snapshot")
+	// ErrConflict: nothing was applied, and a commit on a fresh snapshot
+	// may succeed: the user's data changed since the snapshot, or (on a
+	// cluster) another commit of the user was still in flight.
+	ErrConflict       = errors.New("the user's data changed since the snapshot, or another commit of the user was in flight")
 	ErrUnknownOutcome = errors.New("the commit's outcome is unknown")
 	ErrErasePending   = errors.New("erasure not yet provable on every replica")
 	ErrTooLarge       = errors.New("commit too large for one atomic change")
