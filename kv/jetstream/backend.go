@@ -53,7 +53,6 @@ type Backend struct {
 	js      jetstream.JetStream
 	l       layout
 	timeout time.Duration
-	cluster *Cluster
 	// nodes are what an erase asks of the nodes: cluster's, or the agent's
 	// of the process that runs them.
 	nodes nodesOf
@@ -109,7 +108,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{nc: nc, js: js, l: layout{prefix: o.Prefix, shards: o.Shards},
-		timeout: o.Timeout, cluster: o.Cluster, publish: publishBatch, pending: map[string][][]byte{},
+		timeout: o.Timeout, publish: publishBatch, pending: map[string][][]byte{},
 		nodes: agentNodes{nc: nc, subject: agentSubject(o.Prefix), timeout: o.Timeout},
 		views: viewCache{max: 1024, views: map[string]kv.Snapshot{}}}
 	if o.Cluster != nil {

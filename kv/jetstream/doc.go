@@ -5,9 +5,11 @@
 //
 // It owns the layout of the streams (subjects, the format marker), the raw
 // protocol nats.go lacks (atomic batch publish, leader and multi_last
-// reads, see batch.go), and an embedded cluster of nats-server nodes
-// (cluster.go) that tests and a later `memctl cluster` run, and that an
-// erase needs to force raft snapshots.
+// reads, see batch.go), dialling a cluster by URL (dial.go), an embedded
+// cluster of nats-server nodes (cluster.go) that tests and `memctl
+// cluster` run, and the erase's side on the nodes: raft snapshots forced
+// and the nodes' files scanned (erase.go), in the nodes' process or
+// through their agent (agent.go) for a Backend of another.
 //
 // It imports package kv, the NATS client and server, and internal/...
 // only: never bbolt, never package memory (imports_test.go holds that),
