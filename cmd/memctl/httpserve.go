@@ -123,7 +123,11 @@ func defaultServeLimits() serveLimits {
 }
 
 // serveHTTP serves h on ln with the bounds lim until ctx ends, then shuts
-// down (in-flight requests have 5 s to finish) and returns.
+// down and returns: in-flight requests have 5 s to finish (their context
+// ends with ctx), and the connections still open then are closed. The
+// stop was asked for (Ctrl-C, SIGTERM), so a request cut short then is
+// not an error of the command; a loaded machine took more than 5 s to
+// end a streamable-HTTP session's stream.
 func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, lim serveLimits) error {
 	srv := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx },
 		ReadHeaderTimeout: lim.readHeader, ReadTimeout: lim.read, WriteTimeout: lim.write,
@@ -137,7 +141,9 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, lim serveLi
 	}
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shut); err != nil {
+	if err := srv.Shutdown(shut); errors.Is(err, context.DeadlineExceeded) {
+		_ = srv.Close()
+	} else if err != nil {
 		return fmt.Errorf("shutting down %s: %w", ln.Addr(), err)
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
