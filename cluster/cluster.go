@@ -69,6 +69,9 @@ func Open(ctx context.Context, url, dir string, o *Options) (*memory.Store, erro
 	return s, nil
 }
 
+// Name is url as messages may show it: passwords masked.
+func Name(url string) string { return jetstream.Redact(url) }
+
 // NodesOptions configure Start; nil means defaults.
 type NodesOptions struct {
 	// Nodes is the number of servers; default 3 (the streams are R3).

@@ -132,21 +132,10 @@ func (a *app) stateDir(name string) (string, error) {
 }
 
 // storeName is what messages call the open store: its file, or the
-// cluster --db names (without a password it may hold).
+// cluster --db names (its password masked).
 func (a *app) storeName(s *memory.Store) string {
 	if p := s.Path(); p != "" {
 		return p
 	}
-	return redactURL(a.db)
-}
-
-func redactURL(addr string) string {
-	parts := strings.Split(addr, ",")
-	for i, p := range parts {
-		if u, err := url.Parse(strings.TrimSpace(p)); err == nil && u.User != nil {
-			u.User = url.User(u.User.Username())
-			parts[i] = u.String()
-		}
-	}
-	return strings.Join(parts, ",")
+	return cluster.Name(a.db)
 }

@@ -39,7 +39,7 @@ func Dial(ctx context.Context, addr string, opts *Options) (*Backend, error) {
 	}
 	nc, err := nats.Connect(addr, nopts...)
 	if err != nil {
-		return nil, fmt.Errorf("jetstream: connecting to %s: %w", redact(addr), err)
+		return nil, fmt.Errorf("jetstream: connecting to %s: %w", Redact(addr), err)
 	}
 	b, err := Open(ctx, nc, &o)
 	if err != nil {
@@ -59,14 +59,14 @@ func checkURLs(addr string) error {
 	for _, a := range strings.Split(addr, ",") {
 		u, err := url.Parse(strings.TrimSpace(a))
 		if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" {
-			return fmt.Errorf("jetstream: %q is not a cluster URL (nats://host:port)", redact(a))
+			return fmt.Errorf("jetstream: %q is not a cluster URL (nats://host:port)", Redact(a))
 		}
 	}
 	return nil
 }
 
-// redact is addr without the passwords it may hold, for messages.
-func redact(addr string) string {
+// Redact is addr with the passwords it may hold masked, for messages.
+func Redact(addr string) string {
 	parts := strings.Split(addr, ",")
 	for i, a := range parts {
 		if u, err := url.Parse(strings.TrimSpace(a)); err == nil && u.User != nil {
