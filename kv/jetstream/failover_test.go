@@ -76,10 +76,21 @@ func TestFailover(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(300 * time.Millisecond)
-	leader := c.StreamLeader(stream)
-	if leader < 0 {
-		t.Fatal("no stream leader")
+	// Under way first: some commits acknowledged, whatever the load.
+	for started := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(acks)
+		mu.Unlock()
+		if n >= writers {
+			break
+		}
+		if time.Since(started) > 20*time.Second {
+			t.Fatalf("%d commits acknowledged in 20 s before the stop", n)
+		}
+	}
+	leader, err := c.WaitStreamLeader(testCtx(t, 20*time.Second), stream, -1)
+	if err != nil {
+		t.Fatal(err)
 	}
 	mu.Lock()
 	before := len(acks)
