@@ -79,7 +79,7 @@ func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.T
 	mu.Lock()
 	defer mu.Unlock()
 	var (
-		touched func(func(uint64, *kv.Record))
+		touched func(func(string, uint64, *kv.Record))
 		users   touchedUsers
 		graphs  map[string]*userGraph
 	)
@@ -104,7 +104,7 @@ func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.T
 		s.lists.putTimeline(u, gen, g.tl)
 		s.lists.putGraph(u, gen, g)
 	}
-	s.live.Sync(liveChanges(touched, users), nil)
+	s.live.Sync(liveChanges(touched), nil)
 	return err
 }
 

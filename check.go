@@ -73,8 +73,16 @@ func (s *Store) Check(ctx context.Context) error {
 		// On a cluster each user's data is checked in their own snapshot.
 		err = s.checkEachUser(ctx, check)
 	} else {
-		// Check is of the whole file: every user's facts, logs and indexes.
-		err = s.viewAll(ctx, check)
+		// Check is of the whole file: every user's facts, logs and indexes,
+		// each user's apart as they are kept.
+		err = s.viewAll(ctx, func(tx *kv.Tx) error {
+			return tx.EachUser(func(user string) error {
+				if err := check(tx); err != nil {
+					return fmt.Errorf("user %q: %w", user, err)
+				}
+				return nil
+			})
+		})
 	}
 	if err != nil {
 		return err

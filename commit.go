@@ -242,7 +242,7 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 		}
 	}()
 	var (
-		touched func(func(uint64, *kv.Record))
+		touched func(func(string, uint64, *kv.Record))
 		commit  func() kv.Commit
 		users   touchedUsers
 		graphs  map[string]*userGraph
@@ -271,36 +271,23 @@ func (s *Store) commitTx(fn func(tx *kv.Tx) error) (o outcome, committed bool) {
 		s.lists.putTimeline(user, gen, g.tl)
 		s.lists.putGraph(user, gen, g)
 	}
-	s.live.Sync(liveChanges(touched, users), commitName(commit()))
+	s.live.Sync(liveChanges(touched), commitName(commit()))
 	return outcome{}, true
 }
 
 // liveChanges is what a commit did to the set of current facts, as the
-// live index takes it: touched calls its argument with the final state of
-// each record the commit wrote, nil for one deleted, whose user users
-// tells (the index names a fact by its user and id).
-func liveChanges(touched func(func(uint64, *kv.Record)), users touchedUsers) iter.Seq[live.Change] {
+// live index takes it: touched calls its argument with the user, id and
+// final state of each record the commit wrote, nil for one deleted.
+func liveChanges(touched func(func(string, uint64, *kv.Record))) iter.Seq[live.Change] {
 	return func(yield func(live.Change) bool) {
 		more := true
-		var userOf map[uint64]string // of the records touched, once one is deleted
-		touched(func(id uint64, r *kv.Record) {
+		touched(func(user string, id uint64, r *kv.Record) {
 			if !more {
 				return
 			}
-			c := live.Change{ID: id, Deleted: r == nil}
+			c := live.Change{ID: id, User: user, Deleted: r == nil}
 			if r != nil {
-				c.User, c.Text, c.Current = r.User, r.Text, r.Current()
-			} else {
-				if userOf == nil {
-					userOf = map[uint64]string{}
-					users(func(user string, ids []uint64) {
-						for _, id := range ids {
-							userOf[id] = user
-						}
-					})
-				}
-				user, ok := userOf[id]
-				c.User, c.UserUnknown = user, !ok
+				c.Text, c.Current = r.Text, r.Current()
 			}
 			more = yield(c)
 		})

@@ -8,8 +8,9 @@ import (
 	"github.com/palimpsest-mem/memory/kv"
 )
 
-// twoUsers is a store where alice and bob each remembered a fact (with a
-// decision each).
+// twoUsers is a store where alice remembered a fact and bob two (with a
+// decision each): ids are each user's, so bob's second fact and decision
+// have ids alice has none of.
 func twoUsers(t *testing.T) (s *Store, alice, bob Outcome) {
 	t.Helper()
 	ctx := context.Background()
@@ -18,16 +19,26 @@ func twoUsers(t *testing.T) (s *Store, alice, bob Outcome) {
 	if alice, err = s.Remember(ctx, Note{User: "alice", Text: "Alice works at company A."}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err = s.Remember(ctx, Note{User: "bob", Text: "I keep two cats."}); err != nil {
+		t.Fatal(err)
+	}
 	if bob, err = s.Remember(ctx, Note{User: "bob", Text: "Bob lives in Lyon."}); err != nil {
 		t.Fatal(err)
+	}
+	if bob.Fact.ID == alice.Fact.ID || bob.Decision.ID == alice.Decision.ID {
+		t.Fatalf("test is void: bob's ids %d, %d are alice's", bob.Fact.ID, bob.Decision.ID)
 	}
 	return s, alice, bob
 }
 
 // A write for one user that changes another user's data, by any path a
 // transaction has to it, fails as a whole and leaves the store as it was.
+// A path by id alone cannot even reach it: ids are each user's, and bob's
+// ids name nothing of alice's (ErrNotFound).
 func TestUpdateRefusesAnotherUsersData(t *testing.T) {
 	ctx := context.Background()
+	byID := map[string]bool{"rewrite bob's record": true, "take bob's id under alice's name": true,
+		"append to bob's log": true, "delete bob's fact": true, "delete bob's decision": true}
 	for name, write := range map[string]func(s *Store, tx *kv.Tx, alice, bob Outcome) error{
 		"rewrite bob's record": func(s *Store, tx *kv.Tx, _, bob Outcome) error {
 			r, err := tx.Get(bob.Fact.ID)
@@ -57,7 +68,13 @@ func TestUpdateRefusesAnotherUsersData(t *testing.T) {
 			return putDecision(tx, &d)
 		},
 		"delete bob's decision": func(s *Store, tx *kv.Tx, _, bob Outcome) error {
+			if _, err := getDecision(tx, "alice", bob.Decision.ID); err != nil {
+				return err
+			}
 			return tx.DeleteBlob(kv.BucketDecisions, bob.Decision.ID)
+		},
+		"write bob's record": func(s *Store, tx *kv.Tx, _, bob Outcome) error {
+			return tx.Put(&kv.Record{ID: bob.Fact.ID, User: "bob", Text: "Bob lives in Paris.", RecordedAt: s.now()})
 		},
 		"give alice's decision to bob": func(s *Store, tx *kv.Tx, alice, _ Outcome) error {
 			d := alice.Decision
@@ -84,7 +101,10 @@ func TestUpdateRefusesAnotherUsersData(t *testing.T) {
 				}
 				return write(s, tx, alice, bob)
 			})
-			if !errors.Is(err, errCrossUser) || !errors.Is(err, kv.ErrOtherUser) {
+			switch {
+			case byID[name] && !errors.Is(err, ErrNotFound):
+				t.Fatalf("update for alice naming bob's data by id: %v, want ErrNotFound", err)
+			case !byID[name] && (!errors.Is(err, errCrossUser) || !errors.Is(err, kv.ErrOtherUser)):
 				t.Fatalf("update for alice that changed bob's data: %v, want errCrossUser and kv.ErrOtherUser", err)
 			}
 			if ran == 0 {
@@ -102,8 +122,9 @@ func TestUpdateRefusesAnotherUsersData(t *testing.T) {
 }
 
 // Writes of two users that share one transaction (the group commit) are
-// each checked on their own changes: bob's write to a fact alice's write
-// already touched in the transaction is refused all the same.
+// each checked on their own changes: bob's write of a record of alice's,
+// whose fact alice's write already touched in the transaction, is refused
+// all the same.
 func TestWriteScopeInSharedTransaction(t *testing.T) {
 	s, alice, _ := twoUsers(t)
 	before := snapshotOf(t, s)
@@ -114,7 +135,7 @@ func TestWriteScopeInSharedTransaction(t *testing.T) {
 			return tx.Append(alice.Fact.ID, &kv.Event{Kind: kv.Pinned, At: s.now()})
 		})
 		bobErr = runWrite(tx, "bob", func(tx *kv.Tx) error {
-			return tx.Append(alice.Fact.ID, &kv.Event{Kind: kv.Unpinned, At: s.now()})
+			return tx.Put(&kv.Record{ID: alice.Fact.ID, User: "alice", Text: "Bob's words.", RecordedAt: s.now()})
 		})
 		return rollback
 	})
@@ -155,9 +176,9 @@ func TestUpdateOwnUserCommits(t *testing.T) {
 	}
 }
 
-// A read scoped to one user refuses another user's ids: the lifecycle
-// helpers answer ErrNotFound, and a timeline patch given another user's
-// id fails rather than show it.
+// A read scoped to one user cannot reach another user's ids: the
+// lifecycle helpers answer ErrNotFound, and a timeline patch given another
+// user's id finds nothing of the user's.
 func TestUserViewRefusesAnotherUsersFact(t *testing.T) {
 	ctx := context.Background()
 	s, _, bob := twoUsers(t)
@@ -175,8 +196,9 @@ func TestUserViewRefusesAnotherUsersFact(t *testing.T) {
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("getDecision of bob's decision for alice: %v, want ErrNotFound", err)
 	}
-	if _, err := s.patchTimeline(ctx, "alice", nil, []uint64{bob.Fact.ID}); !errors.Is(err, errCrossUser) {
-		t.Errorf("alice's timeline patched with bob's fact: %v, want errCrossUser", err)
+	// Bob's id names no fact of alice's: a patch with it finds it gone.
+	if tl, err := s.patchTimeline(ctx, "alice", nil, []uint64{bob.Fact.ID}); err != nil || len(tl) != 0 {
+		t.Errorf("alice's timeline patched with bob's id: %d entries, %v; want none", len(tl), err)
 	}
 }
 
@@ -195,6 +217,10 @@ func TestCrossUserWriteInBatchFailsAlone(t *testing.T) {
 		{"alice pins her fact", func() error { _, err := s.Pin(ctx, "alice", alice.Fact.ID); return err }},
 		{"bob's write to alice's fact", func() error {
 			return s.update(ctx, "bob", func(tx *kv.Tx) error {
+				r := kv.Record{ID: alice.Fact.ID, User: "alice", Text: "Bob's words.", RecordedAt: s.now()}
+				if err := tx.Put(&r); err != nil {
+					return err
+				}
 				return tx.Append(alice.Fact.ID, &kv.Event{Kind: kv.Retracted, At: s.now()})
 			})
 		}},

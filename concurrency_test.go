@@ -128,8 +128,8 @@ type stress64 struct {
 
 	mu     sync.Mutex
 	pools  map[string][]uint64
-	acked  map[uint64]string // id → user, for every acknowledged new fact
-	doomed map[uint64]bool
+	acked  map[factRef]bool // every acknowledged new fact
+	doomed map[factRef]bool
 
 	ops    sync.Map // operation → *opStat
 	export []byte   // an export taken in the middle of the run
@@ -144,10 +144,16 @@ func (st *stress64) count(op string, start time.Time) {
 	v.(*opStat).nanos.Add(int64(time.Since(start)))
 }
 
+// factRef names a fact: ids are each user's own.
+type factRef struct {
+	user string
+	id   uint64
+}
+
 func (st *stress64) ack(user string, id uint64) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.acked[id] = user
+	st.acked[factRef{user, id}] = true
 	st.pools[user] = append(st.pools[user], id)
 }
 
@@ -162,16 +168,16 @@ func (st *stress64) pick(rng *rand.Rand, user string) uint64 {
 	return p[rng.IntN(len(p))]
 }
 
-func (st *stress64) doom(id uint64) {
+func (st *stress64) doom(user string, id uint64) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.doomed[id] = true
+	st.doomed[factRef{user, id}] = true
 }
 
-func (st *stress64) isDoomed(id uint64) bool {
+func (st *stress64) isDoomed(user string, id uint64) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.doomed[id]
+	return st.doomed[factRef{user, id}]
 }
 
 // tagOf marks every text with its user, so that a prompt line can be told
@@ -200,7 +206,7 @@ func (st *stress64) step(ctx context.Context, rng *rand.Rand, w, i int, user str
 		if err == nil {
 			return nil
 		}
-		if errors.Is(err, memory.ErrNotFound) && st.isDoomed(id) {
+		if errors.Is(err, memory.ErrNotFound) && st.isDoomed(user, id) {
 			return nil
 		}
 		for _, a := range allowed {
@@ -278,17 +284,19 @@ func (st *stress64) step(ctx context.Context, rng *rand.Rand, w, i int, user str
 		}
 		return own("Pin/Unpin", id, err)
 	case op == 10:
-		// Another user's fact is out of reach: ErrNotFound, whatever its state.
+		// Another user's fact is out of reach: ids are each user's, so
+		// another's id names the caller's own fact of that id, or none.
 		other := st.users[(slices.Index(st.users, user)+1+rng.IntN(len(st.users)-1))%len(st.users)]
 		id := st.pick(rng, other)
 		if id == 0 {
 			return nil
 		}
-		if _, err := s.Invalidate(ctx, user, id, memory.Change{}); !errors.Is(err, memory.ErrNotFound) {
-			return fmt.Errorf("Invalidate by %q of fact %d of %q: %v, want ErrNotFound", user, id, other, err)
+		h, err := s.History(ctx, user, id)
+		if err != nil && !errors.Is(err, memory.ErrNotFound) {
+			return fmt.Errorf("History by %q of id %d, a fact of %q: %v", user, id, other, err)
 		}
-		if _, err := s.History(ctx, user, id); !errors.Is(err, memory.ErrNotFound) {
-			return fmt.Errorf("History by %q of fact %d of %q: %v, want ErrNotFound", user, id, other, err)
+		if err := mine("History of another's id", user, h, nil); err != nil {
+			return err
 		}
 		st.count("other user's fact", start)
 	case op == 11:
@@ -346,7 +354,7 @@ func (st *stress64) step(ctx context.Context, rng *rand.Rand, w, i int, user str
 	case op == 17 && i%4 == 0:
 		// A few hard deletes: each compacts the file under everyone's feet.
 		id := st.pick(rng, user)
-		st.doom(id)
+		st.doom(user, id)
 		_, err := s.Delete(ctx, user, id, nil)
 		return own("Delete", id, err)
 	default:
@@ -400,7 +408,7 @@ func TestConcurrent64Workers(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &stress64{s: s, users: []string{"", "alice", "bob", "мила"},
-		pools: map[string][]uint64{}, acked: map[uint64]string{}, doomed: map[uint64]bool{}}
+		pools: map[string][]uint64{}, acked: map[factRef]bool{}, doomed: map[factRef]bool{}}
 
 	start := time.Now()
 	done := make(chan struct{})
@@ -444,12 +452,12 @@ func TestConcurrent64Workers(t *testing.T) {
 		total += len(all)
 		linksAgree(t, s, u, all)
 	}
-	for id, u := range st.acked {
-		if st.doomed[id] {
+	for ref := range st.acked {
+		if st.doomed[ref] {
 			continue
 		}
-		if f, err := s.Get(ctx, u, id); err != nil || f.User != u {
-			t.Errorf("acknowledged fact %d of %q: %+v, %v", id, u, f, err)
+		if f, err := s.Get(ctx, ref.user, ref.id); err != nil || f.User != ref.user {
+			t.Errorf("acknowledged fact %d of %q: %+v, %v", ref.id, ref.user, f, err)
 		}
 	}
 	var counts []string

@@ -500,8 +500,8 @@ func (u upkeep) peers(tx *kv.Tx, user string, res *aliases, want map[svKey]bool)
 	for id := range changed {
 		reread[id] = true
 	}
-	tx.Touched(func(id uint64, r *kv.Record) {
-		if r == nil || r.User == user {
+	tx.Touched(func(u string, id uint64, _ *kv.Record) {
+		if u == user {
 			reread[id] = true
 		}
 	})

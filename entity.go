@@ -406,8 +406,9 @@ func (s *Store) Entities(ctx context.Context, user string) ([]Entity, error) {
 // mergeProblem is a broken invariant of one merge, so that Import can name
 // the line the merge came from.
 type mergeProblem struct {
-	id  uint64
-	err error
+	user string
+	id   uint64
+	err  error
 }
 
 func (p *mergeProblem) Error() string { return fmt.Sprintf("merge %d: %v", p.id, p.err) }
@@ -466,21 +467,21 @@ func replayMerges(ms []Merge, facts func(user string) mergeFacts) []error {
 			steps = append(steps, step{m.At.UnixNano(), false, i})
 			if m.UndoneAt != nil {
 				if !m.UndoneAt.After(m.At) {
-					errs = append(errs, &mergeProblem{m.ID, fmt.Errorf("undone at %s, not after it was made at %s",
+					errs = append(errs, &mergeProblem{user, m.ID, fmt.Errorf("undone at %s, not after it was made at %s",
 						stamp(m.UndoneAt.UnixNano()), stamp(m.At.UnixNano()))})
 					bad[i] = true
 				}
 				steps = append(steps, step{m.UndoneAt.UnixNano(), true, i})
 			}
 			if i > 0 && !m.At.After(um[i-1].At) {
-				errs = append(errs, &mergeProblem{m.ID, fmt.Errorf("made at %s, not after merge %d", stamp(m.At.UnixNano()), um[i-1].ID)})
+				errs = append(errs, &mergeProblem{user, m.ID, fmt.Errorf("made at %s, not after merge %d", stamp(m.At.UnixNano()), um[i-1].ID)})
 				bad[i] = true
 			}
 		}
 		slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.at, b.at) })
 		for i := 1; i < len(steps); i++ {
 			if steps[i].at == steps[i-1].at && !bad[steps[i].m] {
-				errs = append(errs, &mergeProblem{um[steps[i].m].ID, fmt.Errorf("a step at %s, the time of another step of the log",
+				errs = append(errs, &mergeProblem{user, um[steps[i].m].ID, fmt.Errorf("a step at %s, the time of another step of the log",
 					stamp(steps[i].at))})
 				bad[steps[i].m] = true
 			}
@@ -504,7 +505,7 @@ func replayMerges(ms []Merge, facts func(user string) mergeFacts) []error {
 			m := um[st.m]
 			fs.namesAt(kinds, &read, st.at)
 			if err := checkMerge(aliasesOf(cur, func(*Merge) bool { return true }), ns, kinds, m.From, m.Into); err != nil {
-				errs = append(errs, &mergeProblem{m.ID, fmt.Errorf("%q into %q: %v", m.From, m.Into, err)})
+				errs = append(errs, &mergeProblem{user, m.ID, fmt.Errorf("%q into %q: %v", m.From, m.Into, err)})
 				bad[st.m] = true
 				continue
 			}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"time"
 
@@ -31,27 +30,54 @@ import (
 // (the further facts a person kept it over), a conflict's "relation" (one
 // the store derived from two claims), "moot_at" and "moot" (a conflict
 // that stopped holding); an earlier version has none, and its conflicts
-// are kept on import as every write keeps them.
+// are kept on import as every write keeps them. Version 10 gives each user
+// ids and counters of their own (a store of file format 6 or on a
+// cluster): the header holds no counters, and each user's lines come
+// after a "counters" line of theirs; a fact, decision, conflict or merge
+// is named by its user and id. In an earlier version ids were the
+// store's, and Import gives every user the header's counters.
 const (
 	exportFormat  = "palimpsest-memory"
-	exportVersion = 9
+	exportVersion = 10
+	// exportShared is the last version whose ids were the store's.
+	exportShared = 9
 )
 
 type exportHeader struct {
-	Format       string `json:"format"`
-	Version      int    `json:"version"`
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// The counters of the store, up to version 9; from 10 each user's
+	// are on a line of their own (exportCounters).
+	NextID       uint64 `json:"next_id,omitempty"`
+	LastDecision uint64 `json:"last_decision,omitempty"`
+	LastConflict uint64 `json:"last_conflict,omitempty"`
+	LastMerge    uint64 `json:"last_merge,omitempty"`
+}
+
+// exportCounters are one user's counters (version 10): the id the next
+// fact would get, and the last decision, conflict and merge id given.
+type exportCounters struct {
+	User         string `json:"user"`
 	NextID       uint64 `json:"next_id"`
 	LastDecision uint64 `json:"last_decision,omitempty"`
 	LastConflict uint64 `json:"last_conflict,omitempty"`
 	LastMerge    uint64 `json:"last_merge,omitempty"`
 }
 
-// exportLog is a line of the decision log, the conflicts or the merges.
+// counters is what the user's counters line says, as the header did.
+func (c exportCounters) header(version int) exportHeader {
+	return exportHeader{Format: exportFormat, Version: version, NextID: c.NextID,
+		LastDecision: c.LastDecision, LastConflict: c.LastConflict, LastMerge: c.LastMerge}
+}
+
+// exportLog is a line of the decision log, the conflicts or the merges,
+// or a user's counters.
 type exportLog struct {
-	Decision *Decision `json:"decision,omitempty"`
-	Conflict *Conflict `json:"conflict,omitempty"`
-	Merge    *Merge    `json:"merge,omitempty"`
-	line     int       // where Import read it
+	Decision *Decision       `json:"decision,omitempty"`
+	Conflict *Conflict       `json:"conflict,omitempty"`
+	Merge    *Merge          `json:"merge,omitempty"`
+	Counters *exportCounters `json:"counters,omitempty"`
+	line     int             // where Import read it
 }
 
 type exportSource struct {
@@ -115,41 +141,73 @@ func nanosOf(t *time.Time) (int64, bool) {
 }
 
 // Export writes every fact of every user — current ones, history and
-// lifecycle logs — as JSON Lines, from one consistent snapshot. Import of
-// the output into an empty store gives an identical store.
+// lifecycle logs — as JSON Lines, a user at a time, each after a line of
+// the user's counters. Import of the output into an empty store gives an
+// identical store.
 //
-// On a cluster (OpenBackend) ids are each user's own, which this format
-// cannot tell apart, and no snapshot spans users: a store of one user
-// exports, from that user's snapshot; one of several gives ErrUnsupported.
+// From a file it is one consistent snapshot of the whole store. On a
+// cluster (OpenBackend) no snapshot spans users: each user's lines are
+// one snapshot of that user's data, taken in turn. A file of an older
+// format opened read-only, whose ids are the store's, exports in version
+// 9, as it did.
 func (s *Store) Export(ctx context.Context, w io.Writer) error {
-	write := func(tx *kv.Tx) error { return exportTx(ctx, tx, w) }
-	if s.be != nil {
-		users, err := s.be.Users(ctx)
-		switch {
-		case err != nil:
-			return err
-		case len(users) > 1:
-			return fmt.Errorf("export of %d users of a cluster, whose ids are each user's own: %w", len(users), ErrUnsupported)
-		case len(users) == 1:
-			return s.view(ctx, users[0], write)
-		}
-		return s.view(ctx, "", write) // no user yet: the header alone
-	}
-	// An export is of every user, from one snapshot of the whole store.
-	return s.viewAll(ctx, write)
-}
-
-// exportTx writes the export of what tx holds.
-func exportTx(ctx context.Context, tx *kv.Tx, w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	hdr := exportHeader{Format: exportFormat, Version: exportVersion, NextID: tx.PeekNextID(),
+	if s.be != nil {
+		users, err := s.be.Users(ctx)
+		if err != nil {
+			return err
+		}
+		if err := enc.Encode(exportHeader{Format: exportFormat, Version: exportVersion}); err != nil {
+			return err
+		}
+		for _, u := range users {
+			if err := s.view(ctx, u, func(tx *kv.Tx) error { return exportUser(ctx, tx, u, enc) }); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	}
+	err := s.viewAll(ctx, func(tx *kv.Tx) error {
+		if _, perUser := tx.User(); !perUser {
+			return exportShared9(ctx, tx, enc)
+		}
+		if err := enc.Encode(exportHeader{Format: exportFormat, Version: exportVersion}); err != nil {
+			return err
+		}
+		return tx.EachUser(func(u string) error { return exportUser(ctx, tx, u, enc) })
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// exportShared9 writes a file whose ids are the store's (an older format,
+// read as it is) in version 9: the store's counters in the header.
+func exportShared9(ctx context.Context, tx *kv.Tx, enc *json.Encoder) error {
+	hdr := exportHeader{Format: exportFormat, Version: exportShared, NextID: tx.PeekNextID(),
 		LastDecision: tx.BlobSeq(kv.BucketDecisions), LastConflict: tx.BlobSeq(kv.BucketConflicts),
 		LastMerge: tx.BlobSeq(kv.BucketMerges)}
 	if err := enc.Encode(hdr); err != nil {
 		return err
 	}
+	return exportData(ctx, tx, enc)
+}
+
+// exportUser writes user's counters and then their data, which tx is on.
+func exportUser(ctx context.Context, tx *kv.Tx, user string, enc *json.Encoder) error {
+	c := exportCounters{User: user, NextID: tx.PeekNextID(), LastDecision: tx.BlobSeq(kv.BucketDecisions),
+		LastConflict: tx.BlobSeq(kv.BucketConflicts), LastMerge: tx.BlobSeq(kv.BucketMerges)}
+	if err := enc.Encode(exportLog{Counters: &c}); err != nil {
+		return err
+	}
+	return exportData(ctx, tx, enc)
+}
+
+// exportData writes the facts and logs of the buckets tx is on.
+func exportData(ctx context.Context, tx *kv.Tx, enc *json.Encoder) error {
 	err := tx.ForEach(func(r kv.Record) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -176,13 +234,9 @@ func exportTx(ctx context.Context, tx *kv.Tx, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = forEachLog(tx, kv.BucketMerges, "merges", false, func(_ uint64, m Merge) error {
+	return forEachLog(tx, kv.BucketMerges, "merges", false, func(_ uint64, m Merge) error {
 		return enc.Encode(exportLog{Merge: &m})
 	})
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 func exportOf(r *kv.Record, evs []kv.Event) exportFact {

@@ -60,8 +60,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 		return 0, fmt.Errorf("import: %w", err)
 	}
 	defer dst.Discard() // once Replace has put it in place, nothing
-	w := &importWriter{s: s, dst: dst, hdr: hdr, logLines: map[string]map[uint64]int{"decision": {}, "conflict": {}}}
-	err = s.streamImport(ctx, sc, hdr, w.write, func(facts int) {
+	w := &importWriter{s: s, dst: dst, hdr: hdr, logLines: map[string]map[lineKey]int{"decision": {}, "conflict": {}},
+		counters: map[string]exportCounters{}}
+	err = s.streamImport(ctx, sc, decodeBounds(hdr), w.write, func(facts int) {
 		if progress != nil {
 			progress(facts, cr.n)
 		}
@@ -87,14 +88,14 @@ func (s *Store) Import(ctx context.Context, r io.Reader, opts *ImportOptions) (i
 }
 
 // onLines names the line of each problem of a fact, a decision or a
-// conflict, first line first.
-func onLines(errs []error, facts *factLines, logLines map[string]map[uint64]int) []error {
+// conflict of user, first line first.
+func onLines(errs []error, user string, facts *factLines, logLines map[string]map[lineKey]int) []error {
 	lineOf := func(err error) int {
 		if p, ok := errors.AsType[*factProblem](err); ok {
-			return facts.line(p.id)
+			return facts.line(user, p.id)
 		}
 		if p, ok := errors.AsType[*logProblem](err); ok {
-			return logLines[p.noun][p.id]
+			return logLines[p.noun][lineKey{user, p.id}]
 		}
 		return 0
 	}
@@ -174,23 +175,50 @@ func readImportHeader(sc *lineReader) (exportHeader, error) {
 	if err := strictUnmarshal(sc.Bytes(), &hdr); err != nil || hdr.Format != exportFormat {
 		return hdr, bad("not a %s header", exportFormat)
 	}
-	// Counters go up to the last id a store gives (kv.MaxID), and no
-	// further: past it kv would wrap, and a later write overwrite.
+	if hdr.Version < 1 || hdr.Version > exportVersion {
+		return hdr, bad("format version %d, this program reads 1 to %d", hdr.Version, exportVersion)
+	}
+	if hdr.Version > exportShared {
+		// Each user's counters are on a line of their own.
+		if hdr.NextID != 0 || hdr.LastDecision != 0 || hdr.LastConflict != 0 || hdr.LastMerge != 0 {
+			return hdr, bad("store counters in a version %d header, whose counters are each user's", hdr.Version)
+		}
+		return hdr, nil
+	}
+	if err := validCounters(hdr); err != nil {
+		return hdr, bad("%v", err)
+	}
+	return hdr, nil
+}
+
+// validCounters checks counters as a header or a user's line holds them:
+// up to the last id a store gives (kv.MaxID), and no further: past it kv
+// would wrap, and a later write overwrite.
+func validCounters(hdr exportHeader) error {
 	if hdr.NextID < 1 || hdr.NextID > kv.MaxID+1 {
-		return hdr, bad("next_id %d outside 1..%d", hdr.NextID, uint64(kv.MaxID+1))
+		return fmt.Errorf("next_id %d outside 1..%d", hdr.NextID, uint64(kv.MaxID+1))
 	}
 	for _, c := range []struct {
 		name string
 		v    uint64
 	}{{"last_decision", hdr.LastDecision}, {"last_conflict", hdr.LastConflict}, {"last_merge", hdr.LastMerge}} {
 		if c.v > kv.MaxID {
-			return hdr, bad("%s %d outside 0..%d", c.name, c.v, uint64(kv.MaxID))
+			return fmt.Errorf("%s %d outside 0..%d", c.name, c.v, uint64(kv.MaxID))
 		}
 	}
-	if hdr.Version < 1 || hdr.Version > exportVersion {
-		return hdr, bad("format version %d, this program reads 1 to %d", hdr.Version, exportVersion)
+	return nil
+}
+
+// decodeBounds is the header the lines are decoded against, each by
+// itself: from version 10 the counters are each user's, known to the
+// writer, which takes the lines in order and checks each against its
+// user's (importWriter.bounds); a line alone is held to the store's
+// bounds.
+func decodeBounds(hdr exportHeader) exportHeader {
+	if hdr.Version > exportShared {
+		hdr.NextID, hdr.LastDecision, hdr.LastConflict, hdr.LastMerge = kv.MaxID+1, kv.MaxID, kv.MaxID, kv.MaxID
 	}
-	return hdr, nil
+	return hdr
 }
 
 // importItem is one decoded fact line.
@@ -215,7 +243,7 @@ type importChunk struct {
 
 func isLogLine(b []byte) bool {
 	return bytes.HasPrefix(b, []byte(`{"decision":`)) || bytes.HasPrefix(b, []byte(`{"conflict":`)) ||
-		bytes.HasPrefix(b, []byte(`{"merge":`))
+		bytes.HasPrefix(b, []byte(`{"merge":`)) || bytes.HasPrefix(b, []byte(`{"counters":`))
 }
 
 // decodeChunk decodes a chunk's lines up to the first bad one.
@@ -240,11 +268,16 @@ func (s *Store) decodeChunk(ctx context.Context, c *importChunk, hdr exportHeade
 		}
 		if isLogLine(b) {
 			var l exportLog
-			if err := strictUnmarshal(b, &l); err != nil || countSet(l.Decision != nil, l.Conflict != nil, l.Merge != nil) != 1 {
-				bad("not a decision, conflict or merge: %v", err)
+			if err := strictUnmarshal(b, &l); err != nil || countSet(l.Decision != nil, l.Conflict != nil, l.Merge != nil, l.Counters != nil) != 1 {
+				bad("not a decision, conflict, merge or counters line: %v", err)
 				return
 			}
-			if l.Merge != nil {
+			if l.Counters != nil {
+				if err := validCountersLine(l.Counters, hdr); err != nil {
+					bad("counters of user %q: %v", l.Counters.User, err)
+					return
+				}
+			} else if l.Merge != nil {
 				if err := s.validMergeLine(l.Merge, hdr); err != nil {
 					bad("merge %d: %v", l.Merge.ID, err)
 					return
@@ -498,6 +531,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// validCountersLine checks a user's counters line (version 10 on).
+func validCountersLine(c *exportCounters, hdr exportHeader) error {
+	if hdr.Version <= exportShared {
+		return fmt.Errorf("a counters line in a version %d export, whose counters are the header's", hdr.Version)
+	}
+	if err := validUser(c.User); err != nil {
+		return err
+	}
+	return validCounters(c.header(hdr.Version))
+}
+
 // validLog checks a decision or conflict line by itself, as a write
 // makes one (validDecision, validConflict): an id within the header's
 // sequence; a decision's further conflicts only from version 6 on, its
@@ -580,12 +624,13 @@ func (s *Store) validMergeLine(m *Merge, hdr exportHeader) error {
 // (replayMerges): the first line found bad is reported.
 func importMerges(tx *kv.Tx, merges []exportLog) error {
 	var ms []Merge
-	lines := map[uint64]int{}
+	lines := map[lineKey]int{}
 	for _, l := range merges {
-		if _, dup := lines[l.Merge.ID]; dup {
+		k := lineKey{l.Merge.User, l.Merge.ID}
+		if _, dup := lines[k]; dup {
 			return fmt.Errorf("%w: line %d: merge id %d is duplicated", ErrBadImport, l.line, l.Merge.ID)
 		}
-		lines[l.Merge.ID] = l.line
+		lines[k] = l.line
 		ms = append(ms, *l.Merge)
 	}
 	if len(ms) == 0 {
@@ -594,6 +639,7 @@ func importMerges(tx *kv.Tx, merges []exportLog) error {
 	var readErr error
 	errs := replayMerges(ms, func(user string) mergeFacts {
 		var fs []*kv.Record
+		tx.Use(user)
 		err := tx.UserIDs(user, false, func(id uint64, _ bool) error {
 			r, err := tx.Get(id)
 			if err != nil {
@@ -615,8 +661,8 @@ func importMerges(tx *kv.Tx, merges []exportLog) error {
 	}
 	first, line := errs[0], math.MaxInt
 	for _, err := range errs {
-		if p, ok := errors.AsType[*mergeProblem](err); ok && lines[p.id] < line {
-			first, line = err, lines[p.id]
+		if p, ok := errors.AsType[*mergeProblem](err); ok && lines[lineKey{p.user, p.id}] < line {
+			first, line = err, lines[lineKey{p.user, p.id}]
 		}
 	}
 	return fmt.Errorf("%w: line %d: %v", ErrBadImport, line, first)

@@ -56,10 +56,12 @@ func TestImportOfManyChunks(t *testing.T) {
 		"two bad lines, the first reported": {func(l []string) {
 			l[2400], l[1500] = breakLine(2401), breakLine(1501)
 		}, "line 1501:"},
-		"duplicate id across chunks": {func(l []string) { l[2100] = l[3] }, "line 2101: fact id 3 is duplicated"},
+		// Line 4 is user "0"'s fact 2 (after the header and the user's
+		// counters); ids are each user's.
+		"duplicate id across chunks": {func(l []string) { l[2100] = l[3] }, "line 2101: fact id 2 is duplicated"},
 		"duplicate before a bad line": {func(l []string) {
 			l[900], l[1300] = l[5], breakLine(1301)
-		}, "line 901: fact id 5 is duplicated"},
+		}, "line 901: fact id 4 is duplicated"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			l := append([]string(nil), lines...)

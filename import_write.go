@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -27,8 +29,30 @@ type importWriter struct {
 	facts int
 	// factLines, logLines: where each fact, decision and conflict was read.
 	factLines factLines
-	logLines  map[string]map[uint64]int
+	logLines  map[string]map[lineKey]int
 	merges    []exportLog
+	// counters are each user's, from version 10, as their lines came.
+	counters map[string]exportCounters
+}
+
+// lineKey names a fact, decision, conflict or merge of an import: ids
+// are each user's.
+type lineKey struct {
+	user string
+	id   uint64
+}
+
+// bounds are the counters user's lines are held to: the header's up to
+// version 9, from 10 the user's own line, which must come first.
+func (w *importWriter) bounds(user string, line int) (exportHeader, error) {
+	if w.hdr.Version <= exportShared {
+		return w.hdr, nil
+	}
+	c, ok := w.counters[user]
+	if !ok {
+		return exportHeader{}, fmt.Errorf("%w: line %d: a line of user %q before the user's counters line", ErrBadImport, line, user)
+	}
+	return c.header(w.hdr.Version), nil
 }
 
 // write takes the next chunk, and writes the batch once it is full or the
@@ -83,6 +107,14 @@ func (w *importWriter) put(tx *kv.Tx, c *importChunk) error {
 		if li == len(c.logs) || (fi < len(c.items) && c.items[fi].line < c.logs[li].line) {
 			it := &c.items[fi]
 			fi++
+			hdr, err := w.bounds(it.rec.User, it.line)
+			if err != nil {
+				return err
+			}
+			if err := factInBounds(&it.rec, it.evs, hdr); err != nil {
+				return fmt.Errorf("%w: line %d: %v", ErrBadImport, it.line, err)
+			}
+			tx.Use(it.rec.User)
 			if tx.Has(it.rec.ID) {
 				return fmt.Errorf("%w: line %d: fact id %d is duplicated", ErrBadImport, it.line, it.rec.ID)
 			}
@@ -94,7 +126,7 @@ func (w *importWriter) put(tx *kv.Tx, c *importChunk) error {
 					return err
 				}
 			}
-			w.factLines.add(it.rec.ID, it.line)
+			w.factLines.add(it.rec.User, it.rec.ID, it.line)
 			w.facts++
 			continue
 		}
@@ -110,21 +142,44 @@ func (w *importWriter) put(tx *kv.Tx, c *importChunk) error {
 // putLog writes a decision or conflict line, and keeps a merge for the
 // end, where it is checked against every fact of its user.
 func (w *importWriter) putLog(tx *kv.Tx, l exportLog) error {
-	noun, id, bucket := "decision", uint64(0), kv.BucketDecisions
+	if c := l.Counters; c != nil {
+		if _, dup := w.counters[c.User]; dup {
+			return fmt.Errorf("%w: line %d: a second counters line of user %q", ErrBadImport, l.line, c.User)
+		}
+		w.counters[c.User] = *c
+		return nil
+	}
+	noun, id, bucket, user := "decision", uint64(0), kv.BucketDecisions, ""
 	switch {
 	case l.Decision != nil:
-		id = l.Decision.ID
+		id, user = l.Decision.ID, l.Decision.User
 	case l.Conflict != nil:
-		noun, id, bucket = "conflict", l.Conflict.ID, kv.BucketConflicts
+		noun, id, bucket, user = "conflict", l.Conflict.ID, kv.BucketConflicts, l.Conflict.User
 	default:
+		hdr, err := w.bounds(l.Merge.User, l.line)
+		if err != nil {
+			return err
+		}
+		if l.Merge.ID > hdr.LastMerge {
+			return fmt.Errorf("%w: line %d: merge %d: id outside 1..%d", ErrBadImport, l.line, l.Merge.ID, hdr.LastMerge)
+		}
 		w.merges = append(w.merges, l)
 		return nil
 	}
+	hdr, err := w.bounds(user, l.line)
+	if err != nil {
+		return err
+	}
+	if last := map[string]uint64{"decision": hdr.LastDecision, "conflict": hdr.LastConflict}[noun]; id > last {
+		return fmt.Errorf("%w: line %d: %s %d: id outside 1..%d", ErrBadImport, l.line, noun, id, last)
+	}
+	// Each in its user's data, where a write of the user keeps it.
+	tx.Use(user)
 	// A store holds one entry per id, and the last line would silently win.
 	if tx.HasBlob(bucket, id) {
 		return fmt.Errorf("%w: line %d: %s id %d is duplicated", ErrBadImport, l.line, noun, id)
 	}
-	w.logLines[noun][id] = l.line
+	w.logLines[noun][lineKey{user, id}] = l.line
 	if l.Decision != nil {
 		return putDecision(tx, l.Decision)
 	}
@@ -157,22 +212,48 @@ func (w *importWriter) finish() error {
 			return err
 		}
 		for _, l := range w.merges {
+			tx.Use(l.Merge.User)
 			if err := putMerge(tx, l.Merge); err != nil {
 				return err
 			}
-		}
-		if err := tx.SetNextID(w.hdr.NextID); err != nil {
-			return err
 		}
 		// A successful import leaves a store, of no fact too.
 		if err := tx.MarkImported(); err != nil {
 			return err
 		}
-		for _, c := range []struct {
-			bucket []byte
-			seq    uint64
-		}{{kv.BucketDecisions, w.hdr.LastDecision}, {kv.BucketConflicts, w.hdr.LastConflict}, {kv.BucketMerges, w.hdr.LastMerge}} {
-			if err := tx.SetBlobSeq(c.bucket, c.seq); err != nil {
+		// Each user's counters: their own line's from version 10, else
+		// the store's, which every user of the file keeps (ids were
+		// unique in it, and none is given again).
+		set := func(c exportCounters) error {
+			tx.Use(c.User)
+			if err := tx.SetNextID(c.NextID); err != nil {
+				return err
+			}
+			for _, b := range []struct {
+				bucket []byte
+				seq    uint64
+			}{{kv.BucketDecisions, c.LastDecision}, {kv.BucketConflicts, c.LastConflict}, {kv.BucketMerges, c.LastMerge}} {
+				if err := tx.SetBlobSeq(b.bucket, b.seq); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if w.hdr.Version > exportShared {
+			for _, u := range slices.Sorted(maps.Keys(w.counters)) {
+				if err := set(w.counters[u]); err != nil {
+					return err
+				}
+			}
+		} else {
+			shared := exportCounters{NextID: w.hdr.NextID, LastDecision: w.hdr.LastDecision,
+				LastConflict: w.hdr.LastConflict, LastMerge: w.hdr.LastMerge}
+			err := tx.EachUser(func(u string) error {
+				c := shared
+				c.User = u
+				return set(c)
+			})
+			if err != nil {
 				return err
 			}
 		}
@@ -205,56 +286,78 @@ func (w *importWriter) finish() error {
 	if err := w.dst.View(func(tx *kv.Tx) error {
 		// The checks read the whole file, which need not all stay resident.
 		defer tx.ReleaseMappedEvery(50 * time.Millisecond)()
-		problems = append(checkTx(tx), checkConflicts(tx)...)
-		return nil
+		return tx.EachUser(func(u string) error {
+			problems = append(problems, onLines(append(checkTx(tx), checkConflicts(tx)...), u, &w.factLines, w.logLines)...)
+			return nil
+		})
 	}); err != nil {
 		return wrap(err)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(onLines(problems, &w.factLines, w.logLines)...))
+		return fmt.Errorf("%w: %w", ErrBadImport, errors.Join(problems...))
+	}
+	return nil
+}
+
+// factInBounds checks a fact's id and the decisions its log names against
+// the counters of its user (decodeChunk checked them against the store's
+// bounds alone, in version 10).
+func factInBounds(r *kv.Record, evs []kv.Event, hdr exportHeader) error {
+	if r.ID == 0 || r.ID >= hdr.NextID {
+		return fmt.Errorf("fact id %d is not below next_id %d", r.ID, hdr.NextID)
+	}
+	for _, e := range evs {
+		if max(e.Decision, e.Undoes) > hdr.LastDecision {
+			return fmt.Errorf("fact %d: a log step names decision %d, after last_decision %d", r.ID, max(e.Decision, e.Undoes), hdr.LastDecision)
+		}
 	}
 	return nil
 }
 
 // factLines maps the facts of an import to the lines they were read from,
-// in 12 bytes a fact: the ids come in nearly any order, and are sorted
-// only if a problem must be placed.
+// in 16 bytes a fact: the ids come in nearly any order, and are sorted
+// only if a problem must be placed. Users are numbered as they come.
 type factLines struct {
-	ids    []uint64
-	lines  []int32
+	userNo map[string]uint32
+	facts  []lineOfFact
 	sorted bool
 }
 
-func (f *factLines) add(id uint64, line int) {
-	f.ids = append(f.ids, id)
-	f.lines = append(f.lines, int32(min(line, 1<<31-1)))
+type lineOfFact struct {
+	user uint32
+	line int32
+	id   uint64
+}
+
+func (f *factLines) add(user string, id uint64, line int) {
+	if f.userNo == nil {
+		f.userNo = map[string]uint32{}
+	}
+	n, ok := f.userNo[user]
+	if !ok {
+		n = uint32(len(f.userNo))
+		f.userNo[user] = n
+	}
+	f.facts = append(f.facts, lineOfFact{n, int32(min(line, 1<<31-1)), id})
 	f.sorted = false
 }
 
-// line is the line fact id was read from, 0 if none.
-func (f *factLines) line(id uint64) int {
-	if !f.sorted {
-		idx := make([]int, len(f.ids))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortFunc(idx, func(a, b int) int {
-			switch {
-			case f.ids[a] < f.ids[b]:
-				return -1
-			case f.ids[a] > f.ids[b]:
-				return 1
-			}
-			return 0
-		})
-		ids, lines := make([]uint64, len(idx)), make([]int32, len(idx))
-		for i, j := range idx {
-			ids[i], lines[i] = f.ids[j], f.lines[j]
-		}
-		f.ids, f.lines, f.sorted = ids, lines, true
+func (a lineOfFact) cmp(b lineOfFact) int {
+	return cmp.Or(cmp.Compare(a.user, b.user), cmp.Compare(a.id, b.id))
+}
+
+// line is the line fact id of user was read from, 0 if none.
+func (f *factLines) line(user string, id uint64) int {
+	n, ok := f.userNo[user]
+	if !ok {
+		return 0
 	}
-	if i, ok := slices.BinarySearch(f.ids, id); ok {
-		return int(f.lines[i])
+	if !f.sorted {
+		slices.SortFunc(f.facts, lineOfFact.cmp)
+		f.sorted = true
+	}
+	if i, ok := slices.BinarySearchFunc(f.facts, lineOfFact{user: n, id: id}, lineOfFact.cmp); ok {
+		return int(f.facts[i].line)
 	}
 	return 0
 }

@@ -52,29 +52,30 @@ func (s *Store) indexSince(ctx context.Context, commit []byte) (changes []live.C
 	}
 	// The commits since may be any users' (the change log is the store's).
 	err = s.viewAll(ctx, func(tx *kv.Tx) error {
-		seen := map[uint64]bool{}
-		var ids []uint64
-		h, known, err := tx.ChangedSince(from, func(id uint64) {
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
+		seen := map[kv.Changed]bool{}
+		var facts []kv.Changed
+		h, known, err := tx.ChangedSince(from, func(c kv.Changed) {
+			if !seen[c] {
+				seen[c] = true
+				facts = append(facts, c)
 			}
 		})
 		if err != nil || !known {
 			ok = false
 			return err
 		}
-		for _, id := range ids {
-			r, err := tx.Get(id)
+		for _, c := range facts {
+			// An entry names the fact's user from format 6 on; before,
+			// ids were the store's, read in its one set of buckets.
+			tx.Use(c.User)
+			r, err := tx.Get(c.ID)
 			switch {
 			case errors.Is(err, kv.ErrNotFound):
-				// The change log names ids alone, and the record is
-				// gone: its user cannot be told (ids are unique here).
-				changes = append(changes, live.Change{ID: id, Deleted: true, UserUnknown: true})
+				changes = append(changes, live.Change{ID: c.ID, User: c.User, Deleted: true, UserUnknown: !c.UserKnown})
 			case err != nil:
 				return err
 			default:
-				changes = append(changes, live.Change{ID: id, User: r.User, Text: r.Text, Current: r.Current()})
+				changes = append(changes, live.Change{ID: c.ID, User: r.User, Text: r.Text, Current: r.Current()})
 			}
 		}
 		head, ok = commitName(h), true

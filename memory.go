@@ -278,7 +278,10 @@ func (s *Store) view(ctx context.Context, user string, fn func(tx *kv.Tx) error)
 		}
 		return kv.ViewUser(ctx, s.be, user, s.beOpts, fn)
 	}
-	return s.viewAll(ctx, fn)
+	return s.viewAll(ctx, func(tx *kv.Tx) error {
+		tx.Use(user)
+		return fn(tx)
+	})
 }
 
 // viewAll runs fn in a read transaction over every user's data, for the

@@ -213,12 +213,17 @@ func TestUsersAreIsolated(t *testing.T) {
 	c := newClock("2026-01-01")
 	s, _ := open(t, c, nil)
 	a := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alice", Text: "I like tea."}))
+	first := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alicia", Text: "I like juice."}))
 	b := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "alicia", Text: "I like coffee."}))
 	d := must[memory.Fact](t)(s.Add(ctx, memory.Note{Text: "Default user's fact."}))
+	// Ids are each user's: alicia's 2 is an id alice has none of.
+	if a.ID != 1 || first.ID != 1 || b.ID != 2 || d.ID != 1 {
+		t.Fatalf("ids %d, %d, %d, %d; want each user's from 1", a.ID, first.ID, b.ID, d.ID)
+	}
 	if got := ids(must[[]memory.Fact](t)(s.List(ctx, "alice", &memory.ListOptions{All: true}))); len(got) != 1 || got[0] != a.ID {
 		t.Errorf("alice sees %v", got)
 	}
-	wantAt(t, s, "alicia", "", "", b.ID)
+	wantAt(t, s, "alicia", "", "", first.ID, b.ID)
 	wantAt(t, s, "", "", "", d.ID)
 	if p := must[string](t)(s.Prompt(ctx, "alice", nil)); strings.Contains(p, "coffee") || strings.Contains(p, "Default") {
 		t.Errorf("alice's prompt holds another's fact:\n%s", p)

@@ -72,12 +72,49 @@ type model struct {
 	clock   *modelClock
 	facts   map[uint64]*mFact
 	deleted []uint64
-	maxID   uint64
+	maxID   map[string]uint64 // each user's, as the model names facts
 	// succ links each fact to the facts that replaced it: the chains of
 	// versions History walks.
 	succ  map[uint64][]uint64
 	nonce int
 	stats map[string]int // operations and their outcomes, for the log
+}
+
+// The store's ids are each user's own; the model names a fact by a key
+// that holds its user too (mKey), and translates at the store's calls.
+const mUserShift = 40
+
+// mKey is the model's name of user's fact id.
+func mKey(user string, id uint64) uint64 {
+	if id == 0 {
+		return 0
+	}
+	return uint64(slices.Index(modelUsers, user)+1)<<mUserShift | id
+}
+
+// storeID is the store's id of the fact the model calls k.
+func storeID(k uint64) uint64 { return k & (1<<mUserShift - 1) }
+
+// mFactOf is a fact as the store returns it, named as the model names it.
+func mFactOf(f memory.Fact) memory.Fact {
+	f.ID, f.Supersedes, f.SupersededBy = mKey(f.User, f.ID), mKey(f.User, f.Supersedes), mKey(f.User, f.SupersededBy)
+	return f
+}
+
+func mFactsOf(fs []memory.Fact) []memory.Fact {
+	out := make([]memory.Fact, len(fs))
+	for i, f := range fs {
+		out[i] = mFactOf(f)
+	}
+	return out
+}
+
+func mEventsOf(user string, evs []memory.Event) []memory.Event {
+	out := slices.Clone(evs)
+	for i := range out {
+		out[i].By = mKey(user, out[i].By)
+	}
+	return out
 }
 
 func (m *model) ids() []uint64 {
@@ -328,7 +365,7 @@ func (m *model) insert(f memory.Fact, now time.Time) {
 		mf.log = append(mf.log, mEvent{kind: memory.EventPinned, at: now, origin: f.Origin})
 	}
 	m.facts[f.ID] = mf
-	m.maxID = f.ID
+	m.maxID[f.User] = f.ID
 }
 
 func (m *model) supersede(old uint64, f memory.Fact, now time.Time) {
@@ -476,14 +513,14 @@ func (m *model) verify(t *rapid.T, s *memory.Store) {
 			t.Fatal(err)
 		}
 		noOtherUser(t, "List all", u, all)
-		wantIDs(t, fmt.Sprintf("List(%q, all)", u), ids(all), m.list(u, true))
-		for _, f := range all {
+		wantIDs(t, fmt.Sprintf("List(%q, all)", u), ids(mFactsOf(all)), m.list(u, true))
+		for _, f := range mFactsOf(all) {
 			m.wantFact(t, "List all", f)
-			evs, err := s.Events(ctx, u, f.ID)
+			evs, err := s.Events(ctx, u, storeID(f.ID))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g, w := fmtEvents(evs), fmtEvents(m.facts[f.ID].events()); g != w {
+			if g, w := fmtEvents(mEventsOf(u, evs)), fmtEvents(m.facts[f.ID].events()); g != w {
 				t.Fatalf("Events(%d)\n got  %s\n want %s", f.ID, g, w)
 			}
 		}
@@ -492,13 +529,13 @@ func (m *model) verify(t *rapid.T, s *memory.Store) {
 			t.Fatal(err)
 		}
 		noOtherUser(t, "List", u, cur)
-		wantIDs(t, fmt.Sprintf("List(%q)", u), ids(cur), m.list(u, false))
+		wantIDs(t, fmt.Sprintf("List(%q)", u), ids(mFactsOf(cur)), m.list(u, false))
 		now, err := s.At(ctx, u, time.Time{}, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		noOtherUser(t, "At", u, now)
-		wantIDs(t, fmt.Sprintf("At(%q, now, now)", u), ids(now), m.at(u, m.now(), m.now()))
+		wantIDs(t, fmt.Sprintf("At(%q, now, now)", u), ids(mFactsOf(now)), m.at(u, m.now(), m.now()))
 		m.verifyPrompt(t, s, u)
 	}
 }
@@ -603,7 +640,13 @@ func (m *model) drawTarget(t *rapid.T, prefer func(memory.Fact) bool) (uint64, s
 			liked = append(liked, id)
 		}
 	}
-	pool := append(append(live, m.deleted...), m.maxID+1)
+	never := mKey(m.drawUser(t, "never used, of"), 1)
+	for _, k := range m.maxID {
+		if k>>mUserShift == never>>mUserShift {
+			never = k + 1
+		}
+	}
+	pool := append(append(live, m.deleted...), never)
 	switch rapid.IntRange(0, 3).Draw(t, "pool") {
 	case 0, 1:
 		if len(liked) > 0 {
@@ -618,7 +661,10 @@ func (m *model) drawTarget(t *rapid.T, prefer func(memory.Fact) bool) (uint64, s
 	if mf, ok := m.facts[id]; ok && rapid.IntRange(0, 5).Draw(t, "as another user") < 5 {
 		return id, mf.f.User
 	}
-	return id, m.drawUser(t, "user")
+	// Another user's call with the id names that user's fact of the id,
+	// if they have one: ids are each user's.
+	user := m.drawUser(t, "user")
+	return mKey(user, storeID(id)), user
 }
 
 // behind says whether fact id's log holds a step after now: the clock was
@@ -699,8 +745,9 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		if !m.expectErr(t, "Add", err, errs...) {
 			return
 		}
-		if got.ID <= m.maxID {
-			t.Fatalf("Add gave id %d, not above every id so far (%d)", got.ID, m.maxID)
+		got = mFactOf(got)
+		if got.ID <= m.maxID[n.User] {
+			t.Fatalf("Add gave id %d, not above every id of the user so far (%d)", storeID(got.ID), storeID(m.maxID[n.User]))
 		}
 		want.ID, want.RecordedAt = got.ID, now
 		m.insert(want, now)
@@ -734,12 +781,13 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			}
 		}
 		now := m.now()
-		got, err := s.Supersede(ctx, n.User, old, n)
+		got, err := s.Supersede(ctx, n.User, storeID(old), n)
 		if !m.expectErr(t, "Supersede", err, errs...) {
 			return
 		}
-		if got.ID <= m.maxID {
-			t.Fatalf("Supersede gave id %d, not above every id so far (%d)", got.ID, m.maxID)
+		got = mFactOf(got)
+		if got.ID <= m.maxID[n.User] {
+			t.Fatalf("Supersede gave id %d, not above every id of the user so far (%d)", storeID(got.ID), storeID(m.maxID[n.User]))
 		}
 		want.ID, want.RecordedAt, want.Supersedes = got.ID, now, old
 		m.supersede(old, want, now)
@@ -770,10 +818,11 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 				errs = append(errs, memory.ErrBudgetExceeded)
 			}
 			now := m.now()
-			got, err := call(ctx, user, id, c)
+			got, err := call(ctx, user, storeID(id), c)
 			if !m.expectErr(t, op, err, errs...) {
 				return
 			}
+			got = mFactOf(got)
 			mf.f.ValidUntil, mf.f.SupersededBy = time.Time{}, 0
 			if retract {
 				mf.f.ValidUntil = now
@@ -798,10 +847,11 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			op, call = "Pin", s.Pin
 		}
 		now := m.now()
-		got, err := call(ctx, user, id)
+		got, err := call(ctx, user, storeID(id))
 		if !m.expectErr(t, op, err, errs...) {
 			return
 		}
+		got = mFactOf(got)
 		if mf.f.Pinned != pin { // pinning a pinned fact changes nothing
 			mf.f.Pinned = pin
 			kind := memory.EventUnpinned
@@ -844,9 +894,13 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			if chain {
 				op = "Delete chain"
 			}
-			got, err := s.Delete(ctx, user, id, &memory.DeleteOptions{Chain: chain})
+			gotIDs, err := s.Delete(ctx, user, storeID(id), &memory.DeleteOptions{Chain: chain})
 			if !m.expectErr(t, op, err, errs...) {
 				return
+			}
+			got := make([]uint64, len(gotIDs))
+			for i, g := range gotIDs {
+				got[i] = mKey(user, g)
 			}
 			doomed := []uint64{id}
 			if chain {
@@ -871,15 +925,15 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 				t.Fatal(err)
 			}
 			noOtherUser(t, "At", user, got)
-			wantIDs(t, fmt.Sprintf("At(%q, event %s, known %s)", user, fmtTime(e), fmtTime(k)), ids(got), m.at(user, e, k))
-			for _, f := range got {
+			wantIDs(t, fmt.Sprintf("At(%q, event %s, known %s)", user, fmtTime(e), fmtTime(k)), ids(mFactsOf(got)), m.at(user, e, k))
+			for _, f := range mFactsOf(got) {
 				m.wantFact(t, "At", f)
 			}
 			m.stats["At"]++
 		},
 		"History": func(t *rapid.T) {
 			id, user := m.drawTarget(t, nil)
-			got, err := s.History(ctx, user, id)
+			got, err := s.History(ctx, user, storeID(id))
 			mf, ok := m.facts[id]
 			if !ok || mf.f.User != user {
 				m.expectErr(t, "History", err, memory.ErrNotFound)
@@ -887,7 +941,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			}
 			m.expectErr(t, "History", err)
 			noOtherUser(t, "History", user, got)
-			wantIDs(t, fmt.Sprintf("History(%d)", id), ids(got), m.history(id))
+			wantIDs(t, fmt.Sprintf("History(%d)", id), ids(mFactsOf(got)), m.history(id))
 		},
 		"Candidates": func(t *rapid.T) {
 			user := m.drawUser(t, "user")
@@ -900,14 +954,15 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			want := m.candidates(user, q)
 			gotIDs := make([]uint64, 0, len(got.Candidates))
 			for _, c := range got.Candidates {
-				gotIDs = append(gotIDs, c.Fact.ID)
 				if c.Fact.User != user {
 					t.Fatalf("Candidates of user %q hold fact %d of user %q", user, c.Fact.ID, c.Fact.User)
 				}
-				m.wantFact(t, "Candidates", c.Fact)
+				f := mFactOf(c.Fact)
+				gotIDs = append(gotIDs, f.ID)
+				m.wantFact(t, "Candidates", f)
 				terms := slices.Sorted(slices.Values(termStrings(c.Terms)))
-				if !slices.Equal(terms, want[c.Fact.ID]) {
-					t.Fatalf("Candidates(%q, %q): fact %d shares %q, want %q", user, q, c.Fact.ID, terms, want[c.Fact.ID])
+				if !slices.Equal(terms, want[f.ID]) {
+					t.Fatalf("Candidates(%q, %q): fact %d shares %q, want %q", user, q, c.Fact.ID, terms, want[f.ID])
 				}
 			}
 			slices.Sort(gotIDs)
@@ -939,17 +994,17 @@ func (m *model) finish(t *rapid.T, s *memory.Store) {
 					t.Fatal(err)
 				}
 				noOtherUser(t, "At", u, got)
-				wantIDs(t, fmt.Sprintf("At(%q, event %s, known %s)", u, fmtTime(e), fmtTime(k)), ids(got), m.at(u, e, k))
+				wantIDs(t, fmt.Sprintf("At(%q, event %s, known %s)", u, fmtTime(e), fmtTime(k)), ids(mFactsOf(got)), m.at(u, e, k))
 				m.stats["At (grid)"]++
 			}
 		}
 	}
 	for _, id := range m.ids() {
-		got, err := s.History(ctx, m.facts[id].f.User, id)
+		got, err := s.History(ctx, m.facts[id].f.User, storeID(id))
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantIDs(t, fmt.Sprintf("History(%d)", id), ids(got), m.history(id))
+		wantIDs(t, fmt.Sprintf("History(%d)", id), ids(mFactsOf(got)), m.history(id))
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Fatalf("Check: %v", err)
@@ -974,7 +1029,7 @@ func TestModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		m := &model{clock: c, facts: map[uint64]*mFact{}, succ: map[uint64][]uint64{}, stats: stats}
+		m := &model{clock: c, facts: map[uint64]*mFact{}, succ: map[uint64][]uint64{}, maxID: map[string]uint64{}, stats: stats}
 		t.Repeat(m.actions(s))
 		m.finish(t, s)
 	})

@@ -183,7 +183,7 @@ func TestRememberConflictsExport(t *testing.T) {
 		!slices.Equal(ds[i].AlsoConflicts, out.Decision.AlsoConflicts) {
 		t.Errorf("imported decisions %+v", ds)
 	}
-	old := strings.Replace(b.String(), `"version":9`, `"version":5`, 1)
+	old := shared(t, b.String(), 5)
 	fresh, _ := open(t, newClock("2026-05-01"), &memory.Options{NoSync: true})
 	if _, err := fresh.Import(ctx, strings.NewReader(old), nil); !errors.Is(err, memory.ErrBadImport) || !strings.Contains(err.Error(), "version 5") {
 		t.Errorf("version 5 import with further conflicts: %v, want ErrBadImport naming the version", err)

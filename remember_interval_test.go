@@ -103,7 +103,7 @@ func TestEventUntilSourceRoundTrips(t *testing.T) {
 	if again.String() != b.String() {
 		t.Errorf("re-export differs:\n%s\nwant:\n%s", again.String(), b.String())
 	}
-	old := strings.Replace(b.String(), `"version":9,`, `"version":7,`, 1)
+	old := shared(t, b.String(), 7)
 	s3, _ := open(t, nil, nil)
 	if _, err := s3.Import(ctx, strings.NewReader(old), nil); err == nil || !strings.Contains(err.Error(), "event_until_source in a version 7 export") {
 		t.Errorf("a version 7 export with an end's source: %v", err)

@@ -115,6 +115,7 @@ func (s *Store) storedVectors(docs []index.Doc, read func(fn func(tx *kv.Tx) err
 	}
 	err = read(func(tx *kv.Tx) error {
 		for i := range docs {
+			tx.Use(docs[i].User) // ids are each user's
 			v, err := tx.Vector(docs[i].ID)
 			if err != nil {
 				return err

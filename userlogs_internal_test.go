@@ -11,8 +11,8 @@ import (
 
 // A user's prompt and graph read that user's conflicts and merges only:
 // another user's entry, damaged past its owner, breaks neither (its own
-// user's reads and Check report it), while one that names no owner is
-// reported to every reader.
+// user's reads and Check report it), while one in the user's own data
+// that names no owner is reported to the user's reads.
 func TestUserLogsReadPerUser(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -33,14 +33,14 @@ func TestUserLogsReadPerUser(t *testing.T) {
 			if _, err := s.Add(ctx, Note{Text: "I work at company A.", Claims: []Claim{{Relation: RelWorksAt, Object: "company A"}}}); err != nil {
 				t.Fatal(err)
 			}
-			put := func(id uint64, v string) {
+			put := func(user string, id uint64, v string) {
 				t.Helper()
-				if err := s.db.Update(func(tx *kv.Tx) error { return tx.PutBlob(tc.bucket, id, []byte(v)) }); err != nil {
+				if err := s.db.Update(func(tx *kv.Tx) error { tx.Use(user); return tx.PutBlob(tc.bucket, id, []byte(v)) }); err != nil {
 					t.Fatal(err)
 				}
 				s.lists.invalidate(nil)
 			}
-			put(5, `{"id":"five","user":"bob"}`)
+			put("bob", 5, `{"id":"five","user":"bob"}`)
 			if err := tc.mine(s); err != nil {
 				t.Errorf("another user's damaged %s broke this user's read: %v", tc.noun, err)
 			}
@@ -50,7 +50,7 @@ func TestUserLogsReadPerUser(t *testing.T) {
 			if err := s.Check(ctx); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("Check: %v, want ErrCorrupt", err)
 			}
-			put(5, `{not json`)
+			put("", 5, `{not json`)
 			if err := tc.mine(s); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("an entry of no known user: %v, want ErrCorrupt", err)
 			}

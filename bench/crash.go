@@ -33,6 +33,15 @@ const (
 	envCrashRun  = "PALIMPSEST_CRASH_RUN"
 )
 
+// keyedAll is facts with their ids as the test names them (keyed).
+func keyedAll(fs []memory.Fact) []memory.Fact {
+	out := make([]memory.Fact, len(fs))
+	for i, f := range fs {
+		out[i] = keyed(f)
+	}
+	return out
+}
+
 // crashUsers are the users the child writes for.
 var crashUsers = []string{"", "ana", "boris"}
 
@@ -465,6 +474,7 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 		if err != nil {
 			return append(problems, fmt.Sprintf("List: %v", err))
 		}
+		all, cur = keyedAll(all), keyedAll(cur)
 		var want []uint64
 		for _, f := range all {
 			store[f.ID] = f
@@ -559,7 +569,8 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 		}
 		have := map[uint64]decisionExpect{}
 		for _, d := range ds {
-			have[d.ID] = decisionExpect{ID: d.ID, Action: string(d.Action), Target: d.Target, Added: d.Added}
+			de := decisionOf(d)
+			have[de.ID] = de
 		}
 		for id, want := range h.decs {
 			if h.decUsr[id] != u {
@@ -622,7 +633,7 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 			problems = append(problems, fmt.Sprintf("Candidates: %v", err))
 			continue
 		}
-		if !slices.ContainsFunc(look.Candidates, func(c memory.Candidate) bool { return c.Fact.ID == f.ID }) {
+		if !slices.ContainsFunc(look.Candidates, func(c memory.Candidate) bool { return crashKey(c.Fact.User, c.Fact.ID) == f.ID }) {
 			problems = append(problems, fmt.Sprintf("the lookup of current fact %d's text does not find it", f.ID))
 		}
 	}

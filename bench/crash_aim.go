@@ -285,8 +285,8 @@ func (h *crashHarness) leaveIndexBehind(ctx context.Context, run int) (bool, err
 			return false, fmt.Errorf("leaving the kept index behind: %w", err)
 		}
 		for _, f := range fs {
-			if m, ok := h.facts[f.ID]; !ok || m.expect != expectOf(f) {
-				h.facts[f.ID] = modelFact{expectOf(f), ref}
+			if e := expectOf(f); h.facts[e.ID].expect != e {
+				h.facts[e.ID] = modelFact{e, ref}
 			}
 		}
 	}

@@ -197,6 +197,8 @@ func TestInflightOutcome(t *testing.T) {
 
 // verify counts an acknowledged change the store lacks as lost, and a fact
 // no call wrote as a failure, on a real store.
+// The lines name facts as the child does: by their key (crashKey), here of
+// the default user's facts 1 and 2.
 func TestVerifyFindsLoss(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -206,17 +208,17 @@ func TestVerifyFindsLoss(t *testing.T) {
 	}{
 		{"all there", []string{
 			`{"kind":"intent","seq":1,"op":"add","user":"","text":"my bicycle"}`,
-			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"my bicycle","state":"current"}]}`}, 0, 0},
+			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1099511627777,"user":"","text":"my bicycle","state":"current"}]}`}, 0, 0},
 		{"acknowledged fact missing", []string{
 			`{"kind":"intent","seq":1,"op":"add","user":"","text":"my bicycle"}`,
-			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"my bicycle","state":"current"}]}`,
+			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1099511627777,"user":"","text":"my bicycle","state":"current"}]}`,
 			`{"kind":"intent","seq":2,"op":"add","user":"","text":"my guitar"}`,
-			`{"kind":"ack","seq":2,"op":"add","user":"","facts":[{"id":2,"user":"","text":"my guitar","state":"current"}]}`}, 1, 1},
+			`{"kind":"ack","seq":2,"op":"add","user":"","facts":[{"id":1099511627778,"user":"","text":"my guitar","state":"current"}]}`}, 1, 1},
 		{"acknowledged retraction missing", []string{
-			`{"kind":"intent","seq":1,"op":"invalidate","user":"","id":1}`,
-			`{"kind":"ack","seq":1,"op":"invalidate","user":"","id":1,"facts":[{"id":1,"user":"","text":"my bicycle","state":"retracted"}]}`}, 1, 1},
+			`{"kind":"intent","seq":1,"op":"invalidate","user":"","id":1099511627777}`,
+			`{"kind":"ack","seq":1,"op":"invalidate","user":"","id":1099511627777,"facts":[{"id":1099511627777,"user":"","text":"my bicycle","state":"retracted"}]}`}, 1, 1},
 		{"ack without intent", []string{
-			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"my bicycle","state":"current"}]}`}, 0, 1},
+			`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1099511627777,"user":"","text":"my bicycle","state":"current"}]}`}, 0, 1},
 		{"fact with no call", nil, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -273,9 +275,9 @@ func TestVerifyFindsLeak(t *testing.T) {
 	}
 	lines := [][]byte{
 		[]byte(`{"kind":"intent","seq":1,"op":"add","user":"","text":"` + kept + `"}`),
-		[]byte(`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1,"user":"","text":"` + kept + `","state":"current"}]}`),
-		[]byte(`{"kind":"intent","seq":2,"op":"delete","user":"","id":2}`),
-		[]byte(`{"kind":"ack","seq":2,"op":"delete","user":"","id":2,"deleted":[2],"texts":["` + gone + `","` + kept + `"]}`),
+		[]byte(`{"kind":"ack","seq":1,"op":"add","user":"","facts":[{"id":1099511627777,"user":"","text":"` + kept + `","state":"current"}]}`),
+		[]byte(`{"kind":"intent","seq":2,"op":"delete","user":"","id":1099511627778}`),
+		[]byte(`{"kind":"ack","seq":2,"op":"delete","user":"","id":1099511627778,"deleted":[1099511627778],"texts":["` + gone + `","` + kept + `"]}`),
 	}
 	for _, tc := range []struct {
 		name  string

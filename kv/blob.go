@@ -3,8 +3,6 @@ package kv
 import (
 	"errors"
 	"fmt"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Blob buckets hold records that package memory encodes itself: the
@@ -15,7 +13,6 @@ var (
 	BucketDecisions = []byte("decisions")
 	BucketConflicts = []byte("conflicts")
 	BucketMerges    = []byte("merges")
-	optionalBuckets = [][]byte{bucketVectors, BucketDecisions, BucketConflicts, BucketMerges, bucketLogUsers, bucketChanges}
 )
 
 // MaxID is the largest id of a fact, decision, conflict or merge: 2^53−1,
@@ -37,7 +34,7 @@ func (t *Tx) NextBlobID(bucket []byte) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	id := b.Sequence() + 1
+	id := max(b.Sequence(), t.floor(bucket)) + 1
 	if err := freeID(string(bucket), id, b.Get(idKey(id)) != nil); err != nil {
 		return 0, err
 	}
@@ -142,16 +139,6 @@ func (t *Tx) ForEachBlob(bucket []byte, reverse bool, fn func(id uint64, v []byt
 	return nil
 }
 
-// createOptional adds the optional buckets a file lacks.
-func createOptional(tx *bolt.Tx) error {
-	for _, name := range optionalBuckets {
-		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // SetBlobSeq sets the sequence NextBlobID counts from (import keeps ids),
 // at most MaxID.
 func (t *Tx) SetBlobSeq(bucket []byte, seq uint64) error {
@@ -168,7 +155,7 @@ func (t *Tx) SetBlobSeq(bucket []byte, seq uint64) error {
 // BlobSeq returns the last id NextBlobID allocated.
 func (t *Tx) BlobSeq(bucket []byte) uint64 {
 	if b := t.sp.bucket(bucket); b != nil {
-		return b.Sequence()
+		return max(b.Sequence(), t.floor(bucket))
 	}
-	return 0
+	return t.floor(bucket)
 }

@@ -3,6 +3,8 @@ package kv
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -44,6 +46,9 @@ const (
 	// changeGap: the file was written by a program that keeps no log
 	// between the entry before and this one, so what changed then is unknown.
 	changeGap
+	// changeUsers: the ids are grouped by user (format 6 on); an entry
+	// without it lists ids alone, which were the store's then.
+	changeUsers
 )
 
 const changeHeadLen = 8 + 8 + 8 + 1
@@ -81,22 +86,31 @@ func (t *Tx) appendChange(compacted bool) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]uint64, 0, len(t.touched))
-	for id := range t.touched {
-		ids = append(ids, id)
+	// The ids of each user, users in order: from format 6 ids are each
+	// user's own, and an entry must say whose.
+	byUser := map[string][]uint64{}
+	for k, f := range t.touched {
+		byUser[f.user] = append(byUser[f.user], k.id)
 	}
-	slices.Sort(ids)
 	c := Commit{Seq: seq, Tag: rand.Uint64()}
-	v := make([]byte, changeHeadLen, changeHeadLen+2*len(ids))
+	v := make([]byte, changeHeadLen, changeHeadLen+2*len(t.touched))
 	be.PutUint64(v[0:], uint64(t.tx.ID()))
 	be.PutUint64(v[8:], c.Tag)
-	if len(ids) > maxChangeIDs {
+	flags |= changeUsers
+	if len(t.touched) > maxChangeIDs {
 		flags |= changeWhole
 	} else {
-		prev := uint64(0)
-		for _, id := range ids {
-			v = binary.AppendUvarint(v, id-prev)
-			prev = id
+		for _, user := range slices.Sorted(maps.Keys(byUser)) {
+			ids := byUser[user]
+			slices.Sort(ids)
+			v = binary.AppendUvarint(v, uint64(len(user)))
+			v = append(v, user...)
+			v = binary.AppendUvarint(v, uint64(len(ids)))
+			prev := uint64(0)
+			for _, id := range ids {
+				v = binary.AppendUvarint(v, id-prev)
+				prev = id
+			}
 		}
 	}
 	v[24] = flags
@@ -150,13 +164,21 @@ func (t *Tx) Head() (Commit, bool) {
 	return Commit{Seq: be.Uint64(k), Tag: be.Uint64(v[8:])}, true
 }
 
-// ChangedSince calls fn with every id the commits after from touched (an id
+// Changed is a fact a commit touched: its id, and its user where the entry
+// says (every entry since format 6; before, ids were the store's).
+type Changed struct {
+	User      string
+	UserKnown bool
+	ID        uint64
+}
+
+// ChangedSince calls fn with every fact the commits after from touched (one
 // may come more than once), and returns the head it read up to. ok is
 // false when the log cannot tell: from is not in it (never was, trimmed
 // away, or of another file's history), an entry lists no ids because its
 // commit touched too many, a program that keeps no log wrote the file
 // since from, or the log does not cover the file (see Head).
-func (t *Tx) ChangedSince(from Commit, fn func(id uint64)) (head Commit, ok bool, err error) {
+func (t *Tx) ChangedSince(from Commit, fn func(Changed)) (head Commit, ok bool, err error) {
 	head, ok = t.Head()
 	if !ok {
 		return Commit{}, false, nil
@@ -176,23 +198,47 @@ func (t *Tx) ChangedSince(from Commit, fn func(id uint64)) (head Commit, ok bool
 		if v[24]&(changeWhole|changeGap) != 0 {
 			return Commit{}, false, nil
 		}
-		if err := eachChangedID(v[changeHeadLen:], fn); err != nil {
+		if err := eachChanged(v[changeHeadLen:], v[24]&changeUsers != 0, fn); err != nil {
 			return Commit{}, false, fmt.Errorf("%w: change log entry %d: %w", ErrCorrupt, be.Uint64(k), err)
 		}
 	}
 	return head, true, nil
 }
 
-func eachChangedID(b []byte, fn func(uint64)) error {
-	id := uint64(0)
-	for len(b) > 0 {
+func eachChanged(b []byte, byUser bool, fn func(Changed)) error {
+	uvarint := func() (uint64, error) {
 		d, n := binary.Uvarint(b)
 		if n <= 0 {
-			return fmt.Errorf("bad id delta")
+			return 0, fmt.Errorf("bad varint")
 		}
-		id += d
-		fn(id)
 		b = b[n:]
+		return d, nil
+	}
+	for len(b) > 0 {
+		c, count := Changed{}, uint64(math.MaxUint64)
+		if byUser {
+			n, err := uvarint()
+			if err != nil || n > uint64(len(b)) {
+				return fmt.Errorf("bad user name")
+			}
+			c.User, c.UserKnown, b = string(b[:n]), true, b[n:]
+			if count, err = uvarint(); err != nil {
+				return err
+			}
+		}
+		id := uint64(0)
+		for ; count > 0 && len(b) > 0; count-- {
+			d, err := uvarint()
+			if err != nil {
+				return fmt.Errorf("bad id delta")
+			}
+			id += d
+			c.ID = id
+			fn(c)
+		}
+		if byUser && count > 0 {
+			return fmt.Errorf("short id list")
+		}
 	}
 	return nil
 }
@@ -201,7 +247,7 @@ func eachChangedID(b []byte, fn func(uint64)) error {
 func loggedNoRecord(b *bolt.Bucket) bool {
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if len(v) != changeHeadLen || v[24] != 0 {
+		if len(v) != changeHeadLen || v[24]&^changeUsers != 0 {
 			return false
 		}
 	}

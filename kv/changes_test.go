@@ -1,7 +1,9 @@
 package kv
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -20,21 +22,30 @@ func head(t *testing.T, db *DB) (Commit, bool) {
 
 // since returns the ids the commits after from touched, sorted and
 // without repeats, and whether the log could tell.
-func since(t *testing.T, db *DB, from Commit) ([]uint64, Commit, bool) {
+func since(t *testing.T, db *DB, from Commit) ([]Changed, Commit, bool) {
 	t.Helper()
-	var ids []uint64
+	var ids []Changed
 	var h Commit
 	var ok bool
 	err := db.View(func(tx *Tx) error {
 		var err error
-		h, ok, err = tx.ChangedSince(from, func(id uint64) { ids = append(ids, id) })
+		h, ok, err = tx.ChangedSince(from, func(c Changed) { ids = append(ids, c) })
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(ids)
+	slices.SortFunc(ids, func(a, b Changed) int { return cmp.Or(strings.Compare(a.User, b.User), cmp.Compare(a.ID, b.ID)) })
 	return slices.Compact(ids), h, ok
+}
+
+// of names facts of user, as the change log does.
+func of(user string, ids ...uint64) []Changed {
+	var out []Changed
+	for _, id := range ids {
+		out = append(out, Changed{User: user, UserKnown: true, ID: id})
+	}
+	return out
 }
 
 // put writes one new record and returns the commit that wrote it.
@@ -43,6 +54,7 @@ func put(t *testing.T, db *DB, user, text string) (uint64, Commit) {
 	var id uint64
 	var c func() Commit
 	err := db.Update(func(tx *Tx) error {
+		tx.Use(user)
 		var err error
 		if id, err = tx.NextID(); err != nil {
 			return err
@@ -67,11 +79,11 @@ func TestChangeLogNamesWhatEachCommitTouched(t *testing.T) {
 		t.Fatalf("head = %v, %v; want %v", h, ok, cb)
 	}
 	var cd func() Commit
-	if err := db.Update(func(tx *Tx) error { cd = tx.Commit; return tx.Delete(a) }); err != nil {
+	if err := db.Update(func(tx *Tx) error { cd = tx.Commit; tx.Use("ann"); return tx.Delete(a) }); err != nil {
 		t.Fatal(err)
 	}
 	ids, h, ok := since(t, db, ca)
-	if !ok || h != cd() || !slices.Equal(ids, []uint64{a, b}) {
+	if !ok || h != cd() || !slices.Equal(ids, of("ann", a, b)) {
 		t.Fatalf("since %v: %v up to %v, %v; want [%d %d] up to %v", ca, ids, h, ok, a, b, cd())
 	}
 	if ids, _, ok := since(t, db, cd()); !ok || len(ids) != 0 {
@@ -118,11 +130,11 @@ func TestChangeLogGoesOnAcrossACompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, h, ok := since(t, db, c)
-	if !ok || !slices.Equal(ids, []uint64{b}) || h.Seq != c.Seq+2 {
+	if !ok || !slices.Equal(ids, of("ann", b)) || h.Seq != c.Seq+2 {
 		t.Fatalf("since %v after a compaction: %v up to %v, %v; want [%d] up to commit %d", c, ids, h, ok, b, c.Seq+2)
 	}
 	d, _ := put(t, db, "bob", "I like juice.")
-	if ids, _, ok := since(t, db, c); !ok || !slices.Equal(ids, []uint64{b, d}) {
+	if ids, _, ok := since(t, db, c); !ok || !slices.Equal(ids, append(of("ann", b), of("bob", d)...)) {
 		t.Fatalf("since %v after a write on the compacted file: %v, %v", c, ids, ok)
 	}
 }
@@ -131,6 +143,7 @@ func TestChangeLogMarksALargeCommitWhole(t *testing.T) {
 	db := openTest(t)
 	_, c := put(t, db, "ann", "I like tea.")
 	err := db.Update(func(tx *Tx) error {
+		tx.Use("ann")
 		for range maxChangeIDs + 1 {
 			id, err := tx.NextID()
 			if err != nil {

@@ -28,7 +28,7 @@ func TestLogRewrittenAcrossPagesKeepsItsSteps(t *testing.T) {
 						if err != nil {
 							return err
 						}
-						if err := tx.Put(&Record{ID: id, User: "ann", Text: text, RecordedAt: 1}); err != nil {
+						if err := tx.Put(&Record{ID: id, Text: text, RecordedAt: 1}); err != nil {
 							return err
 						}
 					}
@@ -101,7 +101,7 @@ func TestAppendAfterDeletingTheNextFactsLog(t *testing.T) {
 						if err != nil {
 							return err
 						}
-						if err := tx.Put(&Record{ID: id, User: "ann", Text: "I like tea.", RecordedAt: 1}); err != nil {
+						if err := tx.Put(&Record{ID: id, Text: "I like tea.", RecordedAt: 1}); err != nil {
 							return err
 						}
 						steps := 1

@@ -23,7 +23,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
@@ -72,8 +71,12 @@ var (
 // Open instead of calling its facts corrupt. Version 5 may hold records of
 // version 4 (a fact that replaced several), and its open conflicts name
 // only current facts: the upgrade runs Options.Upgrade in its commit.
+// Version 6 keeps each user's data apart, with ids and counters of its
+// own (userspace.go, upgrade6.go); a writable Open moves an older file
+// into that layout, a read-only one reads it as it is.
 const (
-	formatVersion   = 5
+	formatVersion   = 6
+	formatVersionV5 = 5
 	formatVersionV4 = 4
 	formatVersionV3 = 3
 	formatVersionV2 = 2
@@ -394,9 +397,9 @@ func (d *DB) View(fn func(*Tx) error) (err error) {
 
 // newTx is a transaction of d, knowing its log index.
 func (d *DB) newTx(btx *bolt.Tx) *Tx {
-	t := newTx(btx)
+	t := newTx(btx, d.format >= formatVersion)
 	t.owner, t.logsIndexed = d.opts.LogOwner, d.logsIndexed
-	t.factKeys, t.factsIndexed = d.opts.LogFacts, d.format == formatVersion
+	t.factKeys, t.factsIndexed = d.opts.LogFacts, d.format >= formatVersionV5
 	return t
 }
 
@@ -589,9 +592,7 @@ func (d *DB) Check() (err error) {
 		return err
 	}
 	err = d.View(func(tx *Tx) error {
-		return tx.tx.ForEach(func(_ []byte, b *bolt.Bucket) error {
-			return b.ForEach(func(_, _ []byte) error { return nil })
-		})
+		return tx.tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return touchKeys(b, 0) })
 	})
 	if err != nil {
 		return err
@@ -617,6 +618,22 @@ func (d *DB) Check() (err error) {
 	return d.Stale()
 }
 
+// touchKeys reads every key of b and of the buckets in it (each user's
+// data is a bucket in the peruser bucket).
+func touchKeys(b *bolt.Bucket, depth int) error {
+	if depth > maxWalkDepth {
+		return fmt.Errorf("%w: buckets nested %d deep", ErrCorrupt, depth)
+	}
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			if nb := b.Bucket(k); nb != nil {
+				return touchKeys(nb, depth+1)
+			}
+		}
+		return nil
+	})
+}
+
 // Stale returns nil, or an error wrapping ErrStale that names the commit
 // the store answers from and the one that may have been lost. It lasts until
 // Repair.
@@ -637,6 +654,7 @@ func (d *DB) staleLocked() error {
 // initSchema creates the buckets of a new file, or verifies that an existing
 // file is a store of a format this code can read.
 func (d *DB) initSchema(b *bolt.DB) error {
+	version := func(tx *bolt.Tx) uint64 { return be.Uint64(tx.Bucket(bucketMeta).Get(keyVersion)) }
 	check := func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
 		if m == nil {
@@ -649,14 +667,15 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if got := be.Uint64(v); got < formatVersionV2 || got > formatVersion {
 			return fmt.Errorf("%w: format version %d, this program reads %d to %d", ErrCorrupt, got, formatVersionV2, formatVersion)
 		}
-		for _, name := range allBuckets {
-			if tx.Bucket(name) == nil {
-				return fmt.Errorf("%w: bucket %q missing", ErrCorrupt, name)
+		if version(tx) < formatVersion {
+			for _, name := range allBuckets {
+				if tx.Bucket(name) == nil {
+					return fmt.Errorf("%w: bucket %q missing", ErrCorrupt, name)
+				}
 			}
 		}
 		return nil
 	}
-	version := func(tx *bolt.Tx) uint64 { return be.Uint64(tx.Bucket(bucketMeta).Get(keyVersion)) }
 	current := func(tx *bolt.Tx) bool { return version(tx) == formatVersion }
 	// A stale file is written by Repair only.
 	if d.opts.ReadOnly || d.stale != nil {
@@ -674,8 +693,7 @@ func (d *DB) initSchema(b *bolt.DB) error {
 	// Anything missing or wrong is created or reported by the write below.
 	complete := false
 	if err := b.View(func(tx *bolt.Tx) error {
-		complete = check(tx) == nil && current(tx) &&
-			!slices.ContainsFunc(optionalBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
+		complete = check(tx) == nil && current(tx) && tx.Bucket(bucketChanges) != nil
 		return nil
 	}); err != nil {
 		return err
@@ -691,20 +709,18 @@ func (d *DB) initSchema(b *bolt.DB) error {
 			if !empty {
 				return fmt.Errorf("%w: %s is a bbolt file of something else", ErrCorrupt, d.path)
 			}
-			for _, name := range allBuckets {
-				if _, err := tx.CreateBucket(name); err != nil {
-					return err
-				}
+			m, err := tx.CreateBucket(bucketMeta)
+			if err != nil {
+				return err
 			}
-			m := tx.Bucket(bucketMeta)
 			if err := m.Put(keyVersion, be.AppendUint64(nil, formatVersion)); err != nil {
 				return err
 			}
 		}
-		if err := createOptional(tx); err != nil {
+		if err := check(tx); err != nil {
 			return err
 		}
-		if err := check(tx); err != nil {
+		if _, err := tx.CreateBucketIfNotExists(bucketChanges); err != nil {
 			return err
 		}
 		if err := d.upgrade(tx); err != nil {
@@ -728,12 +744,11 @@ func (d *DB) upgrade(tx *bolt.Tx) error {
 	if v == formatVersion {
 		return nil
 	}
-	// Format 5 indexes the log by fact as well: the index is made anew.
-	if err := buildLogIndex(tx, d.opts.LogOwner, d.opts.LogFacts); err != nil {
-		return err
+	if err := moveToUsers(tx, d.opts.LogOwner, d.opts.LogFacts); err != nil {
+		return fmt.Errorf("upgrade from format %d: %w", v, err)
 	}
 	if d.opts.Upgrade != nil {
-		t := newTx(tx)
+		t := newTx(tx, true)
 		t.owner, t.logsIndexed = d.opts.LogOwner, true
 		t.factKeys, t.factsIndexed = d.opts.LogFacts, true
 		if err := d.opts.Upgrade(t, v); err != nil {

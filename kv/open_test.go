@@ -19,7 +19,7 @@ func putText(t *testing.T, db *DB, text string) uint64 {
 		if id, err = tx.NextID(); err != nil {
 			return err
 		}
-		return tx.Put(&Record{ID: id, User: "ann", Text: text, RecordedAt: int64(id)})
+		return tx.Put(&Record{ID: id, Text: text, RecordedAt: int64(id)})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +265,7 @@ func TestConcurrentOpensOfANewPathShareOneStore(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					return tx.Put(&Record{ID: id, User: "ann", Text: "from an opener", RecordedAt: 1})
+					return tx.Put(&Record{ID: id, Text: "from an opener", RecordedAt: 1})
 				})
 			}
 			errs <- errors.Join(err, db.Close())

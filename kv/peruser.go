@@ -14,9 +14,9 @@ import (
 // keyRev and one bucket per Backend bucket. Bucket names are [a-z0-9], so
 // keyRev can never be one.
 //
-// The memory layer's records are not in it yet: it is the layout they
-// move to, one user at a time, once every transaction of package memory
-// is a user's.
+// From format 6 it is where every user's data is kept (userspace.go): a
+// store on the file reads and writes it in place, through bbolt's own
+// transactions, and PerUser reads and writes the same keys as a Backend.
 var (
 	bucketPerUser = []byte("peruser")
 	keyRev        = []byte("\x00rev")

@@ -42,7 +42,7 @@ func TestReleaseMapped(t *testing.T) {
 	for i := 0; i < n; i += 1000 {
 		if err := db.Update(func(tx *Tx) error {
 			for j := i + 1; j <= i+1000; j++ {
-				if err := tx.Put(&Record{ID: uint64(j), User: "ann", Text: fmt.Sprint(j, text), RecordedAt: int64(j)}); err != nil {
+				if err := tx.Put(&Record{ID: uint64(j), Text: fmt.Sprint(j, text), RecordedAt: int64(j)}); err != nil {
 					return err
 				}
 			}

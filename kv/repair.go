@@ -61,7 +61,7 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 	}
 	pending := false
 	err = d.bolt.Update(func(btx *bolt.Tx) error {
-		if err := createOptional(btx); err != nil {
+		if _, err := btx.CreateBucketIfNotExists(bucketChanges); err != nil {
 			return err
 		}
 		// A stale file was opened as it was; the first commit that writes
@@ -69,20 +69,27 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 		if err := d.upgrade(btx); err != nil {
 			return err
 		}
-		tx := newTx(btx)
+		tx := newTx(btx, true)
 		pending = tx.meta.Get(keyScrub) != nil
+		// The counters are each user's: every one is raised past what the
+		// file shows any was at, through the file's floors (tx.floor).
+		// next is the lowest id some user would be given next.
 		next := tx.PeekNextID()
+		err := tx.EachUser(func(string) error { next = min(next, tx.PeekNextID()); return nil })
+		if err != nil {
+			return err
+		}
 		high := max(ev.factID, ev.seqs[string(bucketFacts)])
 		rec = &RepairRecord{At: at, Answered: d.stale.answered, Lost: d.stale.lost, NextID: next}
 		if high >= next {
 			rec.FirstID, rec.LastID, rec.NextID = next, high, high+1
-			if err := tx.SetNextID(rec.NextID); err != nil {
+			if err := tx.meta.Put(floorKey(bucketFacts), be.AppendUint64(nil, high)); err != nil {
 				return err
 			}
 		}
-		for _, name := range [][]byte{BucketDecisions, BucketConflicts, BucketMerges} {
+		for _, name := range blobBuckets {
 			if seq := ev.seqs[string(name)]; seq > tx.BlobSeq(name) {
-				if err := tx.SetBlobSeq(name, seq); err != nil {
+				if err := tx.meta.Put(floorKey(name), be.AppendUint64(nil, seq)); err != nil {
 					return err
 				}
 			}
@@ -164,6 +171,9 @@ type evidence struct {
 	seqs   map[string]uint64
 }
 
+// seqOf names the buckets whose counters Repair raises.
+var seqOf = map[string]bool{string(bucketFacts): true, string(BucketDecisions): true, string(BucketConflicts): true, string(BucketMerges): true}
+
 // scanEvidence reads every page of the file, reachable or free, one at a
 // time (the file may be larger than memory should hold), and collects
 // the evidence of the leaf pages. Nothing in a free page is trusted but
@@ -236,6 +246,12 @@ func (ev *evidence) leaf(p []byte, depth int) {
 				ev.leaf(v[bucketHeader:], depth+1)
 			}
 			continue
+		}
+		if seqOf[string(k)] && len(v) == 8 {
+			// A counter of a user's bucket (format 6 keeps them as values).
+			if seq := be.Uint64(v); seq > ev.seqs[string(k)] {
+				ev.seqs[string(k)] = seq
+			}
 		}
 		if len(k) == recordKeyLen {
 			if id := be.Uint64(k); id > ev.factID {

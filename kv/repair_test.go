@@ -3,6 +3,7 @@ package kv
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,6 +26,34 @@ func newestMetaPage(t *testing.T, path string) int {
 		return 1
 	}
 	return 0
+}
+
+// lostLegacyCommit writes, in the file of an older format at path, facts
+// one commit each until the newest commit's meta is page 0, then zeroes
+// that page, as lostCommit does for a current file.
+func lostLegacyCommit(t *testing.T, path string) {
+	t.Helper()
+	for id := uint64(1); ; id++ {
+		b, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = b.Update(func(btx *bolt.Tx) error {
+			tx := newTx(btx, false)
+			if err := tx.SetNextID(id + 1); err != nil {
+				return err
+			}
+			return tx.Put(&Record{ID: id, Text: "the fact of the lost commit", RecordedAt: 1})
+		})
+		b.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if newestMetaPage(t, path) == 0 {
+			break
+		}
+	}
+	zeroFirstPage(t, path)
 }
 
 // zeroFirstPage is dd if=/dev/zero of=path bs=4096 count=1 conv=notrunc.
@@ -186,22 +215,21 @@ func TestADamagedOlderMetaPageStatesNoLoss(t *testing.T) {
 // record of a later version lands in a file still marked older.
 func TestRepairMakesAnOlderFormatCurrent(t *testing.T) {
 	for _, v := range []uint64{formatVersionV2, formatVersionV3} {
-		db := openTest(t)
-		path := db.Path()
-		if err := db.Update(func(tx *Tx) error { return tx.PutBlob(BucketConflicts, 1, []byte("ann:a1")) }); err != nil {
-			t.Fatal(err)
-		}
-		if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		path := filepath.Join(t.TempDir(), "m.db")
+		makeLegacy(t, path, v, nil, nil, func(tx *Tx) error {
 			if v == formatVersionV2 {
-				if err := tx.DeleteBucket(bucketLogUsers); err != nil {
+				if err := tx.tx.DeleteBucket(bucketLogUsers); err != nil {
 					return err
 				}
 			}
-			return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, v))
-		}); err != nil {
-			t.Fatal(err)
-		}
-		lostCommit(t, db)
+			if err := tx.PutBlob(BucketConflicts, 1, []byte("ann:a1")); err != nil {
+				return err
+			}
+			// Facts one commit each, until the newest commit's meta is
+			// page 0: that page zeroed, the last is lost.
+			return nil
+		})
+		lostLegacyCommit(t, path)
 		db, err := Open(path, 0, &Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,13 @@ type scope struct {
 // returns it. One transaction may hold several users' writes one scope
 // after another (the group commit); a backend that stores each user apart
 // needs every write to say whose it is.
-func (t *Tx) Scope(user string) { t.scope = scope{on: true, user: user} }
+//
+// In a file that keeps users apart, Scope also makes the buckets user's
+// (Use).
+func (t *Tx) Scope(user string) {
+	t.scope = scope{on: true, user: user}
+	t.Use(user)
+}
 
 // EndScope ends the scope Scope set and returns nil, or an error wrapping
 // ErrOtherUser naming the first change it saw to another user's data. The

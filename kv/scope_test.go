@@ -2,39 +2,23 @@ package kv
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
-// Under a scope, a change to another user's fact is noted, by each path
-// that changes one; the scope's own user's changes, and changes with no
-// scope set, are not.
+// Under a scope, a change to another user's data is noted, by each path
+// that names a user; the scope's own user's changes, and changes with no
+// scope set, are not. Another user's facts cannot even be reached by id:
+// the buckets in use are the scope's user's.
 func TestScopeNotesAnotherUsersChanges(t *testing.T) {
 	db := openTest(t)
 	seed(t, db) // ann: 1, 2; bob: 3
 	for name, write := range map[string]func(tx *Tx) error{
-		"put": func(tx *Tx) error {
-			r, err := tx.Get(3)
-			if err != nil {
-				return err
-			}
-			r.Text = "I like coffee."
-			return tx.Put(&r)
+		"put bob's record": func(tx *Tx) error {
+			return tx.Put(&Record{ID: 3, User: "bob", Text: "I like coffee.", RecordedAt: 4})
 		},
-		"put under ann's name": func(tx *Tx) error {
-			r, err := tx.Get(3)
-			if err != nil {
-				return err
-			}
-			r.User = "ann"
-			return tx.Put(&r)
-		},
-		"append":            func(tx *Tx) error { return tx.Append(3, &Event{Kind: Pinned, At: 4}) },
-		"delete":            func(tx *Tx) error { return tx.Delete(3) },
-		"touch fact":        func(tx *Tx) error { return tx.TouchFact(3) },
-		"touch user":        func(tx *Tx) error { tx.TouchUser("bob"); return nil },
-		"touch log":         func(tx *Tx) error { tx.TouchLog("bob"); return nil },
-		"put vector":        func(tx *Tx) error { return tx.PutVector(3, []float32{1}) },
-		"vector of no fact": func(tx *Tx) error { return tx.PutVector(99, []float32{1}) },
+		"touch user": func(tx *Tx) error { tx.TouchUser("bob"); return nil },
+		"touch log":  func(tx *Tx) error { tx.TouchLog("bob"); return nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			rollback := errors.New("rollback")
@@ -59,6 +43,37 @@ func TestScopeNotesAnotherUsersChanges(t *testing.T) {
 			}
 		})
 	}
+	for name, write := range map[string]func(tx *Tx) error{
+		"get":               func(tx *Tx) error { _, err := tx.Get(3); return err },
+		"append":            func(tx *Tx) error { return tx.Append(3, &Event{Kind: Pinned, At: 4}) },
+		"delete":            func(tx *Tx) error { return tx.Delete(3) },
+		"put vector":        func(tx *Tx) error { return tx.PutVector(3, []float32{1}) },
+		"vector of no fact": func(tx *Tx) error { return tx.PutVector(99, []float32{1}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := db.Update(func(tx *Tx) error {
+				tx.Scope("ann")
+				err := errors.Join(write(tx), tx.EndScope())
+				if !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrOtherUser) {
+					t.Errorf("bob's fact 3 under ann's scope: %v, want ErrNotFound or ErrOtherUser", err)
+				}
+				return err
+			})
+			if err == nil {
+				t.Fatal("the write went in")
+			}
+		})
+	}
+	if err := db.View(func(tx *Tx) error {
+		tx.Use("bob")
+		r, err := tx.Get(3)
+		if err == nil && r.Text != "I like tea." {
+			err = fmt.Errorf("bob's fact reads %q", r.Text)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Changes of the scope's own user, and changes with no scope, are noted by
@@ -78,6 +93,7 @@ func TestScopeOwnAndUnscopedChanges(t *testing.T) {
 		if err := tx.EndScope(); err != nil {
 			t.Errorf("bob's own changes under his scope: %v", err)
 		}
+		tx.Use("ann")
 		if err := tx.Append(1, &Event{Kind: Pinned, At: 4}); err != nil {
 			return err
 		}

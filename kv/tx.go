@@ -54,7 +54,7 @@ type Tx struct {
 	// touched holds the final state of each record written or whose log
 	// changed, nil once deleted; byUser, the ids of each user's records so
 	// changed, and the users whose other data changed (with no ids).
-	touched map[uint64]*Record
+	touched map[factKey]touchedFact
 	byUser  map[string][]uint64
 	// data holds the users whose data outside the records changed.
 	data map[string]bool
@@ -73,21 +73,98 @@ type Tx struct {
 	erase bool
 	// scope is the user the writes are for, while one is set (scope.go).
 	scope scope
+	// perUser: the file keeps each user's data apart (format 6), and
+	// Use picks whose the fact, index and blob buckets are; spaces holds
+	// the users used so far, revved those whose revision moved on.
+	perUser bool
+	spaces  map[string]*userSpace
+	revved  map[string]bool
 }
 
-func newTx(tx *bolt.Tx) *Tx {
-	t := &Tx{tx: tx, sp: boltSpace{tx}}
+// newTx is a transaction on the file: every user's data in one set of
+// buckets (a file of format 5 or older, read as it is), or, with
+// perUser, each user's apart, reached through Use (the default user's
+// until then).
+func newTx(tx *bolt.Tx, perUser bool) *Tx {
+	t := &Tx{tx: tx, sp: boltSpace{tx}, perUser: perUser}
+	t.meta = t.sp.bucket(bucketMeta)
+	if perUser {
+		// The default user's buckets until Use names another.
+		t.Use("")
+		return t
+	}
 	if b := tx.Bucket(bucketFacts); b != nil {
 		// Ids only grow, so records are appended: pages split full rather
 		// than half full, which halves the pages a large import writes.
 		// A record rewritten in place rarely grows.
 		b.FillPercent = factsFillPercent
 	}
-	t.meta, t.facts, t.users = t.sp.bucket(bucketMeta), t.sp.bucket(bucketFacts), t.sp.bucket(bucketUsers)
+	t.facts, t.users = t.sp.bucket(bucketFacts), t.sp.bucket(bucketUsers)
 	return t
 }
 
 const factsFillPercent = 0.95
+
+// Use makes the fact, index and blob buckets of the transaction user's,
+// in a file that keeps each user's data apart; in an older file every
+// user's are one set, and Use changes nothing. A transaction over a
+// Backend is one user's from the start. Users, CurrentPage, Empty and
+// VectorDim are of the whole store whatever the user in use; Put of a
+// record goes to its own user's data.
+func (t *Tx) Use(user string) {
+	if !t.perUser {
+		return
+	}
+	sp := t.spaces[user]
+	if sp == nil {
+		if t.spaces == nil {
+			t.spaces = map[string]*userSpace{}
+		}
+		sp = &userSpace{t: t, user: user}
+		t.spaces[user] = sp
+	}
+	t.sp = sp
+	t.facts, t.users = sp.bucket(bucketFacts), sp.bucket(bucketUsers)
+}
+
+// keepUse returns a function that makes the buckets in use again those
+// in use now: for a reader that visits every user.
+func (t *Tx) keepUse() func() {
+	sp, facts, users := t.sp, t.facts, t.users
+	return func() { t.sp, t.facts, t.users = sp, facts, users }
+}
+
+// EachUser calls fn for each user with any data (facts, or logs alone),
+// with the transaction on that user's buckets (Use), and then puts back
+// those in use before. In an older file, where every user's data is one
+// set, it calls fn once, with user "" and every user's buckets.
+func (t *Tx) EachUser(fn func(user string) error) error {
+	if !t.perUser {
+		return fn("")
+	}
+	defer t.keepUse()()
+	users, err := t.usersWithData()
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		t.Use(u)
+		if err := fn(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// User returns the user whose buckets Use made the transaction's, and
+// whether one has been named; false also for an older file (one set of
+// buckets) and a Backend's transaction.
+func (t *Tx) User() (string, bool) {
+	if sp, ok := t.sp.(*userSpace); ok {
+		return sp.user, true
+	}
+	return "", false
+}
 
 func idKey(id uint64) []byte { return be.AppendUint64(make([]byte, 0, 8), id) }
 
@@ -115,7 +192,23 @@ func (t *Tx) NextID() (uint64, error) {
 }
 
 // PeekNextID returns the id NextID would allocate.
-func (t *Tx) PeekNextID() uint64 { return t.facts.Sequence() + 1 }
+func (t *Tx) PeekNextID() uint64 { return max(t.facts.Sequence(), t.floor(bucketFacts)) + 1 }
+
+// floor is the last id of bucket's counter a Repair found the file may have
+// given in a lost commit, to any user (ids are each user's from format 6,
+// and the lost one may have been a new user's): no user is given it, or
+// one below it, again.
+func (t *Tx) floor(bucket []byte) uint64 {
+	if !t.perUser {
+		return 0
+	}
+	if v := t.meta.Get(floorKey(bucket)); len(v) == 8 {
+		return be.Uint64(v)
+	}
+	return 0
+}
+
+func floorKey(bucket []byte) []byte { return append([]byte("floor/"), bucket...) }
 
 // SetNextID sets the next id to allocate (import keeps the exported counter).
 func (t *Tx) SetNextID(id uint64) error {
@@ -147,6 +240,11 @@ func (t *Tx) Put(r *Record) error {
 	}
 	if r.ID == 0 {
 		return fmt.Errorf("fact id 0 is reserved")
+	}
+	if u, in := t.User(); in && u != r.User {
+		// A record is kept with its user's data, and the transaction goes
+		// on there (under a scope of another user, the write is noted).
+		t.Use(r.User)
 	}
 	if t.scope.on {
 		// A record written over another user's (no index key of its own
@@ -201,23 +299,44 @@ func (t *Tx) Delete(id uint64) error {
 	return nil
 }
 
+// factKey names a fact among those a transaction touched: by its id in
+// the buckets in use, which are one user's in a file that keeps users
+// apart (space is then the user) and every user's in an older file.
+type factKey struct {
+	space string
+	id    uint64
+}
+
+type touchedFact struct {
+	user string
+	r    *Record // the final state, nil once deleted
+}
+
+func (t *Tx) factKey(id uint64) factKey {
+	if u, ok := t.User(); ok {
+		return factKey{u, id}
+	}
+	return factKey{id: id}
+}
+
 func (t *Tx) touch(id uint64, r *Record, user string) {
 	t.factInScope(id, user)
 	if t.touched == nil {
-		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
+		t.touched, t.byUser = map[factKey]touchedFact{}, map[string][]uint64{}
 	}
-	if _, ok := t.touched[id]; !ok {
+	k := t.factKey(id)
+	if _, ok := t.touched[k]; !ok {
 		t.byUser[user] = append(t.byUser[user], id)
 	}
-	t.touched[id] = r
+	t.touched[k] = touchedFact{user, r}
 }
 
 // logChanged notes that the log of fact id changed: a step appended
 // without its record written is a change of the fact all the same.
 func (t *Tx) logChanged(id uint64) error {
-	if r, ok := t.touched[id]; ok {
-		if r != nil {
-			t.factInScope(id, r.User)
+	if f, ok := t.touched[t.factKey(id)]; ok {
+		if f.r != nil {
+			t.factInScope(id, f.user)
 		}
 		return nil
 	}
@@ -237,7 +356,7 @@ func (t *Tx) TouchUser(user string) {
 		t.noteForeign(user, "data")
 	}
 	if t.touched == nil {
-		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
+		t.touched, t.byUser = map[factKey]touchedFact{}, map[string][]uint64{}
 	}
 	if _, ok := t.byUser[user]; !ok {
 		t.byUser[user] = nil
@@ -268,7 +387,7 @@ func (t *Tx) TouchLog(user string) {
 		t.noteForeign(user, "a log entry")
 	}
 	if t.touched == nil {
-		t.touched, t.byUser = map[uint64]*Record{}, map[string][]uint64{}
+		t.touched, t.byUser = map[factKey]touchedFact{}, map[string][]uint64{}
 	}
 	if _, ok := t.byUser[user]; !ok {
 		t.byUser[user] = nil
@@ -279,12 +398,12 @@ func (t *Tx) TouchLog(user string) {
 // transaction.
 func (t *Tx) DataTouched(user string) bool { return t.data[user] }
 
-// Touched calls fn with the final state of every record the transaction
-// wrote or whose log it changed, or nil for one it deleted, so that
-// derived data can follow the commit.
-func (t *Tx) Touched(fn func(id uint64, r *Record)) {
-	for id, r := range t.touched {
-		fn(id, r)
+// Touched calls fn with the user, id and final state of every record the
+// transaction wrote or whose log it changed, or nil for one it deleted,
+// so that derived data can follow the commit.
+func (t *Tx) Touched(fn func(user string, id uint64, r *Record)) {
+	for k, f := range t.touched {
+		fn(f.user, k.id, f.r)
 	}
 }
 
@@ -297,11 +416,12 @@ func (t *Tx) TouchedUsers(fn func(user string, ids []uint64)) {
 	}
 }
 
-// ForEachCurrent calls fn for every current record of every user.
+// ForEachCurrent calls fn for every current record in the buckets in use:
+// the user's in a file that keeps users apart, every user's in an older one.
 func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
 	var after []byte
 	for {
-		page, next, err := t.CurrentPage(after, 1024)
+		page, next, err := t.currentPage(after, 1024)
 		if err != nil {
 			return err
 		}
@@ -322,6 +442,45 @@ func (t *Tx) ForEachCurrent(fn func(r Record) error) error {
 // pass for the next page, nil after the last. Pages let a long read go in
 // short transactions.
 func (t *Tx) CurrentPage(after []byte, n int) ([]Record, []byte, error) {
+	if t.perUser {
+		return t.currentPageOfUsers(after, n)
+	}
+	return t.currentPage(after, n)
+}
+
+// currentPageOfUsers is CurrentPage in a file that keeps users apart: each
+// user's current records in turn, users in the order of their index keys.
+func (t *Tx) currentPageOfUsers(after []byte, n int) ([]Record, []byte, error) {
+	defer t.keepUse()()
+	users, err := t.fileUsers()
+	if err != nil {
+		return nil, nil, err
+	}
+	var page []Record
+	for _, u := range users {
+		if len(page) == n {
+			// Full at the end of a user: the next page starts after its
+			// last fact, in the users that follow.
+			last := page[len(page)-1]
+			return page, userKey(last.User, last.ID), nil
+		}
+		if after != nil && bytes.Compare(userKey(u, math.MaxUint64), after) < 0 {
+			continue // every fact of u came in an earlier page
+		}
+		t.Use(u)
+		recs, next, err := t.currentPage(after, n-len(page))
+		if err != nil {
+			return nil, nil, err
+		}
+		if page = append(page, recs...); next != nil {
+			return page, next, nil
+		}
+	}
+	return page, nil, nil
+}
+
+// currentPage is CurrentPage over the index in use.
+func (t *Tx) currentPage(after []byte, n int) ([]Record, []byte, error) {
 	var page []Record
 	var last []byte
 	c := t.users.Cursor()
@@ -522,6 +681,10 @@ func (t *Tx) ForEach(fn func(r Record) error) error {
 
 // Empty reports whether the store holds no fact and has never allocated an id.
 func (t *Tx) Empty() bool {
+	if t.perUser {
+		top := t.tx.Bucket(bucketPerUser)
+		return top == nil || firstKey(top) == nil
+	}
 	k, _ := t.facts.Cursor().First()
 	return k == nil && t.PeekNextID() == 1
 }
@@ -531,6 +694,14 @@ func (t *Tx) Empty() bool {
 // that the log index holds exactly the keys of the logs it indexes.
 func (t *Tx) CheckIndexes() []error {
 	errs := t.checkLogIndex()
+	if u, in := t.User(); in {
+		_ = t.ForEach(func(r Record) error {
+			if r.User != u {
+				errs = append(errs, fmt.Errorf("fact %d of user %q is kept with user %q's", r.ID, r.User, u))
+			}
+			return nil
+		})
+	}
 	want := map[string]byte{}
 	_ = t.ForEach(func(r Record) error {
 		want[string(userKey(r.User, r.ID))] = userFlags(&r)
@@ -556,4 +727,9 @@ func (t *Tx) CheckIndexes() []error {
 		return nil
 	})
 	return errs
+}
+
+func firstKey(b *bolt.Bucket) []byte {
+	k, _ := b.Cursor().First()
+	return k
 }

@@ -22,8 +22,9 @@ func openTest(t *testing.T) *DB {
 	return db
 }
 
-// seed writes three facts of two users: 1 superseded by 2, 3 of bob, each
-// with log entries, so that records and logs interleave in the facts bucket.
+// seed writes three facts of two users: ann's 1 superseded by her 2, and
+// bob's 3 (his counter set so), each with log entries, so that records
+// and logs interleave in the facts buckets.
 func seed(t *testing.T, db *DB) {
 	t.Helper()
 	err := db.Update(func(tx *Tx) error {
@@ -32,6 +33,12 @@ func seed(t *testing.T, db *DB) {
 			{User: "ann", Text: "I work at company B.", RecordedAt: 2, Auto: true},
 			{User: "bob", Text: "I like tea.", RecordedAt: 3},
 		} {
+			tx.Use(r.User)
+			if r.User == "bob" {
+				if err := tx.SetNextID(3); err != nil {
+					return err
+				}
+			}
 			id, err := tx.NextID()
 			if err != nil {
 				return err
@@ -44,6 +51,7 @@ func seed(t *testing.T, db *DB) {
 				return err
 			}
 		}
+		tx.Use("ann")
 		old, err := tx.Get(1)
 		if err != nil {
 			return err
@@ -63,8 +71,9 @@ func TestLayoutReadsBack(t *testing.T) {
 	db := openTest(t)
 	seed(t, db)
 	err := db.View(func(tx *Tx) error {
-		if got := tx.PeekNextID(); got != 4 {
-			t.Errorf("next id %d, want 4", got)
+		tx.Use("ann")
+		if got := tx.PeekNextID(); got != 3 {
+			t.Errorf("ann's next id %d, want 3", got)
 		}
 		var all, cur []uint64
 		var autos []bool
@@ -79,16 +88,23 @@ func TestLayoutReadsBack(t *testing.T) {
 		}
 		var ids []uint64
 		_ = tx.ForEach(func(r Record) error { ids = append(ids, r.ID); return nil })
-		if !slices.Equal(ids, []uint64{1, 2, 3}) {
-			t.Errorf("ForEach yields %v: log entries must not read as records", ids)
+		if !slices.Equal(ids, []uint64{1, 2}) {
+			t.Errorf("ForEach yields %v of ann's: log entries must not read as records", ids)
 		}
 		var current []uint64
 		_ = tx.ForEachCurrent(func(r Record) error { current = append(current, r.ID); return nil })
-		if !slices.Equal(current, []uint64{2, 3}) {
-			t.Errorf("ForEachCurrent yields %v", current)
+		if !slices.Equal(current, []uint64{2}) {
+			t.Errorf("ForEachCurrent yields %v of ann's", current)
 		}
 		if errs := tx.CheckIndexes(); len(errs) > 0 {
-			t.Errorf("clean store: %v", errs)
+			t.Errorf("clean store, ann: %v", errs)
+		}
+		tx.Use("bob")
+		if errs := tx.CheckIndexes(); len(errs) > 0 {
+			t.Errorf("clean store, bob: %v", errs)
+		}
+		if got := tx.PeekNextID(); got != 4 {
+			t.Errorf("bob's next id %d, want 4", got)
 		}
 		return nil
 	})
@@ -97,21 +113,26 @@ func TestLayoutReadsBack(t *testing.T) {
 	}
 	// Deleting a record takes its log entries and index key, and nothing of
 	// its neighbours.
-	if err := db.Update(func(tx *Tx) error { return tx.Delete(2) }); err != nil {
+	if err := db.Update(func(tx *Tx) error { tx.Use("ann"); return tx.Delete(2) }); err != nil {
 		t.Fatal(err)
 	}
 	_ = db.View(func(tx *Tx) error {
+		tx.Use("ann")
 		if ev, _ := tx.Events(2); len(ev) != 0 {
 			t.Errorf("log of a deleted fact: %+v", ev)
 		}
-		if ev, _ := tx.Events(3); len(ev) != 1 {
-			t.Errorf("log of the next fact: %+v", ev)
+		if ev, _ := tx.Events(1); len(ev) != 2 {
+			t.Errorf("log of the fact before: %+v", ev)
 		}
-		if tx.PeekNextID() != 4 {
+		if tx.PeekNextID() != 3 {
 			t.Error("a delete freed an id")
 		}
 		if errs := tx.CheckIndexes(); len(errs) != 0 {
 			t.Errorf("after delete: %v", errs)
+		}
+		tx.Use("bob")
+		if ev, _ := tx.Events(3); len(ev) != 1 {
+			t.Errorf("log of bob's fact: %+v", ev)
 		}
 		return nil
 	})
@@ -142,21 +163,25 @@ func TestNextIDSurvivesCompaction(t *testing.T) {
 // the records.
 func TestCheckIndexesFindsDamage(t *testing.T) {
 	for name, tc := range map[string]struct {
+		user   string
 		damage func(tx *bolt.Tx) error
 		want   string
 	}{
-		"stale state": {func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketUsers).Put(userKey("ann", 1), []byte{userCurrent})
+		"stale state": {"ann", func(tx *bolt.Tx) error {
+			return inUser(tx, "ann", bucketUsers).Put(userKey("ann", 1), []byte{userCurrent})
 		}, "holds state"},
-		"stray key": {func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketUsers).Put(userKey("eve", 9), []byte{userCurrent})
+		"stray key": {"ann", func(tx *bolt.Tx) error {
+			return inUser(tx, "ann", bucketUsers).Put(userKey("eve", 9), []byte{userCurrent})
 		}, "stray key"},
-		"missing key": {func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketUsers).Delete(userKey("bob", 3))
+		"missing key": {"bob", func(tx *bolt.Tx) error {
+			return inUser(tx, "bob", bucketUsers).Delete(userKey("bob", 3))
 		}, "records imply"},
-		"orphan log entry": {func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketFacts).Put(eventKey(7, 0), appendEvent(nil, &Event{Kind: Recorded, At: 1}))
+		"orphan log entry": {"ann", func(tx *bolt.Tx) error {
+			return inUser(tx, "ann", bucketFacts).Put(eventKey(7, 0), appendEvent(nil, &Event{Kind: Recorded, At: 1}))
 		}, "belongs to no fact"},
+		"another user's record": {"ann", func(tx *bolt.Tx) error {
+			return inUser(tx, "ann", bucketFacts).Put(idKey(5), appendRecord(nil, &Record{ID: 5, User: "bob", Text: "x", RecordedAt: 1}))
+		}, "kept with user"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			db := openTest(t)
@@ -165,6 +190,7 @@ func TestCheckIndexesFindsDamage(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = db.View(func(tx *Tx) error {
+				tx.Use(tc.user)
 				errs := tx.CheckIndexes()
 				if err := errors.Join(errs...); err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("got %v, want an error saying %q", err, tc.want)
@@ -193,22 +219,12 @@ func TestOtherFormatVersionRefused(t *testing.T) {
 // as it is read-only and marked current by a writable Open, before any
 // record of version 3 can be written; a newer format is refused.
 func TestVersion3FileBecomesCurrent(t *testing.T) {
-	db := openTest(t)
-	path := db.Path()
-	setVersion := func(v uint64) {
-		t.Helper()
-		if err := db.bolt.Update(func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, v))
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path := filepath.Join(t.TempDir(), "m.db")
+	makeLegacy(t, path, formatVersionV3, nil, nil, nil)
 	version := func(db *DB) (v uint64) {
 		_ = db.View(func(tx *Tx) error { v = be.Uint64(tx.meta.Get(keyVersion)); return nil })
 		return v
 	}
-	setVersion(formatVersionV3)
-	db.Close()
 	ro, err := Open(path, 0, &Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -217,13 +233,18 @@ func TestVersion3FileBecomesCurrent(t *testing.T) {
 		t.Errorf("read-only: version %d, logs indexed %v; want %d, true", v, ro.logsIndexed, formatVersionV3)
 	}
 	ro.Close()
-	if db, err = Open(path, 0, nil); err != nil {
+	db, err := Open(path, 0, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if v := version(db); v != formatVersion {
 		t.Errorf("after a writable open: version %d, want %d", v, formatVersion)
 	}
-	setVersion(formatVersion + 1)
+	if err := db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersion+1))
+	}); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
 	if _, err := Open(path, 0, nil); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("format version %d", formatVersion+1)) {
 		t.Errorf("a newer file: %v", err)
@@ -235,6 +256,7 @@ func TestVersion3FileBecomesCurrent(t *testing.T) {
 func TestAppendedRecordsFillTheirPages(t *testing.T) {
 	db := openTest(t)
 	err := db.Update(func(tx *Tx) error {
+		tx.Use("ann")
 		for range 3000 {
 			id, err := tx.NextID()
 			if err != nil {
@@ -254,7 +276,7 @@ func TestAppendedRecordsFillTheirPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = db.bolt.View(func(tx *bolt.Tx) error {
-		st := tx.Bucket(bucketFacts).Stats()
+		st := inUser(tx, "ann", bucketFacts).Stats()
 		if fill := float64(st.LeafInuse) / float64(st.LeafAlloc); fill < 0.85 {
 			t.Errorf("leaf pages %.0f%% full, want ≥ 85%%", 100*fill)
 		}
@@ -269,7 +291,9 @@ func TestCurrentPagesCoverEveryCurrentRecord(t *testing.T) {
 	seed(t, db)
 	var walk []uint64
 	_ = db.View(func(tx *Tx) error {
-		return tx.ForEachCurrent(func(r Record) error { walk = append(walk, r.ID); return nil })
+		return tx.EachUser(func(string) error {
+			return tx.ForEachCurrent(func(r Record) error { walk = append(walk, r.ID); return nil })
+		})
 	})
 	for _, n := range []int{1, 2, 5} {
 		var paged []uint64
@@ -409,9 +433,11 @@ func TestTouchedUsers(t *testing.T) {
 		if err := tx.Put(&Record{ID: 9, User: "ann", Text: "new", RecordedAt: 4}); err != nil {
 			return err
 		}
+		tx.Use("bob")
 		if err := tx.Append(3, &Event{Kind: Pinned, At: 4}); err != nil { // bob's, record unwritten
 			return err
 		}
+		tx.Use("ann")
 		if err := tx.Delete(2); err != nil {
 			return err
 		}

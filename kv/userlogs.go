@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The conflicts and the merges are read a user at a time (a prompt's
@@ -184,36 +182,6 @@ func (t *Tx) ForEachUserBlob(bucket []byte, user string, reverse bool, fn func(i
 		slices.Reverse(ids)
 	}
 	return indexedBlobs(b, bucket, ids, fn)
-}
-
-// buildLogIndex makes the index anew from the blob buckets.
-func buildLogIndex(tx *bolt.Tx, owner LogOwner, facts LogFacts) error {
-	if tx.Bucket(bucketLogUsers) != nil {
-		if err := tx.DeleteBucket(bucketLogUsers); err != nil {
-			return err
-		}
-	}
-	if _, err := tx.CreateBucket(bucketLogUsers); err != nil {
-		return err
-	}
-	t := newTx(tx)
-	t.owner, t.factKeys = owner, facts
-	for name := range userLogTags {
-		b := tx.Bucket([]byte(name))
-		if b == nil {
-			continue
-		}
-		err := b.ForEach(func(k, v []byte) error {
-			if len(k) != 8 {
-				return fmt.Errorf("%w: %s key of %d bytes", ErrCorrupt, name, len(k))
-			}
-			return t.indexLog([]byte(name), be.Uint64(k), nil, v)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // checkLogIndex reports every difference between the index and the

@@ -2,6 +2,7 @@ package kv
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,6 +32,7 @@ func userBlobs(t *testing.T, db *DB, bucket []byte, user string, reverse bool) [
 	t.Helper()
 	var out []string
 	err := db.View(func(tx *Tx) error {
+		tx.Use(user)
 		return tx.ForEachUserBlob(bucket, user, reverse, func(_ uint64, v []byte) error {
 			out = append(out, string(v))
 			return nil
@@ -45,59 +47,78 @@ func userBlobs(t *testing.T, db *DB, bucket []byte, user string, reverse bool) [
 func checkIndexes(t *testing.T, db *DB) error {
 	t.Helper()
 	var errs []error
-	_ = db.View(func(tx *Tx) error { errs = tx.CheckIndexes(); return nil })
+	_ = db.View(func(tx *Tx) error {
+		return tx.EachUser(func(user string) error {
+			for _, err := range tx.CheckIndexes() {
+				errs = append(errs, fmt.Errorf("user %q: %w", user, err))
+			}
+			return nil
+		})
+	})
 	return errors.Join(errs...)
 }
 
-// A user's read of the conflicts or merges visits that user's entries,
-// and those whose owner is unknown, not the other users': PutBlob and
-// DeleteBlob keep the index in step, an owner that changes moves, and the
-// decisions, not indexed, are read whole.
+// putOwned writes each value to its owner's data (testOwner; a value that
+// names nobody, to the default user's), as package memory writes under a
+// scope.
+func putOwned(tx *Tx, bucket []byte, id uint64, v string) error {
+	owner, _ := testOwner(bucket, []byte(v))
+	tx.Use(owner)
+	return tx.PutBlob(bucket, id, []byte(v))
+}
+
+// A user's read of the conflicts or merges visits that user's entries:
+// PutBlob and DeleteBlob keep the index in step; the decisions, not
+// indexed, are read whole.
 func TestForEachUserBlob(t *testing.T) {
 	db := openOwned(t, filepath.Join(t.TempDir(), "m.db"), false)
 	err := db.Update(func(tx *Tx) error {
-		for id, v := range map[uint64]string{1: "ann:a1", 2: "bob:b1", 3: "ann:a2", 4: "garbage", 5: "annie:x", 6: "bob:b2"} {
+		for id, v := range map[uint64]string{1: "ann:a1", 2: "bob:b1", 3: "ann:a2", 5: "annie:x", 6: "bob:b2"} {
 			for _, b := range [][]byte{BucketConflicts, BucketMerges, BucketDecisions} {
-				if err := tx.PutBlob(b, id, []byte(v)); err != nil {
+				if err := putOwned(tx, b, id, v); err != nil {
 					return err
 				}
 			}
 		}
-		return nil
+		tx.Use("ann")
+		return tx.PutBlob(BucketConflicts, 4, []byte("garbage")) // in ann's data, owned by nobody
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := userBlobs(t, db, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:a1", "ann:a2", "garbage"}) {
+		t.Errorf("conflicts of ann: %q", got)
+	}
+	if got := userBlobs(t, db, BucketMerges, "ann", false); !slices.Equal(got, []string{"ann:a1", "ann:a2"}) {
+		t.Errorf("merges of ann: %q", got)
+	}
 	for _, b := range [][]byte{BucketConflicts, BucketMerges} {
-		if got := userBlobs(t, db, b, "ann", false); !slices.Equal(got, []string{"ann:a1", "ann:a2", "garbage"}) {
-			t.Errorf("%s of ann: %q", b, got)
-		}
-		if got := userBlobs(t, db, b, "bob", true); !slices.Equal(got, []string{"bob:b2", "garbage", "bob:b1"}) {
+		if got := userBlobs(t, db, b, "bob", true); !slices.Equal(got, []string{"bob:b2", "bob:b1"}) {
 			t.Errorf("%s of bob, newest first: %q", b, got)
 		}
 	}
-	if got := userBlobs(t, db, BucketDecisions, "ann", false); len(got) != 6 {
-		t.Errorf("decisions of ann: %q, want all six", got)
+	if got := userBlobs(t, db, BucketDecisions, "ann", false); len(got) != 2 {
+		t.Errorf("decisions of ann: %q, want her two", got)
 	}
 	if err := checkIndexes(t, db); err != nil {
 		t.Fatalf("clean index: %v", err)
 	}
 	err = db.Update(func(tx *Tx) error {
-		if err := tx.PutBlob(BucketConflicts, 2, []byte("ann:was bob's")); err != nil {
+		if err := putOwned(tx, BucketConflicts, 2, "ann:a3"); err != nil { // ann's 2, not bob's
 			return err
 		}
 		if err := tx.DeleteBlob(BucketConflicts, 1); err != nil {
 			return err
 		}
-		return tx.PutBlob(BucketConflicts, 4, []byte("bob:b3"))
+		return putOwned(tx, BucketConflicts, 4, "bob:b3")
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := userBlobs(t, db, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:was bob's", "ann:a2"}) {
+	if got := userBlobs(t, db, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:a3", "ann:a2", "garbage"}) {
 		t.Errorf("ann after the changes: %q", got)
 	}
-	if got := userBlobs(t, db, BucketConflicts, "bob", false); !slices.Equal(got, []string{"bob:b3", "bob:b2"}) {
+	if got := userBlobs(t, db, BucketConflicts, "bob", false); !slices.Equal(got, []string{"bob:b1", "bob:b3", "bob:b2"}) {
 		t.Errorf("bob after the changes: %q", got)
 	}
 	if err := checkIndexes(t, db); err != nil {
@@ -106,7 +127,7 @@ func TestForEachUserBlob(t *testing.T) {
 
 	// A key missing and one astray are both reported.
 	if err := db.bolt.Update(func(tx *bolt.Tx) error {
-		ix := tx.Bucket(bucketLogUsers)
+		ix := inUser(tx, "bob", bucketLogUsers)
 		if err := ix.Delete(append(append([]byte{1, logOwned}, userPrefix("bob")...), idKey(6)...)); err != nil {
 			return err
 		}
@@ -120,35 +141,21 @@ func TestForEachUserBlob(t *testing.T) {
 }
 
 // A file of format version 2 has no log index: read-only, a user's read
-// scans every entry; a writable Open builds the index and makes it
-// version 3, which Check then holds to.
+// scans every entry; a writable Open moves each entry to its owner's data
+// (one that names nobody to the default user's), indexed.
 func TestLogIndexUpgradesVersion2(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	db := openOwned(t, path, false)
-	if err := db.Update(func(tx *Tx) error {
-		for id, v := range map[uint64]string{1: "ann:a1", 2: "bob:b1", 3: "garbage"} {
-			if err := tx.PutBlob(BucketConflicts, id, []byte(v)); err != nil {
+	makeLegacy(t, path, formatVersionV2, testOwner, nil, func(tx *Tx) error {
+		if err := tx.tx.DeleteBucket(bucketLogUsers); err != nil {
+			return err
+		}
+		for id, v := range map[uint64]string{1: "ann:a1", 2: "bob:b1", 3: "garbage", 4: "ann:a2"} {
+			if err := tx.tx.Bucket(BucketConflicts).Put(idKey(id), sealed([]byte(v), 0)); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	// As a version 2 program left it: no index, its writes unindexed.
-	if err := db.bolt.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bucketLogUsers); err != nil {
-			return err
-		}
-		if err := tx.Bucket(BucketConflicts).Put(idKey(4), sealed([]byte("ann:a2"), 0)); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, 2))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-
+	})
 	ro := openOwned(t, path, true)
 	if got := userBlobs(t, ro, BucketConflicts, "ann", false); len(got) != 4 {
 		t.Errorf("version 2, read-only: ann's read %q, want every entry", got)
@@ -164,8 +171,11 @@ func TestLogIndexUpgradesVersion2(t *testing.T) {
 	if version != formatVersion {
 		t.Errorf("format version %d after a writable open, want %d", version, formatVersion)
 	}
-	if got := userBlobs(t, rw, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:a1", "garbage", "ann:a2"}) {
+	if got := userBlobs(t, rw, BucketConflicts, "ann", false); !slices.Equal(got, []string{"ann:a1", "ann:a2"}) {
 		t.Errorf("upgraded: ann's read %q", got)
+	}
+	if got := userBlobs(t, rw, BucketConflicts, "", false); !slices.Equal(got, []string{"garbage"}) {
+		t.Errorf("upgraded: the entry of no owner went to %q, want the default user's", got)
 	}
 	if err := checkIndexes(t, rw); err != nil {
 		t.Errorf("upgraded index: %v", err)
@@ -199,6 +209,7 @@ func factBlobs(t *testing.T, db *DB, fact uint64) []string {
 	t.Helper()
 	var out []string
 	err := db.View(func(tx *Tx) error {
+		tx.Use("ann")
 		return tx.ForEachFactBlob(BucketConflicts, fact, func(_ uint64, v []byte) error {
 			out = append(out, string(v))
 			return nil
@@ -224,7 +235,7 @@ func TestForEachFactBlob(t *testing.T) {
 	}
 	put := func(id uint64, v string) {
 		t.Helper()
-		if err := db.Update(func(tx *Tx) error { return tx.PutBlob(BucketConflicts, id, []byte(v)) }); err != nil {
+		if err := db.Update(func(tx *Tx) error { return putOwned(tx, BucketConflicts, id, v) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -241,7 +252,7 @@ func TestForEachFactBlob(t *testing.T) {
 	if got := factBlobs(t, db, 7); len(got) != 0 {
 		t.Errorf("fact 7: %q", got)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.DeleteBlob(BucketConflicts, 2) }); err != nil {
+	if err := db.Update(func(tx *Tx) error { tx.Use("ann"); return tx.DeleteBlob(BucketConflicts, 2) }); err != nil {
 		t.Fatal(err)
 	}
 	if got := factBlobs(t, db, 12); len(got) != 0 {
@@ -254,16 +265,18 @@ func TestForEachFactBlob(t *testing.T) {
 	if len(upgrades) != 0 {
 		t.Errorf("a new file was upgraded from %v", upgrades)
 	}
-	// As a file of format 4 holds it: no fact keys.
-	if err := db.bolt.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersionV4)); err != nil {
-			return err
-		}
-		return buildLogIndex(tx, testOwner, nil)
-	}); err != nil {
-		t.Fatal(err)
-	}
 	db.Close()
+
+	// A file of format 4 holds no fact keys.
+	path = filepath.Join(t.TempDir(), "v4.db")
+	makeLegacy(t, path, formatVersionV4, testOwner, nil, func(tx *Tx) error {
+		for id, v := range map[uint64]string{1: "ann:", 3: "bob:", 4: "ann:12"} {
+			if err := tx.PutBlob(BucketConflicts, id, []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	ro, err := Open(path, 0, &Options{NoSync: true, ReadOnly: true, LogOwner: testOwner, LogFacts: testFacts})
 	if err != nil {
 		t.Fatal(err)

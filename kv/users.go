@@ -1,14 +1,20 @@
 package kv
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Users returns the names of the users that have at least one fact, in the
 // order of their index keys (shorter names first). It skips from one user's
 // keys to the next, so it costs one seek per user, not one step per fact.
 func (t *Tx) Users() ([]string, error) {
+	if t.perUser {
+		return t.fileUsers()
+	}
 	var out []string
 	c := t.users.Cursor()
 	for k, _ := c.First(); k != nil; {
@@ -23,4 +29,39 @@ func (t *Tx) Users() ([]string, error) {
 		k, _ = c.Seek(append(userKey(user, math.MaxUint64), 0))
 	}
 	return out, nil
+}
+
+// fileUsers is Users in a file that keeps users apart: the users whose
+// index holds a fact, in the same order.
+func (t *Tx) fileUsers() ([]string, error) {
+	all, err := t.usersWithData()
+	top := t.tx.Bucket(bucketPerUser)
+	out := all[:0]
+	for _, u := range all {
+		if ix := top.Bucket(userBucketName(u)).Bucket(bucketUsers); ix != nil {
+			if k, _ := ix.Cursor().First(); k != nil {
+				out = append(out, u)
+			}
+		}
+	}
+	return out, err
+}
+
+// usersWithData lists the users a file that keeps users apart holds any
+// data of (facts, or only logs), in the order of Users.
+func (t *Tx) usersWithData() ([]string, error) {
+	var out []string
+	top := t.tx.Bucket(bucketPerUser)
+	if top == nil {
+		return nil, nil
+	}
+	err := top.ForEachBucket(func(name []byte) error {
+		if len(name) == 0 || name[0] != 'u' || len(name)-1 > MaxUserLen {
+			return fmt.Errorf("%w: per-user bucket %q", ErrCorrupt, name)
+		}
+		out = append(out, string(name[1:]))
+		return nil
+	})
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
+	return out, err
 }

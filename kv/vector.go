@@ -57,6 +57,23 @@ func (t *Tx) Vector(id uint64) ([]float32, error) {
 // VectorDim is the number of values of the first embedding stored, 0 when
 // none is: the store keeps vectors of one dimension.
 func (t *Tx) VectorDim() (int, error) {
+	if t.perUser {
+		// The store's dimension: any user's first vector.
+		dim := 0
+		err := t.EachUser(func(string) error {
+			if dim == 0 {
+				var err error
+				dim, err = t.vectorDim()
+				return err
+			}
+			return nil
+		})
+		return dim, err
+	}
+	return t.vectorDim()
+}
+
+func (t *Tx) vectorDim() (int, error) {
 	b := t.sp.bucket(bucketVectors)
 	if b == nil {
 		return 0, nil

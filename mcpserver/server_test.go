@@ -492,7 +492,11 @@ func TestRefusals(t *testing.T) {
 	var r remembered
 	e.call("remember", args{"text": "I have a dog named Rex."}, &r)
 	rex := r.Fact.ID
-	// Another user's fact, written beside the server.
+	// Another user's fact, written beside the server; ids are each user's,
+	// so bob's second has an id ann has none of.
+	if _, err := e.s.Add(e.ctx, memory.Note{User: "bob", Text: "I have a bicycle."}); err != nil {
+		t.Fatal(err)
+	}
 	bob, err := e.s.Add(e.ctx, memory.Note{User: "bob", Text: "I have a cat."})
 	if err != nil {
 		t.Fatal(err)

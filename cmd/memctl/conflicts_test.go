@@ -41,7 +41,8 @@ func TestRememberNamesNewFactThenConflict(t *testing.T) {
 	// The command names the user it was run for.
 	ok(t, "--db", db, "--user", "o'neil", "add", "My name is Pat O'Neil.", "--pin")
 	out = ok(t, "--db", db, "--user", "o'neil", "remember", "My name is Pat Smith now.")
-	if want := `memctl --user 'o'\''neil' resolve 2 new`; !strings.Contains(out, want) {
+	// Ids are each user's: o'neil's conflict is the user's first.
+	if want := `memctl --user 'o'\''neil' resolve 1 new`; !strings.Contains(out, want) {
 		t.Errorf("remember for another user:\n%s\nwant %q", out, want)
 	}
 }

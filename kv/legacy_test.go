@@ -1,0 +1,54 @@
+package kv
+
+import (
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// legacyBuckets are the buckets of a file of format 5 or older, every
+// user's data in one set.
+var legacyBuckets = [][]byte{bucketMeta, bucketFacts, bucketUsers, bucketVectors, BucketDecisions, BucketConflicts, BucketMerges, bucketLogUsers, bucketChanges}
+
+// makeLegacy writes a file of an older format at path, as a program of
+// that format would: fill runs on a transaction over the one set of
+// buckets, whose logs are indexed by owner from format 3 and by fact
+// from format 5 on.
+func makeLegacy(t *testing.T, path string, version uint64, owner LogOwner, facts LogFacts, fill func(tx *Tx) error) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	err = b.Update(func(btx *bolt.Tx) error {
+		for _, name := range legacyBuckets {
+			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		if err := btx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, version)); err != nil {
+			return err
+		}
+		tx := newTx(btx, false)
+		tx.owner, tx.logsIndexed = owner, version >= formatVersionV3
+		tx.factKeys, tx.factsIndexed = facts, version >= formatVersionV5
+		if fill == nil {
+			return nil
+		}
+		return fill(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inUser returns the bucket name of user's data in a file that keeps users
+// apart, nil if it has none.
+func inUser(tx *bolt.Tx, user string, name []byte) *bolt.Bucket {
+	ub := userBucket(tx, user)
+	if ub == nil {
+		return nil
+	}
+	return ub.Bucket(name)
+}

@@ -1,0 +1,241 @@
+package kv
+
+import (
+	bolt "go.etcd.io/bbolt"
+)
+
+// From format 6 the file keeps each user's data apart, in the layout of
+// PerUser (peruser.go): the bucket "peruser" holds a bucket per user,
+// which holds that user's buckets, their sequences under bucketSeqs and
+// the user's revision. Ids and counters are then each user's own, as on
+// a cluster, and the record, log, index and blob code runs unchanged on
+// a userSpace: the buckets of one user inside the file's transaction.
+//
+// A userSpace's buckets are found, and made, at their first use: a read
+// of a user with no data sees empty buckets, and only a write creates
+// anything, so a transaction that reads a user leaves the file as it was.
+type userSpace struct {
+	t    *Tx
+	user string
+	ub   *bolt.Bucket // the user's bucket, nil until found or made
+}
+
+func (s *userSpace) root(create bool) (*bolt.Bucket, error) {
+	if s.ub != nil {
+		return s.ub, nil
+	}
+	if !create {
+		s.ub = userBucket(s.t.tx, s.user)
+		return s.ub, nil
+	}
+	top, err := s.t.tx.CreateBucketIfNotExists(bucketPerUser)
+	if err != nil {
+		return nil, err
+	}
+	if s.ub, err = top.CreateBucketIfNotExists(userBucketName(s.user)); err != nil {
+		return nil, err
+	}
+	return s.ub, nil
+}
+
+func (s *userSpace) bucket(name []byte) bucket { return &userFileBucket{s: s, name: name} }
+
+func (s *userSpace) createBucket(name []byte) (bucket, error) {
+	if !s.writable() {
+		return nil, ErrReadOnly
+	}
+	return s.bucket(name), nil
+}
+
+func (s *userSpace) writable() bool { return s.t.tx.Writable() }
+
+// wrote notes a write of the user's data: the first one in a transaction
+// moves the user's revision on, as a PerUser commit does, so that a
+// snapshot taken before is told from the data after.
+func (s *userSpace) wrote() error {
+	if s.t.revved[s.user] {
+		return nil
+	}
+	ub, err := s.root(true)
+	if err != nil {
+		return err
+	}
+	var rev uint64
+	if v := ub.Get(keyRev); len(v) == 8 {
+		rev = be.Uint64(v)
+	}
+	if err := ub.Put(keyRev, be.AppendUint64(nil, rev+1)); err != nil {
+		return err
+	}
+	if s.t.revved == nil {
+		s.t.revved = map[string]bool{}
+	}
+	s.t.revved[s.user] = true
+	return nil
+}
+
+// userFileBucket is a bucket of a user in the file, found or made at its
+// first use.
+type userFileBucket struct {
+	s    *userSpace
+	name []byte
+	b    *bolt.Bucket
+}
+
+func (b *userFileBucket) find() *bolt.Bucket {
+	if b.b == nil {
+		if ub, _ := b.s.root(false); ub != nil {
+			b.b = ub.Bucket(b.name)
+		}
+	}
+	return b.b
+}
+
+func (b *userFileBucket) make() (*bolt.Bucket, error) {
+	if !b.s.writable() {
+		return nil, ErrReadOnly
+	}
+	if err := b.s.wrote(); err != nil {
+		return nil, err
+	}
+	if b.find() != nil {
+		return b.b, nil
+	}
+	ub, err := b.s.root(true)
+	if err != nil {
+		return nil, err
+	}
+	if b.b, err = ub.CreateBucketIfNotExists(b.name); err != nil {
+		return nil, err
+	}
+	if string(b.name) == string(bucketFacts) {
+		b.b.FillPercent = factsFillPercent
+	}
+	return b.b, nil
+}
+
+func (b *userFileBucket) Get(key []byte) []byte {
+	if bb := b.find(); bb != nil {
+		return bb.Get(key)
+	}
+	return nil
+}
+
+func (b *userFileBucket) Put(key, value []byte) error {
+	bb, err := b.make()
+	if err != nil {
+		return err
+	}
+	if string(b.name) == string(bucketFacts) {
+		bb.FillPercent = factsFillPercent
+	}
+	return bb.Put(key, value)
+}
+
+func (b *userFileBucket) Delete(key []byte) error {
+	if b.find() == nil {
+		return nil
+	}
+	bb, err := b.make()
+	if err != nil {
+		return err
+	}
+	return bb.Delete(key)
+}
+
+func (b *userFileBucket) Cursor() cursor {
+	if bb := b.find(); bb != nil {
+		return &userFileCursor{b: b, c: bb.Cursor()}
+	}
+	return &userFileCursor{b: b}
+}
+
+// The sequences live in the user's bucketSeqs, a key per bucket, where
+// an overlay keeps them too: bbolt's own would be lost on PerUser's side.
+func (b *userFileBucket) Sequence() uint64 {
+	ub, _ := b.s.root(false)
+	if ub == nil {
+		return 0
+	}
+	if seqs := ub.Bucket([]byte(bucketSeqs)); seqs != nil {
+		if v := seqs.Get(b.name); len(v) == 8 {
+			return be.Uint64(v)
+		}
+	}
+	return 0
+}
+
+func (b *userFileBucket) SetSequence(v uint64) error {
+	if !b.s.writable() {
+		return ErrReadOnly
+	}
+	if err := b.s.wrote(); err != nil {
+		return err
+	}
+	ub, err := b.s.root(true)
+	if err != nil {
+		return err
+	}
+	seqs, err := ub.CreateBucketIfNotExists([]byte(bucketSeqs))
+	if err != nil {
+		return err
+	}
+	return seqs.Put(b.name, be.AppendUint64(nil, v))
+}
+
+func (b *userFileBucket) NextSequence() (uint64, error) {
+	v := b.Sequence() + 1
+	return v, b.SetSequence(v)
+}
+
+// userFileCursor is a cursor of a user's bucket; of a bucket not made
+// yet, it is at the end.
+type userFileCursor struct {
+	b *userFileBucket
+	c *bolt.Cursor
+}
+
+func (c *userFileCursor) First() ([]byte, []byte) {
+	if c.c == nil {
+		return nil, nil
+	}
+	return c.c.First()
+}
+
+func (c *userFileCursor) Last() ([]byte, []byte) {
+	if c.c == nil {
+		return nil, nil
+	}
+	return c.c.Last()
+}
+
+func (c *userFileCursor) Seek(k []byte) ([]byte, []byte) {
+	if c.c == nil {
+		return nil, nil
+	}
+	return c.c.Seek(k)
+}
+
+func (c *userFileCursor) Next() ([]byte, []byte) {
+	if c.c == nil {
+		return nil, nil
+	}
+	return c.c.Next()
+}
+
+func (c *userFileCursor) Prev() ([]byte, []byte) {
+	if c.c == nil {
+		return nil, nil
+	}
+	return c.c.Prev()
+}
+
+func (c *userFileCursor) Delete() error {
+	if c.c == nil {
+		return nil
+	}
+	if err := c.b.s.wrote(); err != nil {
+		return err
+	}
+	return c.c.Delete()
+}
