@@ -1,0 +1,74 @@
+package memory_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/palimpsest-mem/memory"
+)
+
+// testdata/store-format5.db was written by the program of file format 5,
+// whose ids were the store's (three users, a supersede, a conflict, a
+// merge, a hard delete), and testdata/store-format5.jsonl is its export
+// then. Read-only, the file is read as it is and exports as it did; a
+// writable Open moves it into the per-user layout with every id kept, it
+// checks clean and exports the same lines, each user's counters where the
+// file's were; and its old export imports into a store of today.
+func TestAStoreOfFormat5Upgrades(t *testing.T) {
+	old := string(must[[]byte](t)(os.ReadFile("testdata/store-format5.jsonl")))
+	path := filepath.Join(t.TempDir(), "memory.db")
+	if err := os.WriteFile(path, must[[]byte](t)(os.ReadFile("testdata/store-format5.db")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ro := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{ReadOnly: true}))
+	if got := snapshot(t, ro); got != old {
+		t.Errorf("read-only, the old file exports\n%s\nwant\n%s", got, old)
+	}
+	if f := must[memory.Fact](t)(ro.Get(ctx, "bob", 2)); f.Text != "Bob lives in Lyon." {
+		t.Errorf("bob's fact 2, read-only: %q", f.Text)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s := must[*memory.Store](t)(memory.Open(path, 0, nil))
+	defer s.Close()
+	checkClean(t, s)
+	if got := shared(t, snapshot(t, s), 9); !sameLines(got, old) {
+		t.Errorf("after the upgrade the store exports\n%s\nwant the lines of\n%s", got, old)
+	}
+	for _, c := range []struct {
+		user string
+		id   uint64
+		text string
+	}{{"", 3, "I work at Globex."}, {"bob", 2, "Bob lives in Lyon."}, {"мила", 5, "Я живу в Москве."}} {
+		if f, err := s.Get(ctx, c.user, c.id); err != nil || f.Text != c.text {
+			t.Errorf("%q's fact %d after the upgrade: %q, %v; want %q", c.user, c.id, f.Text, err, c.text)
+		}
+	}
+	// No id a user was given is given again: every user counts on from
+	// the file's counter (9), a new user from 1.
+	for _, u := range []string{"", "bob", "мила"} {
+		if f := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: u, Text: "A new fact after the upgrade."})); f.ID != 9 {
+			t.Errorf("%q's first fact after the upgrade: id %d, want 9", u, f.ID)
+		}
+	}
+	if f := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: "zoe", Text: "I am new here."})); f.ID != 1 {
+		t.Errorf("a new user's first fact: id %d, want 1", f.ID)
+	}
+	if strings.Contains(string(must[[]byte](t)(os.ReadFile(path))), "A secret to delete.") {
+		t.Error("the upgrade brought a deleted text back")
+	}
+	checkClean(t, s)
+
+	fresh, _ := open(t, nil, nil)
+	if n, err := fresh.Import(ctx, strings.NewReader(old), nil); err != nil || n != 7 {
+		t.Fatalf("the old export into a store of today: %d facts, %v", n, err)
+	}
+	checkClean(t, fresh)
+	if got := shared(t, snapshot(t, fresh), 9); !sameLines(got, old) {
+		t.Errorf("the old export, imported, exports\n%s\nwant the lines of\n%s", got, old)
+	}
+}
