@@ -14,7 +14,7 @@ var legacyBuckets = [][]byte{bucketMeta, bucketFacts, bucketUsers, bucketVectors
 // that format would: fill runs on a transaction over the one set of
 // buckets, whose logs are indexed by owner from format 3 and by fact
 // from format 5 on.
-func makeLegacy(t *testing.T, path string, version uint64, owner LogOwner, facts LogFacts, fill func(tx *Tx) error) {
+func makeLegacy(t testing.TB, path string, version uint64, owner LogOwner, facts LogFacts, fill func(tx *Tx) error) {
 	t.Helper()
 	b, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
 	if err != nil {
