@@ -135,7 +135,8 @@ func (l *Index) Follow(ctx context.Context, user string, rev uint64, read UserRe
 	if err != nil {
 		return err
 	}
-	return l.purgeBuilt(ctx, gone)
+	_ = l.purgeBuilt(ctx, gone) // as catchUpUser's
+	return nil
 }
 
 // follow brings the index's documents of user to the facts read returns,
@@ -197,16 +198,23 @@ func (l *Index) follow(ctx context.Context, user string, read UserRead) (rev uin
 		return 0, nil, false, err
 	}
 	l.mu.RLock()
-	defer l.mu.RUnlock()
 	if l.ix != ix || !l.q.inEpoch(epoch) {
+		l.mu.RUnlock()
 		return 0, nil, false, nil // dropped, maybe built again, meanwhile
 	}
 	if len(put) > 0 || len(del) > 0 {
-		if err := ix.Apply(put, del, nil); err != nil {
-			return 0, nil, false, err
-		}
+		err = ix.Apply(put, del, nil)
 	}
-	l.q.setRev(user, userRev{f.Rev, true})
+	if err == nil {
+		l.q.setRev(user, userRev{f.Rev, true})
+	}
+	l.mu.RUnlock()
+	if err != nil {
+		// As a failed batch of the indexer: the index goes, and the next
+		// lookup builds it again.
+		l.Drop()
+		return 0, nil, false, err
+	}
 	return f.Rev, gone, true, nil
 }
 
