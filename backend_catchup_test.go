@@ -223,6 +223,7 @@ func catchUpStory(t *testing.T, ts twoStores) {
 // a's Check is clean. Under -race, the catch-up beside a's own commits.
 func catchUpConcurrent(t *testing.T, ts twoStores) {
 	a, b := ts.a, ts.b
+	must[memory.Lookup](t)(a.Candidates(ctx, "ada", "marker", 12)) // a's index is built before the writers
 	const per = 12
 	var wg sync.WaitGroup
 	var mu sync.Mutex
