@@ -1,17 +1,12 @@
 package memory
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/palimpsest-mem/memory/index/live"
@@ -53,13 +48,14 @@ func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
 	s.be = b
 	s.lists.off = true
 	s.beOpts = &kv.UserOptions{LogOwner: logOwner, LogFacts: conflictFacts}
-	// The index is this process's: built from the users' snapshots at the
-	// first lookup, then kept in line by this process's own commits.
+	// The index is this process's, and other processes commit too: it
+	// takes each user in at the user's first lookup and catches the user
+	// up at each lookup from the revision it holds (backend_catchup.go).
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("memory: OpenBackend: %w", err)
 	}
-	s.live, err = live.Open("", live.Options{Root: filepath.Join(dir, "index"), Mode: s.mode, Writes: exclusive{&s.beAll},
-		Source: live.Source{Page: s.indexPage, Vectors: s.indexVectors, Head: s.indexHead, Since: s.indexSince}})
+	s.live, err = live.Open("", live.Options{Root: filepath.Join(dir, "index"), Mode: s.mode, Writes: exclusive{&s.beAll}, UserWrites: s.userWrites,
+		Source: live.Source{Vectors: s.indexVectors, User: s.indexUser}})
 	if err != nil {
 		return nil, fmt.Errorf("memory: %w", err)
 	}
@@ -72,7 +68,8 @@ func OpenBackend(b kv.Backend, dir string, opts *Options) (*Store, error) {
 func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.Tx) error) error {
 	// Commits of different users run side by side; one user's follow one
 	// another, so the index gets each user's changes in commit order. An
-	// index build or a Check holds them all off (beAll).
+	// index build or a Check holds them all off (beAll), and a catch-up of
+	// the index holds the user's off (userWrites).
 	s.beAll.RLock()
 	defer s.beAll.RUnlock()
 	mu := &s.beUsers[userStripe(user)]
@@ -83,7 +80,8 @@ func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.T
 		users   touchedUsers
 		graphs  map[string]*userGraph
 	)
-	_, err := kv.UpdateUser(ctx, s.be, user, s.beOpts, func(tx *kv.Tx) error {
+	be := &seenCommit{Backend: s.be}
+	_, err := kv.UpdateUser(ctx, be, user, s.beOpts, func(tx *kv.Tx) error {
 		if err := runWrite(tx, user, fn); err != nil {
 			return err
 		}
@@ -104,54 +102,31 @@ func (s *Store) updateBackend(ctx context.Context, user string, fn func(tx *kv.T
 		s.lists.putTimeline(u, gen, g.tl)
 		s.lists.putGraph(u, gen, g)
 	}
-	s.live.Sync(liveChanges(touched), nil)
+	if be.ok {
+		s.live.SyncUser(liveChanges(touched), user, be.from, be.to)
+	}
 	return err
 }
 
-// indexPageBackend is indexPage on a Backend: the current facts of each
-// user in turn, in the order of the file's per-user index keys (the
-// length of the name, then the name), from after, such a key.
-func (s *Store) indexPageBackend(ctx context.Context, after []byte, n int) ([]kv.Record, []byte, error) {
-	users, err := s.be.Users(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	slices.SortFunc(users, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
-	var page []kv.Record
-	for _, u := range users {
-		if len(page) == n {
-			// Full at the end of a user: the next page starts after its
-			// last fact, in the users that follow.
-			last := page[len(page)-1]
-			return page, kv.UserKey(last.User, last.ID), nil
-		}
-		if after != nil && bytes.Compare(kv.UserKey(u, math.MaxUint64), after) < 0 {
-			continue // every fact of u came in an earlier page
-		}
-		var next []byte
-		err := kv.ViewUser(ctx, s.be, u, s.beOpts, func(tx *kv.Tx) error {
-			recs, more, err := tx.CurrentPage(after, n-len(page))
-			page, next = append(page, recs...), more
-			return err
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		if next != nil {
-			return page, next, nil
-		}
-	}
-	return page, nil, nil
-}
-
-// checkEachUser runs check on every user's snapshot in turn.
+// checkEachUser runs check on every user's snapshot in turn, and brings
+// the candidate index's documents of each user it holds to that snapshot,
+// so that Check compares the index with the facts it read (another
+// process may have committed since the index last caught up). The caller
+// holds beAll: no commit of this process runs.
 func (s *Store) checkEachUser(ctx context.Context, check func(tx *kv.Tx) error) error {
 	users, err := s.be.Users(ctx)
 	if err != nil {
 		return err
 	}
 	for _, u := range users {
-		if err := s.view(ctx, u, check); err != nil {
+		snap, err := s.be.Snapshot(ctx, u)
+		if err == nil {
+			err = kv.ViewAt(snap, s.beOpts, check)
+		}
+		if err == nil {
+			err = s.live.Follow(ctx, u, snap.Rev(), func(_ context.Context, held []uint64) (live.UserFacts, error) { return s.userFacts(snap, u, held) })
+		}
+		if err != nil {
 			return fmt.Errorf("user %q: %w", u, err)
 		}
 	}

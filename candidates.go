@@ -148,9 +148,10 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 	if s.mode == LookupSemantic {
 		qv, out.Fallback = s.embedQuery(ctx, text)
 	}
+	gen := s.live.Generation() // before the store is read (at, on a Backend): see live.Index.Terms
 	var hits []index.Hit
 	similar := map[uint64]float64{}
-	err = s.live.Search(ctx, user, func(ix *index.Index) (err error) {
+	at, err := s.searchIndexAt(ctx, user, func(ix *index.Index) (err error) {
 		if q.Empty() {
 			return nil
 		}
@@ -178,8 +179,7 @@ func (s *Store) candidates(ctx context.Context, user, text string, cs []Claim, k
 		}
 		peers = g.functionalPeers(cs)
 	}
-	gen := s.live.Generation() // before the store is read: see live.Index.Terms
-	err = s.view(ctx, user, func(tx *kv.Tx) error {
+	err = s.viewAt(ctx, user, at, func(tx *kv.Tx) error {
 		// Hits come best first, and only the first k that are still
 		// current are kept: the rest need not be read or analysed again.
 		for _, h := range hits {
@@ -372,16 +372,12 @@ func singleValued(cs []Claim) bool {
 // (userVectors).
 func (s *Store) indexPage(ctx context.Context, after []byte, n int) ([]index.Doc, []byte, error) {
 	var page []kv.Record
-	var err error
-	if s.be != nil {
-		page, after, err = s.indexPageBackend(ctx, after, n)
-	} else {
-		// The index holds every user's facts, and is built in one pass.
-		err = s.viewAll(ctx, func(tx *kv.Tx) (err error) {
-			page, after, err = tx.CurrentPage(after, n)
-			return err
-		})
-	}
+	// The index holds every user's facts, and is built in one pass (on a
+	// Backend it takes each user apart: backend_catchup.go).
+	err := s.viewAll(ctx, func(tx *kv.Tx) (err error) {
+		page, after, err = tx.CurrentPage(after, n)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}

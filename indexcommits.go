@@ -28,9 +28,6 @@ func commitOfName(b []byte) (kv.Commit, bool) {
 
 // indexHead is the index's Source.Head. The caller holds writeMu.
 func (s *Store) indexHead(ctx context.Context) (commit []byte, ok bool, err error) {
-	if s.be != nil {
-		return nil, false, nil // no change log: the index is built, never caught up
-	}
 	// The index follows the commits of every user, in one change log.
 	err = s.viewAll(ctx, func(tx *kv.Tx) error {
 		var c kv.Commit
@@ -47,7 +44,7 @@ func (s *Store) indexHead(ctx context.Context) (commit []byte, ok bool, err erro
 // The caller holds writeMu.
 func (s *Store) indexSince(ctx context.Context, commit []byte) (changes []live.Change, head []byte, ok bool, err error) {
 	from, ok := commitOfName(commit)
-	if !ok || s.be != nil {
+	if !ok {
 		return nil, nil, false, nil
 	}
 	// The commits since may be any users' (the change log is the store's).

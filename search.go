@@ -325,7 +325,7 @@ func (sr *searcher) text(ctx context.Context, query string, words []index.Terms,
 	}
 	want := max(rankDepth, 3*sr.o.K)
 	var hits, near []index.Hit
-	err := s.live.Search(ctx, sr.user, func(ix *index.Index) (err error) {
+	err := s.searchIndex(ctx, sr.user, func(ix *index.Index) (err error) {
 		if sr.use[RankText] && len(words) > 0 {
 			if hits, err = ix.SearchWords(ctx, sr.user, words, want); err != nil {
 				return err

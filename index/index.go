@@ -467,6 +467,50 @@ func (ix *Index) DocKeys(ctx context.Context) (_ map[DocKey]bool, err error) {
 	return out, nil
 }
 
+// UserKeys returns the keys of user's documents: what a store whose users
+// are each read apart compares with the user's facts (live's catch-up).
+// Its cost grows with the user's documents, not the index's.
+func (ix *Index) UserKeys(ctx context.Context, user string) (_ []DocKey, err error) {
+	defer guard(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	if _, known := ix.userKey(user, false); !known {
+		return nil, nil // no fact of this user was ever indexed
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.bleve == nil {
+		return nil, ErrClosed
+	}
+	n, err := ix.bleve.DocCount()
+	if err != nil {
+		return nil, err
+	}
+	uq := query.NewTermQuery(user)
+	uq.SetField(fieldUser)
+	req := bleve.NewSearchRequestOptions(uq, int(n), 0, false)
+	req.Fields = []string{}
+	req.Score = "none"
+	res, err := ix.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	out := make([]DocKey, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		if h.ID == sentinelID {
+			continue // a Purge's, deleted again before it returns
+		}
+		k, err := parseDocID(h.ID)
+		if err == nil && k.User != user {
+			err = fmt.Errorf("index: document %q of another user among those of user %q", h.ID, user)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
 // KeysOf returns the keys of the documents of ids, whatever their users:
 // for a store that cannot tell whose a deleted record was (see
 // live.Change).

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
 	"slices"
@@ -149,6 +150,23 @@ func TestUsersFactsOfTheSameID(t *testing.T) {
 			}
 			if len(keys) != len(docs)-1 || keys[DocKey{User: "ada", ID: 1}] || !keys[DocKey{User: "bob", ID: 1}] || !keys[DocKey{User: "ada", ID: 2}] {
 				t.Errorf("DocKeys after ada's fact 1 went: %v", keys)
+			}
+			for _, u := range users {
+				got, err := ix.UserKeys(ctx, u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []DocKey{{User: u, ID: 1}, {User: u, ID: 2}}
+				if u == "ada" {
+					want = want[1:]
+				}
+				slices.SortFunc(got, func(a, b DocKey) int { return cmp.Compare(a.ID, b.ID) })
+				if !slices.Equal(got, want) {
+					t.Errorf("UserKeys(%q) after ada's fact 1 went: %v, want %v", u, got, want)
+				}
+			}
+			if got, err := ix.UserKeys(ctx, "nobody"); err != nil || len(got) != 0 {
+				t.Errorf("UserKeys of a user never indexed: %v, %v", got, err)
 			}
 		})
 	}

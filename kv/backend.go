@@ -48,11 +48,21 @@ type PendingEraser interface {
 	PendingErases() []string
 }
 
+// RevReader is a Backend that reads a user's revision alone, as Snapshot
+// would read it (every commit acknowledged before the call) but without
+// the data: for a reader that only needs to know whether the user changed
+// since a revision it holds, which is cheaper than any snapshot on the
+// file and no dearer than one on a cluster.
+type RevReader interface {
+	Rev(ctx context.Context, user string) (uint64, error)
+}
+
 // Snapshot is one user's data at one revision. It stays valid after the
 // call that made it returns; the byte slices it hands out must not be
 // modified.
 type Snapshot interface {
-	// Rev is the user's revision; 0 for a user without data.
+	// Rev is the user's revision; 0 for a user without data. A user's
+	// revisions only grow: each commit's is above the one it was guarded by.
 	Rev() uint64
 	// Get returns the value of key in bucket, nil when there is none.
 	Get(bucket string, key []byte) []byte

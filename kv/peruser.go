@@ -29,6 +29,8 @@ func (d *DB) PerUser() Backend { return perUser{d} }
 
 type perUser struct{ d *DB }
 
+var _ RevReader = perUser{}
+
 func userBucketName(user string) []byte { return append([]byte{'u'}, user...) }
 
 // Snapshot copies the user's data out of one read transaction, which may
@@ -62,6 +64,27 @@ func (p perUser) Snapshot(ctx context.Context, user string) (Snapshot, error) {
 		return nil, err
 	}
 	return NewSnapshot(rev, entries), nil
+}
+
+// Rev reads the user's revision alone (kv.RevReader): one key, where a
+// snapshot copies every key of the user.
+func (p perUser) Rev(ctx context.Context, user string) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := CheckUser(user); err != nil {
+		return 0, err
+	}
+	var rev uint64
+	err := p.d.View(func(tx *Tx) error {
+		if ub := userBucket(tx.tx, user); ub != nil {
+			if v := ub.Get(keyRev); len(v) == 8 {
+				rev = be.Uint64(v)
+			}
+		}
+		return nil
+	})
+	return rev, err
 }
 
 func userBucket(tx *bolt.Tx, user string) *bolt.Bucket {

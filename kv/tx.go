@@ -176,10 +176,6 @@ func userPrefix(user string) []byte {
 
 func userKey(user string, id uint64) []byte { return be.AppendUint64(userPrefix(user), id) }
 
-// UserKey is the per-user index's key of a fact: the order CurrentPage
-// pages in, and the key its after names.
-func UserKey(user string, id uint64) []byte { return userKey(user, id) }
-
 func eventKey(id uint64, seq uint32) []byte { return be.AppendUint32(idKey(id), seq) }
 
 // NextID allocates a fact id. Ids only grow: a hard delete never frees one.

@@ -41,6 +41,13 @@ func ViewUser(ctx context.Context, b Backend, user string, o *UserOptions, fn fu
 	if err != nil {
 		return err
 	}
+	return ViewAt(s, o, fn)
+}
+
+// ViewAt runs fn on s, a snapshot Backend.Snapshot returned, for a reader
+// that reads one revision of the user more than once; a write in fn fails
+// with ErrReadOnly.
+func ViewAt(s Snapshot, o *UserOptions, fn func(*Tx) error) (err error) {
 	defer recoverCorrupt(&err, guard())
 	return fn(newUserTx(s, false, o))
 }

@@ -14,7 +14,9 @@ import (
 // diffs holds one error for each fact one has and the other lacks (or the
 // error that kept it from looking). An index whose files faulted is
 // dropped instead: it is derived data, not the store's, and the next
-// lookup builds it again. dir reports what keeps the index from its
+// lookup builds it again. Of a store of per-user revisions only the users
+// the index holds are compared (the caller catches each up to its read
+// first: Follow). dir reports what keeps the index from its
 // folder beside the store or, for a writable store, what the sweep of that
 // folder could not remove. Called with the write lock held, so that
 // nothing commits meanwhile and no index of the store but this one is
@@ -25,6 +27,9 @@ func (l *Index) Check(ctx context.Context, current map[index.DocKey]bool) (diffs
 	case err != nil:
 		diffs = []error{err}
 	case built:
+		if l.src.User != nil {
+			current = l.q.held(current) // the users it follows (follow.go)
+		}
 		for k := range current {
 			if !docs[k] {
 				diffs = append(diffs, fmt.Errorf("index lacks current fact %s", factName(k)))

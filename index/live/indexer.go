@@ -156,6 +156,10 @@ type indexer struct {
 	// that user's next lookup is likely near (Remember looks up, writes,
 	// and looks up again) and would otherwise wait for the whole batch.
 	askedAt map[string]time.Time
+	// revs is, for a store of per-user revisions (Source.User), the
+	// revision of each user's data the index holds once the changes
+	// queued so far are in (follow.go); emptied with the index, by skip.
+	revs map[string]userRev
 	// askedFor is how long a lookup counts as lately (askedForDefault; a
 	// test makes it outlast the test, so that a slow machine cannot age it).
 	askedFor time.Duration
@@ -187,6 +191,7 @@ func (q *indexer) init(l *Index) {
 	q.delay, q.batch, q.askedFor = flushDelay, flushBatch, askedForDefault
 	q.byUser = map[string]uint64{}
 	q.askedAt = map[string]time.Time{}
+	q.revs = map[string]userRev{}
 }
 
 // asked notes a lookup of user. Called with mu held.
@@ -214,9 +219,15 @@ func (q *indexer) wake() {
 
 // add queues a committed write's changes.
 func (q *indexer) add(changes iter.Seq[Change], commit []byte) {
-	var users []string
-	deleted := false
-	records := 0
+	users, deleted, records := summary(changes)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.enqueue(changes, commit, users, deleted, records)
+}
+
+// summary is what the queue notes of a write's changes: the users whose
+// facts they touch, whether they delete a record, how many records.
+func summary(changes iter.Seq[Change]) (users []string, deleted bool, records int) {
 	for c := range changes {
 		records++
 		if c.Deleted {
@@ -225,8 +236,11 @@ func (q *indexer) add(changes iter.Seq[Change], commit []byte) {
 			users = append(users, c.User)
 		}
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	return users, deleted, records
+}
+
+// enqueue is add, with summary's reading of changes. Called with mu held.
+func (q *indexer) enqueue(changes iter.Seq[Change], commit []byte, users []string, deleted bool, records int) {
 	if q.stopped {
 		return
 	}
@@ -408,6 +422,7 @@ func (q *indexer) skip() {
 	q.applied, q.taken = q.queued, q.queued
 	q.epoch++
 	clear(q.byUser)
+	clear(q.revs) // the index they were of is gone, or new and empty
 	q.cond.Broadcast()
 }
 

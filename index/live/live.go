@@ -24,6 +24,8 @@ var ErrClosed = errors.New("store is closed")
 //	Sync    queue a committed write (the writer holds the write lock)
 //	Search  run a function on the index once the user's changes are in,
 //	        building the index first; rebuilt once if its files faulted
+//	SearchAt, SyncUser, Follow
+//	        the same for a store of per-user revisions (follow.go)
 //	Check   compare the index with the store's current facts, and look
 //	        at its folder (the caller holds the write lock)
 //	Drop    close it and remove its files
@@ -46,6 +48,8 @@ type Index struct {
 	// commit until its Sync: a build holds it so that no write commits
 	// between the snapshot it reads and the moment it receives updates.
 	writes sync.Locker
+	// userWrites holds off one user's commits (Options.UserWrites).
+	userWrites func(user string) sync.Locker
 
 	// The analyzer is built on first use: the topics lexicons take tens
 	// of milliseconds to load, which a store that never looks up need not pay.
@@ -92,6 +96,14 @@ type Source struct {
 	// cannot tell (see kv.Tx.ChangedSince). Called with the write lock
 	// held. Needed with Keep.
 	Since func(ctx context.Context, commit []byte) (changes []Change, head []byte, ok bool, err error)
+	// User, for a store whose users each have a revision of their own
+	// (one other processes write too), reads user's current facts now,
+	// at the revision it names, and which of the ids held (those the
+	// index holds of the user) are gone from the store. With it the index
+	// follows each user apart (follow.go): built empty, searched with
+	// SearchAt, synced with SyncUser; Page, Head and Since are unused.
+	// Called holding the user's commits off (Options.UserWrites).
+	User func(ctx context.Context, user string, held []uint64) (UserFacts, error)
 }
 
 // Options configure an Index.
@@ -121,6 +133,10 @@ type Options struct {
 	QuickClose bool
 	// Writes is the store's write lock (see Index).
 	Writes sync.Locker
+	// UserWrites, with Source.User, is the lock that holds off one user's
+	// commits: a catch-up holds it from its read of the user's facts
+	// until the index has them, so no commit of the user syncs between.
+	UserWrites func(user string) sync.Locker
 	// Source reads the store.
 	Source Source
 	// Root, when set, is the folder of indexes itself, for a store with
@@ -154,8 +170,11 @@ func Open(path string, o Options) (*Index, error) {
 	if o.Keep && (o.ReadOnly || o.Source.Head == nil || o.Source.Since == nil) {
 		return nil, errors.New("live: Options.Keep needs a writable store, and Source.Head and Since")
 	}
+	if o.Source.User != nil && (o.Keep || o.UserWrites == nil) {
+		return nil, errors.New("live: Source.User needs Options.UserWrites, and no Keep")
+	}
 	l := &Index{root: root, mode: o.Mode, format: index.Format(o.Mode), readOnly: o.ReadOnly, keep: o.Keep, quick: o.QuickClose, writes: o.Writes, src: o.Source, purgeFrom: purgeFromDefault,
-		seen: analyses{kept: map[index.DocKey]analysed{}}}
+		userWrites: o.UserWrites, seen: analyses{kept: map[index.DocKey]analysed{}}}
 	l.life, l.end = context.WithCancel(context.Background())
 	l.q.init(l)
 	return l, nil
@@ -184,18 +203,28 @@ func (l *Index) Analyzer() (*index.Analyzer, error) {
 // change committed before the call that can change user's candidates has
 // reached it (read your writes). An index whose files faulted under fn
 // (truncated or damaged while in use) is dropped and built again from the
-// store, once.
+// store, once. A store of per-user revisions, which other processes
+// write too, is searched with SearchAt instead.
 func (l *Index) Search(ctx context.Context, user string, fn func(*index.Index) error) error {
+	if l.src.User != nil {
+		return errors.New("live: Search on a store of per-user revisions: SearchAt names the revision to see")
+	}
 	return l.use(ctx, func(ctx context.Context) error { return l.q.waitUser(ctx, user) }, fn)
 }
 
 // use runs fn on the index once wait returns, building the index first if
 // needed, and once more on an index built again if its files faulted.
 func (l *Index) use(ctx context.Context, wait func(context.Context) error, fn func(*index.Index) error) error {
-	err := l.try(ctx, wait, fn)
+	return l.faulted(func() error { return l.try(ctx, wait, fn) })
+}
+
+// faulted runs try, and once more after dropping the index if its files
+// faulted.
+func (l *Index) faulted(try func() error) error {
+	err := try()
 	if errors.Is(err, index.ErrFault) {
 		l.Drop()
-		err = l.try(ctx, wait, fn)
+		err = try()
 		if errors.Is(err, index.ErrFault) {
 			l.Drop()
 		}

@@ -20,6 +20,9 @@ func (l *Index) open(ctx context.Context, an *index.Analyzer) (*index.Index, err
 		if err != nil {
 			return nil, err
 		}
+		if l.src.User != nil {
+			return ix, nil // filled a user at a time, at each one's first lookup
+		}
 		if err := l.fill(ctx, ix); err != nil {
 			return nil, errors.Join(err, ix.Close())
 		}

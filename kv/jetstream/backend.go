@@ -70,7 +70,10 @@ type Backend struct {
 	pending map[string][][]byte
 }
 
-var _ kv.Backend = (*Backend)(nil)
+var (
+	_ kv.Backend   = (*Backend)(nil)
+	_ kv.RevReader = (*Backend)(nil)
+)
 
 // Open checks, or on first use creates, the streams and their format
 // markers. A stream whose settings or format differ is refused, and then
@@ -399,6 +402,20 @@ func (b *Backend) Snapshot(ctx context.Context, user string) (kv.Snapshot, error
 	v := kv.NewSnapshot(h.seq, entries)
 	b.views.put(user, v)
 	return v, nil
+}
+
+// Rev reads user's head from the stream leader, as Snapshot does first
+// (kv.RevReader): one request, the whole cost of a snapshot whose view is
+// kept, without looking for the view.
+func (b *Backend) Rev(ctx context.Context, user string) (uint64, error) {
+	if err := kv.CheckUser(user); err != nil {
+		return 0, err
+	}
+	h, err := b.head(ctx, user)
+	if err != nil || h == nil {
+		return 0, err
+	}
+	return h.seq, nil
 }
 
 func tombstone(m stored) bool { return m.header.Get(hdrTombstone) != "" }

@@ -31,7 +31,8 @@ func BenchmarkCommit(b *testing.B) {
 }
 
 // A snapshot of a user with 100 keys: the head from the leader, then one
-// multi_last ("read"), or the view the Backend keeps ("cached").
+// multi_last ("read"), or the view the Backend keeps ("cached"); and the
+// head alone ("rev", kv.RevReader).
 func BenchmarkSnapshot(b *testing.B) {
 	c := startCluster(b)
 	be := c.open(b, c.connect(b, ""), nil)
@@ -51,6 +52,14 @@ func BenchmarkSnapshot(b *testing.B) {
 	b.Run("cached", func(b *testing.B) {
 		for b.Loop() {
 			snapshot(b, be, "ann")
+		}
+	})
+	b.Run("rev", func(b *testing.B) {
+		ctx := testCtx(b, time.Minute)
+		for b.Loop() {
+			if _, err := be.Rev(ctx, "ann"); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }

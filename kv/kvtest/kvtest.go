@@ -60,6 +60,7 @@ var cases = []struct {
 	{"GuardedIncrementsLoseNothing", guardedIncrementsLoseNothing},
 	{"UsersListed", usersListed},
 	{"EraseLeavesNoOldVersion", eraseLeavesNoOldVersion},
+	{"RevIsTheSnapshots", revIsTheSnapshots},
 }
 
 var ctx = context.Background()
@@ -330,6 +331,42 @@ func usersListed(t *testing.T, e *env) {
 	want := []string{"", "ada", "zoe", "Ада"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Users = %q, want %q", got, want)
+	}
+}
+
+// revIsTheSnapshots: a backend that reads a revision alone
+// (kv.RevReader) reads the one a snapshot taken then would hold, 0 for a
+// user without data, and a user's revisions grow with each commit.
+func revIsTheSnapshots(t *testing.T, e *env) {
+	r, ok := e.Backend.(kv.RevReader)
+	if !ok {
+		t.Skip("the backend reads no revision alone")
+	}
+	rev := func(user string) uint64 {
+		t.Helper()
+		n, err := r.Rev(ctx, user)
+		if err != nil {
+			t.Fatalf("Rev(%q): %v", user, err)
+		}
+		return n
+	}
+	if n := rev("nobody"); n != 0 {
+		t.Fatalf("Rev of a user without data: %d", n)
+	}
+	var last uint64
+	for i := range 3 {
+		next := commit(t, e, "ada", last, put("facts", "1", fmt.Sprint("value ", i)))
+		commit(t, e, "bob", snap(t, e, "bob").Rev(), put("facts", "1", "x")) // another user's commit between
+		if next <= last {
+			t.Fatalf("commit %d took ada from revision %d to %d", i, last, next)
+		}
+		if n, s := rev("ada"), snap(t, e, "ada").Rev(); n != next || s != next {
+			t.Fatalf("after commit %d at %d: Rev %d, the snapshot's %d", i, next, n, s)
+		}
+		last = next
+	}
+	if _, err := r.Rev(ctx, string([]byte{0xff})); !errors.Is(err, kv.ErrBadOp) {
+		t.Fatalf("Rev of a name that is not UTF-8: %v, want ErrBadOp", err)
 	}
 }
 
