@@ -223,7 +223,10 @@ func upgradeConflicts(clock func() time.Time) func(tx *kv.Tx, from uint64) error
 	if clock == nil {
 		clock = time.Now
 	}
-	return func(tx *kv.Tx, _ uint64) error {
+	return func(tx *kv.Tx, from uint64) error {
+		if from >= 5 {
+			return nil // its conflicts are kept as every write keeps them
+		}
 		return keepEveryConflict(tx, max(clock().UTC().UnixNano(), 1))
 	}
 }

@@ -156,9 +156,10 @@ func (t *Tx) EachUser(fn func(user string) error) error {
 	return nil
 }
 
-// User returns the user whose buckets Use made the transaction's, and
-// whether one has been named; false also for an older file (one set of
-// buckets) and a Backend's transaction.
+// User returns the user whose buckets the transaction is on, in a file
+// that keeps users apart (the default user's until Use names another);
+// false for an older file (one set of buckets) and a Backend's
+// transaction, whose buckets are its one user's.
 func (t *Tx) User() (string, bool) {
 	if sp, ok := t.sp.(*userSpace); ok {
 		return sp.user, true
