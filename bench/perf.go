@@ -193,6 +193,12 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 		return nil, err
 	}
 	defer s.Close()
+	return writerRows(ctx, s, texts, cfg, "(group commit)")
+}
+
+// writerRows are concurrencyRows' on the store s; how says how its
+// writers' commits meet, in the rows of many goroutines.
+func writerRows(ctx context.Context, s *memory.Store, texts []string, cfg perfConfig, how string) ([]row, error) {
 	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
 		return nil, err
 	}
@@ -206,7 +212,7 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines for %d user(s) (group commit)", writers, users),
+		rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines for %d user(s) %s", writers, users, how),
 			N: writers * per, OpsS: conc, Ratio: conc / rate(one), Note: "ratio to one writer"})
 	}
 	for _, n := range []int{32, 64} {
@@ -561,31 +567,43 @@ func bigReads(cfg perfConfig) int { return max(3, cfg.reads/20) }
 // first call apart from the timed ones after it.
 func bigUserRows(ctx context.Context, s *memory.Store, cfg perfConfig, l perfLayout, sq sqliteScale) ([]row, error) {
 	var rows []row
-	for _, q := range []struct {
-		op, vs string
-		fn     func() ([]memory.Fact, error)
-		base   []time.Duration
+	for i, vs := range []struct {
+		op   string
+		base []time.Duration
 	}{
-		{"List current of the big user (" + thousands(l.big) + ")", "SELECT current of the big user",
-			func() ([]memory.Fact, error) { return s.List(ctx, bigUser, nil) }, sq.bigList},
-		{"At(now, now) of the big user", "SELECT current of the big user, event interval holds now",
-			func() ([]memory.Fact, error) { return s.At(ctx, bigUser, time.Time{}, time.Time{}) }, sq.bigNow},
+		{"SELECT current of the big user", sq.bigList},
+		{"SELECT current of the big user, event interval holds now", sq.bigNow},
 	} {
-		start := time.Now()
-		facts, err := q.fn()
-		first := time.Since(start)
+		r, lat, err := bigUserRead(ctx, s, cfg, l, i == 1, "the file")
 		if err != nil {
 			return nil, err
 		}
-		if len(facts) != l.big {
-			return nil, fmt.Errorf("%s: %d facts, want %d", q.op, len(facts), l.big)
-		}
-		lat := timeN(bigReads(cfg), func(int) error { _, err := q.fn(); return err })
-		r := latRow(q.op, lat, 0)
-		r.Note = fmt.Sprintf("%d facts returned; the first call, which reads them from the file, took %v", len(facts), first.Round(time.Microsecond))
-		rows = append(rows, r, vsSQLite(q.vs, q.base, lat))
+		rows = append(rows, r, vsSQLite(vs.op, vs.base, lat))
 	}
 	return rows, nil
+}
+
+// bigUserRead times List of the big user or, with at, At(now, now), as
+// bigUserRows says, and returns its row and latencies; from names where
+// the first call reads the facts.
+func bigUserRead(ctx context.Context, s *memory.Store, cfg perfConfig, l perfLayout, at bool, from string) (row, []time.Duration, error) {
+	op, fn := "List current of the big user ("+thousands(l.big)+")", func() ([]memory.Fact, error) { return s.List(ctx, bigUser, nil) }
+	if at {
+		op, fn = "At(now, now) of the big user", func() ([]memory.Fact, error) { return s.At(ctx, bigUser, time.Time{}, time.Time{}) }
+	}
+	start := time.Now()
+	facts, err := fn()
+	first := time.Since(start)
+	if err != nil {
+		return row{}, nil, err
+	}
+	if len(facts) != l.big {
+		return row{}, nil, fmt.Errorf("%s: %d facts, want %d", op, len(facts), l.big)
+	}
+	lat := timeN(bigReads(cfg), func(int) error { _, err := fn(); return err })
+	r := latRow(op, lat, 0)
+	r.Note = fmt.Sprintf("%d facts returned; the first call, which reads them from %s, took %v", len(facts), from, first.Round(time.Microsecond))
+	return r, lat, nil
 }
 
 // thousands writes n with commas between its groups of three digits.
