@@ -805,8 +805,8 @@ func printRows(w io.Writer, rows []row) {
 		if r.Ratio != 0 {
 			ratio = fmt.Sprintf("%.2f", r.Ratio)
 		}
-		// Beside the cluster's rows, small figures keep two digits (its hard
-		// delete is a few a second, far below the file's).
+		// Beside the cluster's rows, small figures keep two digits: a read
+		// of the big user on the cluster can be a hundredth of the file's.
 		if backends && r.Ratio > 0 && r.Ratio < 0.01 {
 			ratio = fmt.Sprintf("%.2g", r.Ratio)
 		}
