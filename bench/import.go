@@ -155,11 +155,14 @@ func importSQLite(path string, r *os.File) (time.Duration, int, error) {
 	return took, n, errors.Join(err, b.Close())
 }
 
+// importOp is the op of the row of our import.
+const importOp = "Import from a file, fresh process (batches into a new file, durable)"
+
 // importRows are the rows of both imports, which took ours and sq, beside a
 // raw bbolt bulk load of the same number of records, which took raw.
 func importRows(ours, sq importFigures, raw time.Duration) []row {
 	return []row{
-		{Op: "Import from a file, fresh process (batches into a new file, durable)", OpsS: float64(ours.Facts) / ours.Took.Seconds(),
+		{Op: importOp, OpsS: float64(ours.Facts) / ours.Took.Seconds(),
 			Ratio: raw.Seconds() / ours.Took.Seconds(),
 			Note: fmt.Sprintf("ratio to a raw bbolt bulk load; peak RSS %.1f MB, heap once closed %.1f MB, file %.0f B/fact; the index is built at the first lookup",
 				mb(ours.PeakRSS), mb(ours.Heap), float64(ours.File)/float64(ours.Facts))},

@@ -37,6 +37,12 @@ type row struct {
 	Empty int `json:"empty,omitempty"`
 	// Actions counts what Remember decided, for its rows.
 	Actions map[memory.Action]int `json:"actions,omitempty"`
+	// Backend names the store a row measured when perf runs on more than
+	// one (--backend nats): a nats row follows the bbolt row it is
+	// compared with. Empty otherwise.
+	Backend string `json:"backend,omitempty"`
+	// twin is the op of the bbolt row a nats row is set beside.
+	twin string
 }
 
 // countActions lists decisions by action, most frequent first.
@@ -71,12 +77,19 @@ type perfConfig struct {
 	// bigUser is the facts of the big user, whose List and At have rows of
 	// their own in a store of at least as many facts (see newPerfLayout).
 	bigUser int
+	// nats: measure the rows again on a store on an in-process cluster
+	// (see perfnats.go), beside bbolt's.
+	nats bool
+	// natsUserFacts bounds the facts of one user seeded on the cluster: a
+	// scale whose layout has a larger user is not measured there.
+	natsUserFacts int
 }
 
 func perfCmd() *cobra.Command {
 	var facts int
 	var quick, asJSON, writersOnly, graphOnly, promptOnly bool
-	var modes, scales, distractors, cpuprofile, blockprofile string
+	var modes, scales, distractors, cpuprofile, blockprofile, backend string
+	var natsUserFacts int
 	c := &cobra.Command{
 		Use:   "perf",
 		Short: "Speed and size of the store next to a bare bbolt file and SQLite, fsync on unless a row says otherwise",
@@ -100,6 +113,16 @@ func perfCmd() *cobra.Command {
 				cfg.scales = nil
 			}
 			cfg.graphOnly, cfg.promptOnly = graphOnly, promptOnly
+			switch backend {
+			case "bbolt":
+			case "nats":
+				if graphOnly || promptOnly {
+					return errors.New("--backend nats measures the operations table, not --graph-only or --prompt-only")
+				}
+				cfg.nats, cfg.natsUserFacts = true, natsUserFacts
+			default:
+				return fmt.Errorf("--backend %q: want bbolt or nats", backend)
+			}
 			for _, m := range strings.Split(modes, ",") {
 				mode, err := memory.ParseLookupMode(strings.TrimSpace(m))
 				if err != nil {
@@ -143,6 +166,8 @@ func perfCmd() *cobra.Command {
 	f.StringVar(&modes, "modes", "keywords4,stems,topics", "lookup modes to measure, comma-separated; the first is the one the write rows use")
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&blockprofile, "blockprofile", "", "write a profile of where goroutines waited (blocking and mutex contention) to this file")
+	f.StringVar(&backend, "backend", "bbolt", "bbolt, or nats: each row of writers and of Add, Supersede, Remember, Candidates, List, At also on a store on an in-process 3-node cluster, beside bbolt's")
+	f.IntVar(&natsUserFacts, "nats-user-facts", 10_000, "with --backend nats, the most facts one user may get on the cluster: a size whose layout has a larger user (the big user at 100,000) is not measured there, as one user's Adds, one after another, slow as the user grows")
 	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
 	return c
 }
@@ -175,10 +200,24 @@ func runPerf(ctx context.Context, texts []string, cfg perfConfig) ([]row, error)
 	if err != nil {
 		return nil, err
 	}
+	if cfg.nats {
+		on, err := natsConcurrencyRows(ctx, dir, texts, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("nats: %w", err)
+		}
+		rows = beside(rows, on)
+	}
 	for _, n := range cfg.scales {
 		more, err := scaleRows(ctx, dir, texts, n, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("%d facts: %w", n, err)
+		}
+		if cfg.nats {
+			on, err := natsScaleRows(ctx, dir, texts, n, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("nats, %d facts: %w", n, err)
+			}
+			more = beside(more, on)
 		}
 		rows = append(rows, more...)
 	}
@@ -193,6 +232,12 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 		return nil, err
 	}
 	defer s.Close()
+	return writerRows(ctx, s, texts, cfg, "(group commit)")
+}
+
+// writerRows are concurrencyRows' on the store s; how says how its
+// writers' commits meet, in the rows of many goroutines.
+func writerRows(ctx context.Context, s *memory.Store, texts []string, cfg perfConfig, how string) ([]row, error) {
 	if _, err := s.Candidates(ctx, "", "build the index", 1); err != nil {
 		return nil, err
 	}
@@ -206,7 +251,7 @@ func concurrencyRows(ctx context.Context, dir string, texts []string, cfg perfCo
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines for %d user(s) (group commit)", writers, users),
+		rows = append(rows, row{Op: fmt.Sprintf("Add from %d goroutines for %d user(s) %s", writers, users, how),
 			N: writers * per, OpsS: conc, Ratio: conc / rate(one), Note: "ratio to one writer"})
 	}
 	for _, n := range []int{32, 64} {
@@ -561,31 +606,43 @@ func bigReads(cfg perfConfig) int { return max(3, cfg.reads/20) }
 // first call apart from the timed ones after it.
 func bigUserRows(ctx context.Context, s *memory.Store, cfg perfConfig, l perfLayout, sq sqliteScale) ([]row, error) {
 	var rows []row
-	for _, q := range []struct {
-		op, vs string
-		fn     func() ([]memory.Fact, error)
-		base   []time.Duration
+	for i, vs := range []struct {
+		op   string
+		base []time.Duration
 	}{
-		{"List current of the big user (" + thousands(l.big) + ")", "SELECT current of the big user",
-			func() ([]memory.Fact, error) { return s.List(ctx, bigUser, nil) }, sq.bigList},
-		{"At(now, now) of the big user", "SELECT current of the big user, event interval holds now",
-			func() ([]memory.Fact, error) { return s.At(ctx, bigUser, time.Time{}, time.Time{}) }, sq.bigNow},
+		{"SELECT current of the big user", sq.bigList},
+		{"SELECT current of the big user, event interval holds now", sq.bigNow},
 	} {
-		start := time.Now()
-		facts, err := q.fn()
-		first := time.Since(start)
+		r, lat, err := bigUserRead(ctx, s, cfg, l, i == 1, "the file")
 		if err != nil {
 			return nil, err
 		}
-		if len(facts) != l.big {
-			return nil, fmt.Errorf("%s: %d facts, want %d", q.op, len(facts), l.big)
-		}
-		lat := timeN(bigReads(cfg), func(int) error { _, err := q.fn(); return err })
-		r := latRow(q.op, lat, 0)
-		r.Note = fmt.Sprintf("%d facts returned; the first call, which reads them from the file, took %v", len(facts), first.Round(time.Microsecond))
-		rows = append(rows, r, vsSQLite(q.vs, q.base, lat))
+		rows = append(rows, r, vsSQLite(vs.op, vs.base, lat))
 	}
 	return rows, nil
+}
+
+// bigUserRead times List of the big user or, with at, At(now, now), as
+// bigUserRows says, and returns its row and latencies; from names where
+// the first call reads the facts.
+func bigUserRead(ctx context.Context, s *memory.Store, cfg perfConfig, l perfLayout, at bool, from string) (row, []time.Duration, error) {
+	op, fn := "List current of the big user ("+thousands(l.big)+")", func() ([]memory.Fact, error) { return s.List(ctx, bigUser, nil) }
+	if at {
+		op, fn = "At(now, now) of the big user", func() ([]memory.Fact, error) { return s.At(ctx, bigUser, time.Time{}, time.Time{}) }
+	}
+	start := time.Now()
+	facts, err := fn()
+	first := time.Since(start)
+	if err != nil {
+		return row{}, nil, err
+	}
+	if len(facts) != l.big {
+		return row{}, nil, fmt.Errorf("%s: %d facts, want %d", op, len(facts), l.big)
+	}
+	lat := timeN(bigReads(cfg), func(int) error { _, err := fn(); return err })
+	r := latRow(op, lat, 0)
+	r.Note = fmt.Sprintf("%d facts returned; the first call, which reads them from %s, took %v", len(facts), from, first.Round(time.Microsecond))
+	return r, lat, nil
 }
 
 // thousands writes n with commas between its groups of three digits.
@@ -735,17 +792,36 @@ func machine() string {
 
 func printRows(w io.Writer, rows []row) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "operation\tfacts\tp50\tp99\tp99.9\tmax\tops/s\tratio\tnote")
+	// A backend column only when rows of two backends stand side by side.
+	backends := slices.ContainsFunc(rows, func(r row) bool { return r.Backend != "" })
+	if backends {
+		fmt.Fprint(tw, "operation\tbackend\t")
+	} else {
+		fmt.Fprint(tw, "operation\t")
+	}
+	fmt.Fprintln(tw, "facts\tp50\tp99\tp99.9\tmax\tops/s\tratio\tnote")
 	for _, r := range rows {
 		ratio := ""
 		if r.Ratio != 0 {
 			ratio = fmt.Sprintf("%.2f", r.Ratio)
 		}
+		// Beside the cluster's rows, small figures keep two digits: a read
+		// of the big user on the cluster can be a hundredth of the file's.
+		if backends && r.Ratio > 0 && r.Ratio < 0.01 {
+			ratio = fmt.Sprintf("%.2g", r.Ratio)
+		}
 		ops := ""
 		if r.OpsS != 0 {
 			ops = fmt.Sprintf("%.0f", r.OpsS)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Op, r.N, r.P50, r.P99, r.P999, r.Max, ops, ratio, r.Note)
+		if backends && r.OpsS > 0 && r.OpsS < 10 {
+			ops = fmt.Sprintf("%.1f", r.OpsS)
+		}
+		fmt.Fprintf(tw, "%s\t", r.Op)
+		if backends {
+			fmt.Fprintf(tw, "%s\t", r.Backend)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.N, r.P50, r.P99, r.P999, r.Max, ops, ratio, r.Note)
 	}
 	tw.Flush()
 }

@@ -29,6 +29,9 @@ func TestPerfEveryRowRuns(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range rows {
 		seen[r.Op] = true
+		if r.Backend != "" { // bbolt alone, as before --backend
+			t.Errorf("%s: backend %q", r.Op, r.Backend)
+		}
 		if r.Note == "failed" {
 			t.Errorf("%s failed", r.Op)
 		}
@@ -256,5 +259,119 @@ func TestPerfLookupsBesideWritersMeasureOne(t *testing.T) {
 		if r.N < 1 || r.P50 == "" {
 			t.Errorf("same user %v: no lookup measured: %+v", same, r)
 		}
+	}
+}
+
+// With --backend nats, each row of the writers and of the store's own
+// operations has its cluster twin right after it: the same op (the
+// writers' rows name how their commits meet), the same size, a rate and a
+// ratio; the seeding stands beside the Import, and a size with a user past
+// --nats-user-facts gets a row that says why it was not measured.
+func TestPerfNatsBesideBBolt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("perf run on a cluster skipped in -short")
+	}
+	// 300 facts, all user-0's: a big user needs 1,000 facts more, which the
+	// cluster takes one after another (TestPerfNatsBigUser has one).
+	cfg := perfConfig{scales: []int{300}, writes: 6, reads: 5, modes: []memory.LookupMode{memory.LookupKeywords4},
+		latFor: 100 * time.Millisecond, nats: true, natsUserFacts: 300}
+	rows, err := runPerf(context.Background(), sqliteTexts(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twins := map[string]bool{}
+	for i, r := range rows {
+		if r.Backend != "nats" {
+			continue
+		}
+		if i == 0 || rows[i-1].Backend != "bbolt" {
+			t.Errorf("%s (nats) is not beside a bbolt row", r.Op)
+			continue
+		}
+		b := rows[i-1]
+		if want := strings.Replace(r.Op, "(a commit each)", "(group commit)", 1); b.Op != want && !strings.HasPrefix(r.Op, "Seed:") {
+			t.Errorf("%s (nats) beside %s", r.Op, b.Op)
+		}
+		if b.N != r.N && r.P50 == "" && !strings.Contains(r.Op, "latency") {
+			t.Errorf("%s: nats at %d, bbolt at %d", r.Op, r.N, b.N)
+		}
+		if r.Note == "failed" || r.OpsS <= 0 || r.Ratio <= 0 || b.OpsS <= 0 {
+			t.Errorf("%s (nats): %+v beside %+v", r.Op, r, b)
+		}
+		if strings.HasPrefix(r.Op, "Remember") {
+			total := 0
+			for _, n := range r.Actions {
+				total += n
+			}
+			if total != cfg.writes/2 {
+				t.Errorf("%s (nats): decisions %v of %d Remembers", r.Op, r.Actions, cfg.writes/2)
+			}
+		}
+		checkRowFigures(t, r, cfg)
+		twins[b.Op] = true
+	}
+	for _, op := range []string{
+		"Add, one writer", "Add from 64 goroutines for 64 user(s) (group commit)", "Add from 64 goroutines for 1 user(s) (group commit)",
+		"Add, 32 durable writers at once: per-call latency", "Add, 64 durable writers at once: per-call latency",
+		importOp, "Candidates k=12, keywords4", "Remember, rules decider, keywords4 lookup",
+		"List current of a user (1,000)", "At(now, now) of that user",
+		"Add, durable", "Supersede, durable",
+	} {
+		if !twins[op] {
+			t.Errorf("no nats row beside %q", op)
+		}
+	}
+	cfg.natsUserFacts = 299
+	skip, err := natsScaleRows(context.Background(), t.TempDir(), sqliteTexts(), 300, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skip) != 1 || skip[0].Backend != "nats" || !strings.Contains(skip[0].Note, "300 facts, past --nats-user-facts 299") {
+		t.Errorf("a user past --nats-user-facts: %+v", skip)
+	}
+}
+
+// The cluster is seeded with the layout's users, each with its facts, and
+// the big user's reads on it return them all.
+func TestPerfNatsBigUser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("perf run on a cluster skipped in -short")
+	}
+	ctx := context.Background()
+	nodes, folder, cleanup, err := natsNodes(ctx, t.TempDir(), "nats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	cfg := perfConfig{writes: 4, reads: 3, modes: []memory.LookupMode{memory.LookupKeywords4}}
+	lay := perfLayout{perUser: 20, big: 30} // user-0, the big user, user-1, user-2
+	seed, err := seedCluster(ctx, nodes, folder, sqliteTexts(), 90, lay, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seed.OpsS <= 0 || !strings.Contains(seed.Note, "90 facts of 4 user(s)") || !strings.Contains(seed.Note, "(big, 30 facts)") {
+		t.Errorf("seed: %+v", seed)
+	}
+	s, err := natsStore(ctx, nodes, folder, cfg.modes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := natsModeRows(ctx, s, sqliteTexts(), 0, cfg.modes[0], cfg, lay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := 0
+	for _, r := range rows {
+		if strings.Contains(r.Op, "big user") {
+			big++
+			if !strings.HasPrefix(r.Note, "30 facts returned; the first call, which reads them from the cluster") {
+				t.Errorf("%s: %s", r.Op, r.Note)
+			}
+			checkRowFigures(t, r, cfg)
+		}
+	}
+	if big != 2 {
+		t.Errorf("%d rows of the big user, want List and At", big)
 	}
 }
