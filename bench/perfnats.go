@@ -96,9 +96,11 @@ func natsScaleRows(ctx context.Context, dir string, texts []string, n int, cfg p
 	lay := newPerfLayout(n, cfg.bigUser)
 	if most := max(lay.perUser, lay.big); most > cfg.natsUserFacts {
 		// One user's commits follow one another, and each costs more as the
-		// user grows: seeding that user alone would take most of the run.
+		// user grows: seeding that user alone would take most of the run,
+		// and a first read of a user that large did not finish (kv/jetstream
+		// walks its messages within one request's timeout, retried whole).
 		return []row{{Op: "not measured on the cluster at this size", N: n, Backend: "nats",
-			Note: fmt.Sprintf("one user would get %s facts, past --nats-user-facts %s: a cluster store is filled only through its write API (no Import), one user's Adds commit one after another, and each costs more as the user grows (see docs/cluster.md)",
+			Note: fmt.Sprintf("one user would get %s facts, past --nats-user-facts %s: a cluster store is filled only through its write API (no Import), one user's Adds commit one after another, each costs more as the user grows, and a first read of a large user may not finish (see docs/cluster.md)",
 				thousands(most), thousands(cfg.natsUserFacts))}}, nil
 	}
 	nodes, folder, cleanup, err := natsNodes(ctx, dir, fmt.Sprintf("nats-%d", n))
