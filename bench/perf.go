@@ -167,7 +167,7 @@ func perfCmd() *cobra.Command {
 	f.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	f.StringVar(&blockprofile, "blockprofile", "", "write a profile of where goroutines waited (blocking and mutex contention) to this file")
 	f.StringVar(&backend, "backend", "bbolt", "bbolt, or nats: each row of writers and of Add, Supersede, Remember, Candidates, List, At also on a store on an in-process 3-node cluster, beside bbolt's")
-	f.IntVar(&natsUserFacts, "nats-user-facts", 10_000, "with --backend nats, the most facts one user may get on the cluster: a size whose layout has a larger user (the big user at 100,000) is not measured there: one user's Adds commit one after another, and only a process that kept so large a user can read it (docs/cluster.md)")
+	f.IntVar(&natsUserFacts, "nats-user-facts", 10_000, "with --backend nats, the most facts one user may get on the cluster: a size whose layout has a larger user (the big user at 100,000) is not measured there: one user's Adds commit one after another, minutes for the big user's 99,000")
 	f.StringVar(&distractors, "distractors", "../shared/data/distractors.en.jsonl,../shared/data/distractors.ru.jsonl", "texts to build facts from")
 	return c
 }
