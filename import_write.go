@@ -170,7 +170,11 @@ func (w *importWriter) putLog(tx *kv.Tx, l exportLog) error {
 	if err != nil {
 		return err
 	}
-	if last := map[string]uint64{"decision": hdr.LastDecision, "conflict": hdr.LastConflict}[noun]; id > last {
+	last := hdr.LastDecision
+	if l.Conflict != nil {
+		last = hdr.LastConflict
+	}
+	if id > last {
 		return fmt.Errorf("%w: line %d: %s %d: id outside 1..%d", ErrBadImport, l.line, noun, id, last)
 	}
 	// Each in its user's data, where a write of the user keeps it.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -171,8 +172,11 @@ type evidence struct {
 	seqs   map[string]uint64
 }
 
-// seqOf names the buckets whose counters Repair raises.
-var seqOf = map[string]bool{string(bucketFacts): true, string(BucketDecisions): true, string(BucketConflicts): true, string(BucketMerges): true}
+// seqOf says whether k names a bucket whose counter Repair raises: the
+// facts' and the logs'.
+func seqOf(k []byte) bool {
+	return string(k) == string(bucketFacts) || slices.ContainsFunc(blobBuckets, func(b []byte) bool { return string(b) == string(k) })
+}
 
 // scanEvidence reads every page of the file, reachable or free, one at a
 // time (the file may be larger than memory should hold), and collects
@@ -247,7 +251,7 @@ func (ev *evidence) leaf(p []byte, depth int) {
 			}
 			continue
 		}
-		if seqOf[string(k)] && len(v) == 8 {
+		if len(v) == 8 && seqOf(k) {
 			// A counter of a user's bucket (format 6 keeps them as values).
 			if seq := be.Uint64(v); seq > ev.seqs[string(k)] {
 				ev.seqs[string(k)] = seq

@@ -85,10 +85,18 @@ type userFileBucket struct {
 func (b *userFileBucket) find() *bolt.Bucket {
 	if b.b == nil {
 		if ub, _ := b.s.root(false); ub != nil {
-			b.b = ub.Bucket(b.name)
+			b.use(ub.Bucket(b.name))
 		}
 	}
 	return b.b
+}
+
+// use keeps bb as the bucket, which for the facts splits its pages full:
+// ids only grow, so records are appended.
+func (b *userFileBucket) use(bb *bolt.Bucket) {
+	if b.b = bb; bb != nil && string(b.name) == string(bucketFacts) {
+		bb.FillPercent = factsFillPercent
+	}
 }
 
 func (b *userFileBucket) make() (*bolt.Bucket, error) {
@@ -105,12 +113,11 @@ func (b *userFileBucket) make() (*bolt.Bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b.b, err = ub.CreateBucketIfNotExists(b.name); err != nil {
+	bb, err := ub.CreateBucketIfNotExists(b.name)
+	if err != nil {
 		return nil, err
 	}
-	if string(b.name) == string(bucketFacts) {
-		b.b.FillPercent = factsFillPercent
-	}
+	b.use(bb)
 	return b.b, nil
 }
 
@@ -125,9 +132,6 @@ func (b *userFileBucket) Put(key, value []byte) error {
 	bb, err := b.make()
 	if err != nil {
 		return err
-	}
-	if string(b.name) == string(bucketFacts) {
-		bb.FillPercent = factsFillPercent
 	}
 	return bb.Put(key, value)
 }
