@@ -113,10 +113,10 @@ func natsScaleRows(ctx context.Context, dir string, texts []string, n int, cfg p
 		}
 		rows = append(rows, r...)
 	}
-	// The first mode's rows run on the store that seeded: a snapshot of a
-	// user the Backend has not kept walks all the user's messages in one
-	// request's time, retried whole on a timeout, which at 99,000 facts
-	// never ends (docs/cluster.md). The others' read only user-0.
+	// The first mode's rows run on the store that seeded, which keeps the
+	// big user's view: a fresh process's first snapshot of that user walks
+	// its 500,000 messages, seconds (docs/cluster.md). The others' read
+	// only user-0.
 	s, err := natsStore(ctx, nodes, folder, cfg.modes[0])
 	if err != nil {
 		return nil, err

@@ -61,6 +61,9 @@ type Backend struct {
 	publish func(ctx context.Context, nc *nats.Conn, writes []write) (uint64, error)
 
 	views viewCache
+	// walkBatch is how many messages a walk asks for at once: maxBatch,
+	// fewer in tests.
+	walkBatch int
 	// ownConn: Dial made nc, and Close closes it.
 	ownConn bool
 
@@ -111,7 +114,7 @@ func Open(ctx context.Context, nc *nats.Conn, opts *Options) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{nc: nc, js: js, l: layout{prefix: o.Prefix, shards: o.Shards},
-		timeout: o.Timeout, publish: publishBatch, pending: map[string][][]byte{},
+		timeout: o.Timeout, publish: publishBatch, pending: map[string][][]byte{}, walkBatch: maxBatch,
 		nodes: agentNodes{nc: nc, subject: agentSubject(o.Prefix), timeout: o.Timeout},
 		views: viewCache{max: 1024, views: map[string]kv.Snapshot{}}}
 	if o.Cluster != nil {
@@ -425,17 +428,17 @@ func tombstone(m stored) bool { return m.header.Get(hdrTombstone) != "" }
 func (b *Backend) keysAt(ctx context.Context, user string, rev uint64) ([]stored, error) {
 	stream := b.l.stream(b.l.shard(user))
 	filter := b.l.userPrefix(user) + ".>"
-	var msgs []stored
 	wait := time.Millisecond
 	for {
+		var msgs []stored
 		err := b.retry(ctx, func(ctx context.Context) error {
 			var err error
 			msgs, err = multiLast(ctx, b.nc, stream, []string{filter}, rev)
-			if errors.Is(err, errTooMany) {
-				msgs, err = b.walkKeys(ctx, stream, filter, rev)
-			}
 			return err
-		})
+		}, errTooMany)
+		if errors.Is(err, errTooMany) {
+			msgs, err = b.walkKeys(ctx, stream, filter, rev)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("jetstream: keys of user %q at %d: %w", user, rev, err)
 		}
@@ -452,13 +455,9 @@ func (b *Backend) keysAt(ctx context.Context, user string, rev uint64) ([]stored
 
 // walkKeys keeps the last message of each subject that walk returns.
 func (b *Backend) walkKeys(ctx context.Context, stream, filter string, rev uint64) ([]stored, error) {
-	all, err := b.walk(ctx, stream, filter, rev)
-	if err != nil {
-		return nil, err
-	}
 	last := map[string]stored{}
-	for _, m := range all {
-		last[m.subject] = m
+	if err := b.walk(ctx, stream, filter, rev, func(m stored) { last[m.subject] = m }); err != nil {
+		return nil, err
 	}
 	out := make([]stored, 0, len(last))
 	for _, m := range last {
@@ -467,28 +466,42 @@ func (b *Backend) walkKeys(ctx context.Context, stream, filter string, rev uint6
 	return out, nil
 }
 
-// walk reads every message on filter up to rev, in sequence order, a batch
-// at a time through Direct Get. Batches may come from different replicas;
-// each holds a prefix of the stream, so the walk is complete once it has
-// seen the message at rev, which the caller checks.
-func (b *Backend) walk(ctx context.Context, stream, filter string, rev uint64) ([]stored, error) {
-	var all []stored
+// walk calls fn for every message on filter up to rev, in sequence order,
+// a batch at a time through Direct Get. Each batch is a request retried
+// on its own, so that a long history is read in steps that each fit in a
+// request's time, and a failed step resumes where the walk was: retried
+// whole, a walk longer than the timeout would never end. Batches may come
+// from different replicas; each holds a prefix of the stream, so one that
+// has nothing from where the walk is lags behind it, and is asked again.
+// The walk is complete once it has seen the message at rev, which the
+// caller checks.
+func (b *Backend) walk(ctx context.Context, stream, filter string, rev uint64, fn func(stored)) error {
+	wait := time.Millisecond
 	for seq := uint64(1); seq <= rev; {
-		batch, err := directNext(ctx, b.nc, stream, seq, maxBatch, filter)
+		var batch []stored
+		err := b.retry(ctx, func(ctx context.Context) error {
+			var err error
+			batch, err = directNext(ctx, b.nc, stream, seq, b.walkBatch, filter)
+			return err
+		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(batch) == 0 {
-			break
+			if err := sleep(ctx, wait); err != nil {
+				return fmt.Errorf("no replica holds sequence %d to %d: %w", seq, rev, err)
+			}
+			wait = min(2*wait, 100*time.Millisecond)
+			continue
 		}
 		for _, m := range batch {
 			if m.seq <= rev {
-				all = append(all, m)
+				fn(m)
 			}
 			seq = m.seq + 1
 		}
 	}
-	return all, nil
+	return nil
 }
 
 // Commit publishes one message per key written (a later write of a key in

@@ -112,11 +112,8 @@ func (b *Backend) deleteOld(ctx context.Context, stream, user string, rev uint64
 	var all []stored
 	wait := time.Millisecond
 	for {
-		err := b.retry(ctx, func(ctx context.Context) error {
-			var err error
-			all, err = b.walk(ctx, stream, b.l.userPrefix(user)+".>", rev)
-			return err
-		})
+		all = all[:0]
+		err := b.walk(ctx, stream, b.l.userPrefix(user)+".>", rev, func(m stored) { all = append(all, m) })
 		if err != nil {
 			return nil, fmt.Errorf("jetstream: erase of user %q: %w", user, err)
 		}

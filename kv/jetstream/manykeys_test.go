@@ -3,6 +3,7 @@ package jetstream
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -36,5 +37,20 @@ func testManyKeys(t *testing.T, c *testCluster) {
 	got := scan(t, s, "facts", nil, nil, false)
 	if len(got) != n-1 || got[0] != "00000=v1" || got[7] != "00007=v2" || got[8] != "00009=v1" || got[n-2] != fmt.Sprintf("%05d=v1", n-1) {
 		t.Errorf("%d keys, %q … %q", len(got), got[:min(10, len(got))], got[len(got)-1])
+	}
+
+	// A process with none of it cached reads it cold, in steps: with
+	// requests of 20 ms and a walk of 8 messages a request, the walk takes
+	// far longer than one request may, and used to restart forever.
+	cold := c.open(t, c.connect(t, ""), &Options{Prefix: b.(*Backend).l.prefix, Timeout: 20 * time.Millisecond})
+	cold.walkBatch = 8
+	start = time.Now()
+	cs, err := cold.Snapshot(testCtx(t, 15*time.Second), "ann")
+	if err != nil {
+		t.Fatalf("a cold snapshot walked 8 messages a request: %v", err)
+	}
+	t.Logf("cold snapshot, 8 messages a request: %v", time.Since(start))
+	if cold := scan(t, cs, "facts", nil, nil, false); cs.Rev() != rev || !slices.Equal(cold, got) {
+		t.Errorf("cold snapshot at %d with %d keys, want %d with %d", cs.Rev(), len(cold), rev, len(got))
 	}
 }
