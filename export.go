@@ -31,7 +31,7 @@ import (
 // the store derived from two claims), "moot_at" and "moot" (a conflict
 // that stopped holding); an earlier version has none, and its conflicts
 // are kept on import as every write keeps them. Version 10 gives each user
-// ids and counters of their own (a store of file format 6 or on a
+// ids and counters of their own (a store of file format 6 on, or on a
 // cluster): the header holds no counters, and each user's lines come
 // after a "counters" line of theirs; a fact, decision, conflict or merge
 // is named by its user and id. In an earlier version ids were the

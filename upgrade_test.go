@@ -72,3 +72,47 @@ func TestAStoreOfFormat5Upgrades(t *testing.T) {
 		t.Errorf("the old export, imported, exports\n%s\nwant the lines of\n%s", got, old)
 	}
 }
+
+// testdata/store-format6.db was written by the program of file format 6,
+// each user's data in buckets of their own: store-format5.db upgraded
+// by it, then bob's fact 9 and zoe's 1 to 4 (1 superseded by 4, 3 hard
+// deleted), so that the users' counters differ; store-format6.jsonl is
+// its export then. Read-only it exports as it did; a writable Open moves
+// it into format 7's shared buckets, after which it checks clean, exports
+// the same, and every user counts on from where they were.
+func TestAStoreOfFormat6Upgrades(t *testing.T) {
+	old := string(must[[]byte](t)(os.ReadFile("testdata/store-format6.jsonl")))
+	path := filepath.Join(t.TempDir(), "memory.db")
+	if err := os.WriteFile(path, must[[]byte](t)(os.ReadFile("testdata/store-format6.db")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ro := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{ReadOnly: true}))
+	if got := snapshot(t, ro); got != old {
+		t.Errorf("read-only, the old file exports\n%s\nwant\n%s", got, old)
+	}
+	if f := must[memory.Fact](t)(ro.Get(ctx, "zoe", 4)); f.Text != "I am Zoe and I live in Bergen." {
+		t.Errorf("zoe's fact 4, read-only: %q", f.Text)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s := must[*memory.Store](t)(memory.Open(path, 0, nil))
+	defer s.Close()
+	checkClean(t, s)
+	if got := snapshot(t, s); got != old {
+		t.Errorf("after the upgrade the store exports\n%s\nwant\n%s", got, old)
+	}
+	for _, c := range []struct {
+		user string
+		want uint64
+	}{{"", 9}, {"bob", 10}, {"мила", 9}, {"zoe", 5}, {"yan", 1}} {
+		if f := must[memory.Fact](t)(s.Add(ctx, memory.Note{User: c.user, Text: "A new fact after the upgrade."})); f.ID != c.want {
+			t.Errorf("%q's first fact after the upgrade: id %d, want %d", c.user, f.ID, c.want)
+		}
+	}
+	if _, err := s.Get(ctx, "zoe", 3); err == nil {
+		t.Error("zoe's hard-deleted fact 3 is back")
+	}
+	checkClean(t, s)
+}

@@ -58,13 +58,13 @@ func BenchmarkDurableCommit(b *testing.B) {
 			return d.Update(func(tx *Tx) error { return tx.Put(rec(i)) })
 		}},
 		{"format 5 layout: Tx.Put without the log", func(d *DB, i int) error {
-			return d.bolt.Update(func(btx *bolt.Tx) error { return newTx(btx, false).Put(rec(i)) })
+			return d.bolt.Update(func(btx *bolt.Tx) error { return newTx(btx, formatVersionV5).Put(rec(i)) })
 		}},
 		{"64 users in one commit", func(d *DB, i int) error {
 			return d.bolt.Update(func(btx *bolt.Tx) error { return put64(d.newTx(btx), i) })
 		}},
 		{"format 5 layout: 64 users in one commit", func(d *DB, i int) error {
-			return d.bolt.Update(func(btx *bolt.Tx) error { return put64(newTx(btx, false), i) })
+			return d.bolt.Update(func(btx *bolt.Tx) error { return put64(newTx(btx, formatVersionV5), i) })
 		}},
 	} {
 		path := filepath.Join(b.TempDir(), "m.db")

@@ -72,10 +72,15 @@ var (
 // version 4 (a fact that replaced several), and its open conflicts name
 // only current facts: the upgrade runs Options.Upgrade in its commit.
 // Version 6 keeps each user's data apart, with ids and counters of its
-// own (userspace.go, upgrade6.go); a writable Open moves an older file
-// into that layout, a read-only one reads it as it is.
+// own (userspace.go, upgrade6.go), in buckets of each user's; version 7
+// keeps the same keys in buckets shared by every user, behind each user's
+// prefix, and the records in the order they were written (byuser.go,
+// places.go), so that a commit of many users writes about the pages
+// format 5 did. A writable Open moves an older file into that layout, a
+// read-only one reads it as it is.
 const (
-	formatVersion   = 6
+	formatVersion   = 7
+	formatVersionV6 = 6
 	formatVersionV5 = 5
 	formatVersionV4 = 4
 	formatVersionV3 = 3
@@ -397,7 +402,7 @@ func (d *DB) View(fn func(*Tx) error) (err error) {
 
 // newTx is a transaction of d, knowing its log index.
 func (d *DB) newTx(btx *bolt.Tx) *Tx {
-	t := newTx(btx, d.format >= formatVersion)
+	t := newTx(btx, d.format)
 	t.owner, t.logsIndexed = d.opts.LogOwner, d.logsIndexed
 	t.factKeys, t.factsIndexed = d.opts.LogFacts, d.format >= formatVersionV5
 	return t
@@ -607,6 +612,9 @@ func (d *DB) Check() (err error) {
 		for e := range tx.tx.Check() {
 			errs = append(errs, e)
 		}
+		if len(errs) == 0 {
+			errs = tx.checkPlaces()
+		}
 		return nil
 	})
 	if err != nil {
@@ -618,8 +626,9 @@ func (d *DB) Check() (err error) {
 	return d.Stale()
 }
 
-// touchKeys reads every key of b and of the buckets in it (each user's
-// data is a bucket in the peruser bucket).
+// touchKeys reads every key of b and of the buckets in it (the buckets of
+// format 7 are in the byuser bucket, those of a user of format 6 in the
+// peruser bucket).
 func touchKeys(b *bolt.Bucket, depth int) error {
 	if depth > maxWalkDepth {
 		return fmt.Errorf("%w: buckets nested %d deep", ErrCorrupt, depth)
@@ -667,7 +676,7 @@ func (d *DB) initSchema(b *bolt.DB) error {
 		if got := be.Uint64(v); got < formatVersionV2 || got > formatVersion {
 			return fmt.Errorf("%w: format version %d, this program reads %d to %d", ErrCorrupt, got, formatVersionV2, formatVersion)
 		}
-		if version(tx) < formatVersion {
+		if version(tx) < formatVersionV6 {
 			for _, name := range allBuckets {
 				if tx.Bucket(name) == nil {
 					return fmt.Errorf("%w: bucket %q missing", ErrCorrupt, name)
@@ -744,11 +753,15 @@ func (d *DB) upgrade(tx *bolt.Tx) error {
 	if v == formatVersion {
 		return nil
 	}
-	if err := moveToUsers(tx, d.opts.LogOwner, d.opts.LogFacts); err != nil {
+	move := moveToUsers
+	if v == formatVersionV6 {
+		move = moveOutOfUserBuckets
+	}
+	if err := move(tx, d.opts.LogOwner, d.opts.LogFacts); err != nil {
 		return fmt.Errorf("upgrade from format %d: %w", v, err)
 	}
 	if d.opts.Upgrade != nil {
-		t := newTx(tx, true)
+		t := newTx(tx, formatVersion)
 		t.owner, t.logsIndexed = d.opts.LogOwner, true
 		t.factKeys, t.factsIndexed = d.opts.LogFacts, true
 		if err := d.opts.Upgrade(t, v); err != nil {

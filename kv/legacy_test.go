@@ -30,7 +30,7 @@ func makeLegacy(t testing.TB, path string, version uint64, owner LogOwner, facts
 		if err := btx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, version)); err != nil {
 			return err
 		}
-		tx := newTx(btx, false)
+		tx := newTx(btx, formatVersionV5)
 		tx.owner, tx.logsIndexed = owner, version >= formatVersionV3
 		tx.factKeys, tx.factsIndexed = facts, version >= formatVersionV5
 		if fill == nil {
@@ -43,12 +43,10 @@ func makeLegacy(t testing.TB, path string, version uint64, owner LogOwner, facts
 	}
 }
 
-// inUser returns the bucket name of user's data in a file that keeps users
-// apart, nil if it has none.
-func inUser(tx *bolt.Tx, user string, name []byte) *bolt.Bucket {
-	ub := userBucket(tx, user)
-	if ub == nil {
-		return nil
-	}
-	return ub.Bucket(name)
+// inUser returns the bucket name of user's data in a file of the current
+// format, as the store's transactions see it, to damage it with.
+func inUser(tx *bolt.Tx, user string, name []byte) bucket {
+	t := newTx(tx, formatVersion)
+	t.Use(user)
+	return t.sp.bucket(name)
 }

@@ -3,6 +3,7 @@ package kv
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -14,9 +15,11 @@ import (
 // keyRev and one bucket per Backend bucket. Bucket names are [a-z0-9], so
 // keyRev can never be one.
 //
-// From format 6 it is where every user's data is kept (userspace.go): a
-// store on the file reads and writes it in place, through bbolt's own
-// transactions, and PerUser reads and writes the same keys as a Backend.
+// Format 6 kept every user's data that way (userspace.go). From format 7
+// the same keys are in buckets every user shares, behind each user's
+// prefix (byuser.go): a store on the file reads and writes them in place,
+// through bbolt's own transactions, and PerUser reads and writes the same
+// keys as a Backend.
 var (
 	bucketPerUser = []byte("peruser")
 	keyRev        = []byte("\x00rev")
@@ -45,19 +48,18 @@ func (p perUser) Snapshot(ctx context.Context, user string) (Snapshot, error) {
 	var rev uint64
 	var entries []Entry
 	err := p.d.View(func(tx *Tx) error {
-		ub := userBucket(tx.tx, user)
-		if ub == nil {
+		tx.Use(user)
+		sp, ok := tx.sp.(*userSpace)
+		if !ok {
+			return fmt.Errorf("%w: a file of format %d keeps no user apart", errors.ErrUnsupported, p.d.format)
+		}
+		rev = sp.rev()
+		return sp.eachBucket(func(name []byte, b bucket) error {
+			c := b.Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				entries = append(entries, Entry{Bucket: string(name), Key: bytes.Clone(k), Value: bytes.Clone(v)})
+			}
 			return nil
-		}
-		if v := ub.Get(keyRev); len(v) == 8 {
-			rev = be.Uint64(v)
-		}
-		return ub.ForEachBucket(func(name []byte) error {
-			bucket := string(name)
-			return ub.Bucket(name).ForEach(func(k, v []byte) error {
-				entries = append(entries, Entry{Bucket: bucket, Key: bytes.Clone(k), Value: bytes.Clone(v)})
-				return nil
-			})
 		})
 	})
 	if err != nil {
@@ -77,10 +79,9 @@ func (p perUser) Rev(ctx context.Context, user string) (uint64, error) {
 	}
 	var rev uint64
 	err := p.d.View(func(tx *Tx) error {
-		if ub := userBucket(tx.tx, user); ub != nil {
-			if v := ub.Get(keyRev); len(v) == 8 {
-				rev = be.Uint64(v)
-			}
+		tx.Use(user)
+		if sp, ok := tx.sp.(*userSpace); ok {
+			rev = sp.rev()
 		}
 		return nil
 	})
@@ -107,26 +108,13 @@ func (p perUser) Commit(ctx context.Context, user string, rev uint64, ops []Op) 
 	}
 	var next uint64
 	err := p.d.Update(func(tx *Tx) error {
-		top, err := tx.tx.CreateBucketIfNotExists(bucketPerUser)
-		if err != nil {
-			return err
-		}
-		ub, err := top.CreateBucketIfNotExists(userBucketName(user))
-		if err != nil {
-			return err
-		}
-		var at uint64
-		if v := ub.Get(keyRev); len(v) == 8 {
-			at = be.Uint64(v)
-		}
-		if at != rev {
+		if at := flatRev(tx.tx, user); at != rev {
 			return fmt.Errorf("%w: user at revision %d, the snapshot at %d", ErrConflict, at, rev)
 		}
+		tx.Use(user)
 		for _, op := range ops {
-			b, err := ub.CreateBucketIfNotExists([]byte(op.Bucket))
-			if err != nil {
-				return err
-			}
+			b := tx.sp.bucket([]byte(op.Bucket))
+			var err error
 			if op.Delete {
 				err = b.Delete(op.Key)
 			} else {
@@ -136,8 +124,8 @@ func (p perUser) Commit(ctx context.Context, user string, rev uint64, ops []Op) 
 				return err
 			}
 		}
-		next = at + 1
-		return ub.Put(keyRev, be.AppendUint64(nil, next))
+		next = rev + 1
+		return setFlatRev(tx.tx, user, next)
 	})
 	if err != nil {
 		return 0, err
@@ -167,17 +155,9 @@ func (p perUser) Users(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	err := p.d.View(func(tx *Tx) error {
-		top := tx.tx.Bucket(bucketPerUser)
-		if top == nil {
-			return nil
-		}
-		return top.ForEachBucket(func(name []byte) error {
-			if len(name) == 0 || name[0] != 'u' {
-				return fmt.Errorf("%w: per-user bucket %q", ErrCorrupt, name)
-			}
-			out = append(out, string(name[1:]))
-			return nil
-		})
+		var err error
+		out, err = tx.usersWithData()
+		return err
 	})
 	return out, err
 }

@@ -70,7 +70,7 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 		if err := d.upgrade(btx); err != nil {
 			return err
 		}
-		tx := newTx(btx, true)
+		tx := newTx(btx, formatVersion)
 		pending = tx.meta.Get(keyScrub) != nil
 		// The counters are each user's: every one is raised past what the
 		// file shows any was at, through the file's floors (tx.floor).
@@ -251,17 +251,29 @@ func (ev *evidence) leaf(p []byte, depth int) {
 			}
 			continue
 		}
-		if len(v) == 8 && seqOf(k) {
-			// A counter of a user's bucket (format 6 keeps them as values).
-			if seq := be.Uint64(v); seq > ev.seqs[string(k)] {
-				ev.seqs[string(k)] = seq
-			}
+		// In format 7 a counter's key is behind its user's prefix
+		// (byuser.go): length ‖ name; a record's is its place (places.go),
+		// which raises the counters only past every id, harmlessly.
+		bare := k
+		if len(k) > 0 && int(k[0]) < len(k) {
+			bare = k[1+int(k[0]):]
 		}
-		if len(k) == recordKeyLen {
-			if id := be.Uint64(k); id > ev.factID {
-				if _, err := decodeRecord(id, v); err == nil {
-					ev.factID = id
+		for _, name := range [][]byte{k, bare} {
+			if len(v) == 8 && seqOf(name) {
+				// A counter of a user's (kept as values from format 6).
+				if seq := be.Uint64(v); seq > ev.seqs[string(name)] {
+					ev.seqs[string(name)] = seq
 				}
+			}
+			if len(name) == recordKeyLen {
+				if id := be.Uint64(name); id > ev.factID {
+					if _, err := decodeRecord(id, v); err == nil {
+						ev.factID = id
+					}
+				}
+			}
+			if len(k) == len(bare) {
+				break
 			}
 		}
 	}

@@ -39,7 +39,7 @@ func lostLegacyCommit(t *testing.T, path string) {
 			t.Fatal(err)
 		}
 		err = b.Update(func(btx *bolt.Tx) error {
-			tx := newTx(btx, false)
+			tx := newTx(btx, formatVersionV5)
 			if err := tx.SetNextID(id + 1); err != nil {
 				return err
 			}

@@ -77,16 +77,19 @@ type Tx struct {
 	// Use picks whose the fact, index and blob buckets are; spaces holds
 	// the users used so far, revved those whose revision moved on.
 	perUser bool
-	spaces  map[string]*userSpace
-	revved  map[string]bool
+	// nested: a file of format 6, each user's data in buckets of their
+	// own, read as it is (userspace.go); otherwise format 7's (byuser.go).
+	nested bool
+	spaces map[string]*userSpace
+	revved map[string]bool
 }
 
-// newTx is a transaction on the file: every user's data in one set of
-// buckets (a file of format 5 or older, read as it is), or, with
-// perUser, each user's apart, reached through Use (the default user's
-// until then).
-func newTx(tx *bolt.Tx, perUser bool) *Tx {
-	t := &Tx{tx: tx, sp: boltSpace{tx}, perUser: perUser}
+// newTx is a transaction on a file of format version: every user's data
+// in one set of buckets (format 5 or older, read as it is), or each
+// user's apart, reached through Use (the default user's until then).
+func newTx(tx *bolt.Tx, version uint64) *Tx {
+	perUser := version >= formatVersionV6
+	t := &Tx{tx: tx, sp: boltSpace{tx}, perUser: perUser, nested: version == formatVersionV6}
 	t.meta = t.sp.bucket(bucketMeta)
 	if perUser {
 		// The default user's buckets until Use names another.
@@ -679,8 +682,12 @@ func (t *Tx) ForEach(fn func(r Record) error) error {
 // Empty reports whether the store holds no fact and has never allocated an id.
 func (t *Tx) Empty() bool {
 	if t.perUser {
-		top := t.tx.Bucket(bucketPerUser)
-		return top == nil || firstKey(top) == nil
+		if t.nested {
+			top := t.tx.Bucket(bucketPerUser)
+			return top == nil || firstKey(top) == nil
+		}
+		revs, _ := flatRoot(t.tx, bucketRevs, false)
+		return revs == nil || firstKey(revs) == nil
 	}
 	k, _ := t.facts.Cursor().First()
 	return k == nil && t.PeekNextID() == 1

@@ -2,8 +2,13 @@ package kv
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -179,4 +184,183 @@ func factBlobsIn(tx *Tx, fact uint64) []string {
 		return nil
 	})
 	return out
+}
+
+// makeFormat6 writes a file of format 6 at path, each user's data in
+// buckets of their own, as a program of that format would.
+func makeFormat6(t testing.TB, path string, fill func(tx *Tx) error) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	err = b.Update(func(btx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketMeta, bucketChanges} {
+			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		if err := btx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersionV6)); err != nil {
+			return err
+		}
+		tx := newTx(btx, formatVersionV6)
+		tx.owner, tx.logsIndexed, tx.factKeys, tx.factsIndexed = testOwner, true, testFacts, true
+		return fill(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A file of format 6 is moved into format 7's shared buckets by a
+// writable Open, in one commit: every user's every key and revision as
+// PerUser read them before, the users' buckets gone. Read-only, it is
+// read as it is.
+func TestUpgradeFromFormat6KeepsEveryKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	makeFormat6(t, path, func(tx *Tx) error {
+		for _, r := range []Record{
+			{ID: 1, User: "ann", Text: "I work at company A.", RecordedAt: 1, ValidUntil: 2, SupersededBy: 2},
+			{ID: 2, User: "ann", Text: "I work at company B.", RecordedAt: 2, Supersedes: 1},
+			{ID: 1, User: "bob", Text: "I like tea.", RecordedAt: 3},
+			{ID: 4, User: "", Text: "I live in Oslo.", RecordedAt: 5},
+		} {
+			tx.Use(r.User)
+			if err := tx.Put(&r); err != nil {
+				return err
+			}
+			if err := tx.Append(r.ID, &Event{Kind: Recorded, At: r.RecordedAt}); err != nil {
+				return err
+			}
+			if err := tx.SetNextID(r.ID + 2); err != nil {
+				return err
+			}
+		}
+		tx.Use("bob")
+		if err := tx.PutVector(1, []float32{1, 2}); err != nil {
+			return err
+		}
+		if err := tx.PutBlob(BucketConflicts, 1, []byte("bob:1")); err != nil {
+			return err
+		}
+		tx.Use("ann")
+		return tx.PutBlob(BucketDecisions, 3, []byte("ann:decided"))
+	})
+	users := []string{"", "ann", "bob"}
+	read := func(db *DB) map[string]string {
+		out := map[string]string{}
+		for _, u := range users {
+			s, err := db.PerUser().Snapshot(context.Background(), u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all []string
+			for _, b := range []string{"facts", "users", "vectors", "conflicts", "decisions", "logusers", "seqs"} {
+				_ = s.Scan(b, nil, nil, false, func(k, v []byte) bool {
+					all = append(all, fmt.Sprintf("%s %x=%x", b, k, v))
+					return true
+				})
+			}
+			out[u] = fmt.Sprint(s.Rev(), all)
+		}
+		return out
+	}
+	ro, err := Open(path, 0, &Options{NoSync: true, ReadOnly: true, LogOwner: testOwner, LogFacts: testFacts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := read(ro)
+	ro.Close()
+	if !strings.Contains(before["bob"], "vectors") || !strings.Contains(before["ann"], "decisions") {
+		t.Fatalf("test is void: the format 6 file reads %v", before)
+	}
+	db, err := Open(path, 0, &Options{NoSync: true, LogOwner: testOwner, LogFacts: testFacts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if !db.Current() {
+		t.Fatal("the file is not current after a writable Open")
+	}
+	if after := read(db); !maps.Equal(after, before) {
+		t.Errorf("after the upgrade\n%v\nwant\n%v", after, before)
+	}
+	_ = db.bolt.View(func(btx *bolt.Tx) error {
+		if btx.Bucket(bucketPerUser) != nil {
+			t.Error("the users' buckets of format 6 are still there")
+		}
+		return nil
+	})
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Update(func(tx *Tx) error {
+		tx.Use("bob")
+		if id, err := tx.NextID(); err != nil || id != 3 {
+			t.Errorf("bob's next id after the upgrade: %d, %v; want 3", id, err)
+		}
+		return nil
+	})
+}
+
+// The move of 100,000 facts of 100 users into format 7, from format 5 and
+// from format 6 (in each: a record, a log step and an index entry a fact).
+func BenchmarkUpgrade(b *testing.B) {
+	const facts, users = 100_000, 100
+	fill := func(tx *Tx, perUser bool) error {
+		for i := range facts {
+			r := benchRecord
+			r.User = fmt.Sprintf("user-%02d", i%users)
+			r.ID = uint64(i + 1)
+			if perUser {
+				tx.Use(r.User)
+				r.ID = uint64(i/users + 1)
+			}
+			if err := tx.Put(&r); err != nil {
+				return err
+			}
+			if err := tx.Append(r.ID, &Event{Kind: Recorded, At: 1}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, from := range []uint64{formatVersionV5, formatVersionV6} {
+		b.Run(fmt.Sprintf("from%d", from), func(b *testing.B) {
+			src := filepath.Join(b.TempDir(), "src.db")
+			if from == formatVersionV5 {
+				makeLegacy(b, src, from, testOwner, testFacts, func(tx *Tx) error { return fill(tx, false) })
+			} else {
+				makeFormat6(b, src, func(tx *Tx) error { return fill(tx, true) })
+			}
+			data, err := os.ReadFile(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var alloc uint64
+			for b.Loop() {
+				b.StopTimer()
+				path := filepath.Join(b.TempDir(), "m.db")
+				if err := os.WriteFile(path, data, 0o600); err != nil {
+					b.Fatal(err)
+				}
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
+				b.StartTimer()
+				db, err := Open(path, 0, &Options{NoSync: true, LogOwner: testOwner, LogFacts: testFacts})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				runtime.ReadMemStats(&m1)
+				alloc += m1.TotalAlloc - m0.TotalAlloc
+				st, _ := os.Stat(path)
+				b.ReportMetric(float64(st.Size())/float64(len(data)), "size-after÷before")
+				db.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(alloc)/float64(b.N)/1e6, "MB-allocated/op")
+		})
+	}
 }

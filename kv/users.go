@@ -35,22 +35,36 @@ func (t *Tx) Users() ([]string, error) {
 // index holds a fact, in the same order.
 func (t *Tx) fileUsers() ([]string, error) {
 	all, err := t.usersWithData()
-	top := t.tx.Bucket(bucketPerUser)
 	out := all[:0]
 	for _, u := range all {
-		if ix := top.Bucket(userBucketName(u)).Bucket(bucketUsers); ix != nil {
-			if k, _ := ix.Cursor().First(); k != nil {
-				out = append(out, u)
-			}
+		if t.hasIndexed(u) {
+			out = append(out, u)
 		}
 	}
 	return out, err
+}
+
+// hasIndexed reports whether user's index holds a fact.
+func (t *Tx) hasIndexed(user string) bool {
+	if !t.nested {
+		k, _ := newIndexBucket(&userSpace{t: t, user: user}).Cursor().First()
+		return k != nil
+	}
+	if ix := userBucket(t.tx, user).Bucket(bucketUsers); ix != nil {
+		k, _ := ix.Cursor().First()
+		return k != nil
+	}
+	return false
 }
 
 // usersWithData lists the users a file that keeps users apart holds any
 // data of (facts, or only logs), in the order of Users.
 func (t *Tx) usersWithData() ([]string, error) {
 	var out []string
+	if !t.nested {
+		err := flatUsers(t.tx, func(u string) error { out = append(out, u); return nil })
+		return out, err
+	}
 	top := t.tx.Bucket(bucketPerUser)
 	if top == nil {
 		return nil, nil

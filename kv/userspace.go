@@ -4,12 +4,15 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// From format 6 the file keeps each user's data apart, in the layout of
-// PerUser (peruser.go): the bucket "peruser" holds a bucket per user,
-// which holds that user's buckets, their sequences under bucketSeqs and
-// the user's revision. Ids and counters are then each user's own, as on
-// a cluster, and the record, log, index and blob code runs unchanged on
-// a userSpace: the buckets of one user inside the file's transaction.
+// From format 6 the file keeps each user's data apart: ids and counters
+// are each user's own, as on a cluster, and the record, log, index and
+// blob code runs unchanged on a userSpace, the buckets of one user inside
+// the file's transaction. Format 7, the current one, keeps them in
+// buckets every user shares (byuser.go, places.go); format 6 gave each
+// user buckets of their own, the bucket "peruser" holding a bucket per
+// user, which holds that user's buckets, their sequences under bucketSeqs
+// and the user's revision: a file of format 6 is read that way until a
+// writable Open moves it (upgrade6.go), by userFileBucket below.
 //
 // A userSpace's buckets are found, and made, at their first use: a read
 // of a user with no data sees empty buckets, and only a write creates
@@ -38,13 +41,59 @@ func (s *userSpace) root(create bool) (*bolt.Bucket, error) {
 	return s.ub, nil
 }
 
-func (s *userSpace) bucket(name []byte) bucket { return &userFileBucket{s: s, name: name} }
+func (s *userSpace) bucket(name []byte) bucket {
+	switch {
+	case s.t.nested:
+		return &userFileBucket{s: s, name: name}
+	case string(name) == string(bucketFacts):
+		return newPlacedBucket(s)
+	case string(name) == string(bucketUsers):
+		return newIndexBucket(s)
+	}
+	return &flatBucket{s: s, name: name, prefix: userPrefix(s.user)}
+}
 
 func (s *userSpace) createBucket(name []byte) (bucket, error) {
 	if !s.writable() {
 		return nil, ErrReadOnly
 	}
 	return s.bucket(name), nil
+}
+
+// rev is the user's revision: 0 until the user's first write.
+func (s *userSpace) rev() uint64 {
+	if !s.t.nested {
+		return flatRev(s.t.tx, s.user)
+	}
+	if ub, _ := s.root(false); ub != nil {
+		if v := ub.Get(keyRev); len(v) == 8 {
+			return be.Uint64(v)
+		}
+	}
+	return 0
+}
+
+// eachBucket calls fn with each of the user's buckets the file holds
+// (some may hold none of the user's keys).
+func (s *userSpace) eachBucket(fn func(name []byte, b bucket) error) error {
+	top := s.t.tx.Bucket(bucketByUser)
+	if s.t.nested {
+		if top, _ = s.root(false); top == nil {
+			return nil
+		}
+	}
+	if top == nil {
+		return nil
+	}
+	return top.ForEachBucket(func(name []byte) error {
+		switch {
+		case string(name) == string(bucketRecords):
+			name = bucketFacts
+		case name[0] == 0: // the file's, not a bucket of the user's
+			return nil
+		}
+		return fn(name, s.bucket(name))
+	})
 }
 
 func (s *userSpace) writable() bool { return s.t.tx.Writable() }
@@ -56,15 +105,11 @@ func (s *userSpace) wrote() error {
 	if s.t.revved[s.user] {
 		return nil
 	}
-	ub, err := s.root(true)
-	if err != nil {
-		return err
-	}
-	var rev uint64
-	if v := ub.Get(keyRev); len(v) == 8 {
-		rev = be.Uint64(v)
-	}
-	if err := ub.Put(keyRev, be.AppendUint64(nil, rev+1)); err != nil {
+	if s.t.nested {
+		if err := s.wroteNested(); err != nil {
+			return err
+		}
+	} else if err := setFlatRev(s.t.tx, s.user, flatRev(s.t.tx, s.user)+1); err != nil {
 		return err
 	}
 	if s.t.revved == nil {
@@ -74,8 +119,20 @@ func (s *userSpace) wrote() error {
 	return nil
 }
 
-// userFileBucket is a bucket of a user in the file, found or made at its
-// first use.
+func (s *userSpace) wroteNested() error {
+	ub, err := s.root(true)
+	if err != nil {
+		return err
+	}
+	var rev uint64
+	if v := ub.Get(keyRev); len(v) == 8 {
+		rev = be.Uint64(v)
+	}
+	return ub.Put(keyRev, be.AppendUint64(nil, rev+1))
+}
+
+// userFileBucket is a bucket of a user in a file of format 6, found or
+// made at its first use.
 type userFileBucket struct {
 	s    *userSpace
 	name []byte
