@@ -36,11 +36,14 @@ type placedBucket struct {
 	prefix []byte
 	index  *flatBucket // the user's index entries as stored
 	recs   *bolt.Bucket
+	// known are the places looked up or given in the transaction, by
+	// group (0: none), each dropped when its index entry changes.
+	known map[string]uint64
 }
 
 func newPlacedBucket(s *userSpace) *placedBucket {
 	prefix := userPrefix(s.user)
-	return &placedBucket{s: s, prefix: prefix, index: &flatBucket{s: s, name: bucketUsers, prefix: prefix}}
+	return &placedBucket{s: s, prefix: prefix, index: &flatBucket{s: s, name: bucketUsers, prefix: prefix}, known: map[string]uint64{}}
 }
 
 // indexKey is the index entry that keeps the place of key's group.
@@ -78,7 +81,20 @@ func (b *placedBucket) place(key []byte) uint64 {
 	if len(key) == 0 {
 		return 0
 	}
-	return placeOf(b.index.Get(b.indexKey(key)))
+	id, _ := group(key)
+	if p, ok := b.known[string(id)]; ok {
+		return p
+	}
+	p := placeOf(b.index.Get(b.indexKey(key)))
+	b.known[string(id)] = p
+	return p
+}
+
+// changed drops what is known of the place of index entry ik's group.
+func (b *placedBucket) changed(ik []byte) {
+	if bytes.HasPrefix(ik, b.prefix) {
+		delete(b.known, string(ik[len(b.prefix):]))
+	}
 }
 
 // An index entry as stored: place ‖ present ‖ value.
@@ -142,6 +158,8 @@ func (b *placedBucket) Put(key, value []byte) error {
 		if err := b.index.Put(ik, e); err != nil {
 			return err
 		}
+		id, _ := group(key)
+		b.known[string(id)] = p
 	}
 	return recs.Put(placeKey(p, rest), value)
 }
@@ -182,6 +200,7 @@ func (b *placedBucket) forget(ik []byte, p uint64) error {
 	if b.holds(p) {
 		return nil
 	}
+	b.changed(ik)
 	raw := b.index.Get(ik)
 	if len(raw) > 8 && raw[8] == 1 {
 		return b.index.Put(ik, append(be.AppendUint64(nil, 0), raw[8:]...))
@@ -217,6 +236,13 @@ type placesCursor struct {
 	recs *bolt.Cursor
 	id   []byte // the id whose keys recs is on
 	at   []byte // the place's key prefix
+	// next is the key recs is on past the place's last, when Next left
+	// it there: most often the next fact's first (a user's places grow
+	// with the ids), which then needs no seek.
+	next, nextV []byte
+	// lost: ids is not on id's entry (Seek found the place among those
+	// known, without the index); a step to another fact finds it first.
+	lost bool
 }
 
 // on moves to the fact of the id entry k, v (nil: the end), with recs
@@ -235,7 +261,8 @@ func (c *placesCursor) on(k, v []byte, rest []byte, last bool) ([]byte, []byte) 
 		if p == 0 || len(g) == 0 || len(g) > 8 {
 			continue // an entry with no place, or not a group's
 		}
-		c.id, c.at = bytes.Clone(g), placeKey(p, nil)
+		c.id, c.at, c.lost = bytes.Clone(g), placeKey(p, nil), false
+		c.b.known[string(g)] = p
 		var rk, rv []byte
 		if last {
 			if rk, _ = c.recs.Seek(placeKey(p+1, nil)); rk == nil {
@@ -243,9 +270,12 @@ func (c *placesCursor) on(k, v []byte, rest []byte, last bool) ([]byte, []byte) 
 			} else {
 				rk, rv = c.recs.Prev()
 			}
+		} else if c.next != nil && rest == nil && bytes.HasPrefix(c.next, c.at) {
+			rk, rv = c.next, c.nextV
 		} else {
 			rk, rv = c.recs.Seek(append(bytes.Clone(c.at), rest...))
 		}
+		c.next, c.nextV = nil, nil
 		if out, ov := c.key(rk, rv); out != nil {
 			return out, ov
 		}
@@ -255,6 +285,15 @@ func (c *placesCursor) on(k, v []byte, rest []byte, last bool) ([]byte, []byte) 
 }
 
 func (c *placesCursor) step(back bool) ([]byte, []byte) {
+	if c.lost {
+		c.lost = false
+		if k, _ := c.ids.Seek(append(bytes.Clone(c.b.prefix), c.id...)); k == nil {
+			if back {
+				return c.ids.Last()
+			}
+			return nil, nil
+		}
+	}
 	if back {
 		return c.ids.Prev()
 	}
@@ -271,20 +310,24 @@ func (c *placesCursor) key(rk, rv []byte) ([]byte, []byte) {
 }
 
 func (c *placesCursor) First() ([]byte, []byte) {
+	c.next, c.nextV = nil, nil
 	if c.recs == nil {
 		return nil, nil
 	}
+	c.lost = false
 	k, v := c.ids.Seek(c.b.prefix)
 	return c.on(k, v, nil, false)
 }
 
 func (c *placesCursor) Last() ([]byte, []byte) {
+	c.next, c.nextV = nil, nil
 	if c.recs == nil {
 		return nil, nil
 	}
 	// The entries of groups are those of the user's index keys from
 	// prefix up to prefix ‖ 8 bytes of 0xff; anything after is not one.
 	end := append(bytes.Clone(c.b.prefix), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0)
+	c.lost = false
 	k, v := c.ids.Seek(end)
 	if k == nil {
 		k, v = c.ids.Last()
@@ -296,12 +339,24 @@ func (c *placesCursor) Last() ([]byte, []byte) {
 
 // Seek finds the first group not below seek's; in seek's own group, the
 // first key from seek's rest on, in a later one its first key.
+// Seek finds the first group not below seek's; in seek's own group, the
+// first key from seek's rest on, in a later one its first key. A group
+// whose place is known (a fact's log read after its record) needs only
+// the seek among the records.
 func (c *placesCursor) Seek(seek []byte) ([]byte, []byte) {
+	c.next, c.nextV = nil, nil
 	if c.recs == nil {
 		return nil, nil
 	}
 	id, rest := group(seek)
+	if p := c.b.known[string(id)]; p != 0 {
+		c.id, c.at, c.lost = bytes.Clone(id), placeKey(p, nil), true
+		if k, v := c.key(c.recs.Seek(append(bytes.Clone(c.at), rest...))); k != nil {
+			return k, v
+		}
+	}
 	ik := append(bytes.Clone(c.b.prefix), id...)
+	c.lost = false // ids is sought now
 	k, v := c.ids.Seek(ik)
 	if !bytes.Equal(k, ik) {
 		rest = nil
@@ -313,21 +368,24 @@ func (c *placesCursor) Next() ([]byte, []byte) {
 	if c.at == nil {
 		return nil, nil
 	}
-	if k, v := c.key(c.recs.Next()); k != nil {
+	rk, rv := c.recs.Next()
+	if k, v := c.key(rk, rv); k != nil {
 		return k, v
 	}
-	k, v := c.ids.Next()
+	c.next, c.nextV = rk, rv
+	k, v := c.step(false)
 	return c.on(k, v, nil, false)
 }
 
 func (c *placesCursor) Prev() ([]byte, []byte) {
+	c.next, c.nextV = nil, nil
 	if c.at == nil {
 		return nil, nil
 	}
 	if k, v := c.key(c.recs.Prev()); k != nil {
 		return k, v
 	}
-	k, v := c.ids.Prev()
+	k, v := c.step(true)
 	return c.on(k, v, nil, true)
 }
 
@@ -349,9 +407,11 @@ func (c *placesCursor) Delete() error {
 	// The fact's last key: an entry that is only its place goes. One that
 	// is present keeps it, which holds nothing now (the cursor walks on,
 	// and must not have its bucket written under it).
-	if _, v := c.ids.Seek(append(bytes.Clone(c.b.prefix), c.id...)); len(v) > 8 && v[8] == 1 {
+	ik := append(bytes.Clone(c.b.prefix), c.id...)
+	if _, v := c.ids.Seek(ik); len(v) > 8 && v[8] == 1 {
 		return nil
 	}
+	c.b.changed(ik)
 	return c.ids.Delete()
 }
 
@@ -364,7 +424,7 @@ type indexBucket struct {
 }
 
 func newIndexBucket(s *userSpace) *indexBucket {
-	f := newPlacedBucket(s)
+	f := s.bucket(bucketFacts).(*placedBucket)
 	return &indexBucket{raw: f.index, facts: f}
 }
 
@@ -390,6 +450,7 @@ func (b *indexBucket) Delete(key []byte) error {
 	if p := placeOf(raw); b.facts.holds(p) {
 		return b.raw.Put(key, indexEntry(p, false, nil))
 	}
+	b.facts.changed(key)
 	return b.raw.Delete(key)
 }
 

@@ -86,6 +86,9 @@ func TestPlacedFactsMatchAModel(t *testing.T) {
 						}
 					}
 				}
+				// Read back in the transaction that wrote, with what it
+				// learnt of the places on the way.
+				checkPlaced(t, seed, step, user, f, m, key)
 				return nil
 			})
 			if err != nil {
@@ -176,7 +179,14 @@ func checkPlaced(t *testing.T, seed uint64, step int, user string, f bucket, m m
 		if string(k) != want[i] {
 			t.Fatalf("seed %d step %d %s: Seek %x = %x, want %x", seed, step, user, s, k, want[i])
 		}
-		pk, _ := c.Prev()
+		// From a Seek both ways: one cursor, Seek then Next, another,
+		// Seek then Prev.
+		if nk, _ := c.Next(); (i+1 == len(want)) != (nk == nil) || (i+1 < len(want) && string(nk) != want[i+1]) {
+			t.Fatalf("seed %d step %d %s: Next after Seek %x = %x", seed, step, user, s, nk)
+		}
+		c2 := f.Cursor()
+		c2.Seek(s)
+		pk, _ := c2.Prev()
 		if (i == 0) != (pk == nil) || (i > 0 && string(pk) != want[i-1]) {
 			t.Fatalf("seed %d step %d %s: Prev after Seek %x = %x", seed, step, user, s, pk)
 		}

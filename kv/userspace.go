@@ -21,6 +21,9 @@ type userSpace struct {
 	t    *Tx
 	user string
 	ub   *bolt.Bucket // the user's bucket, nil until found or made
+	// views are the user's buckets used so far in the transaction, kept
+	// for what they found (format 7).
+	views map[string]bucket
 }
 
 func (s *userSpace) root(create bool) (*bolt.Bucket, error) {
@@ -42,15 +45,26 @@ func (s *userSpace) root(create bool) (*bolt.Bucket, error) {
 }
 
 func (s *userSpace) bucket(name []byte) bucket {
-	switch {
-	case s.t.nested:
+	if s.t.nested {
 		return &userFileBucket{s: s, name: name}
-	case string(name) == string(bucketFacts):
-		return newPlacedBucket(s)
-	case string(name) == string(bucketUsers):
-		return newIndexBucket(s)
 	}
-	return &flatBucket{s: s, name: name, prefix: userPrefix(s.user)}
+	if b, ok := s.views[string(name)]; ok {
+		return b
+	}
+	var b bucket
+	switch string(name) {
+	case string(bucketFacts):
+		b = newPlacedBucket(s)
+	case string(bucketUsers):
+		b = newIndexBucket(s)
+	default:
+		b = &flatBucket{s: s, name: name, prefix: userPrefix(s.user)}
+	}
+	if s.views == nil {
+		s.views = map[string]bucket{}
+	}
+	s.views[string(name)] = b
+	return b
 }
 
 func (s *userSpace) createBucket(name []byte) (bucket, error) {
