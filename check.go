@@ -185,7 +185,7 @@ func checkTx(tx *kv.Tx) []error {
 			links[pred] = append(links[pred], succ)
 		}
 	}
-	err := tx.ForEach(func(r kv.Record) error {
+	err := tx.ForEachWithLog(func(r kv.Record, evs []kv.Event) error {
 		bad := func(format string, args ...any) {
 			errs = append(errs, &factProblem{r.ID, fmt.Errorf(format, args...)})
 		}
@@ -211,10 +211,6 @@ func checkTx(tx *kv.Tx) []error {
 		// claims are all it needs.
 		if err := validClaims(fromKVClaims(r.Claims)); err != nil {
 			bad("%v", err)
-		}
-		evs, err := tx.Events(r.ID)
-		if err != nil {
-			return err
 		}
 		if err := replayMatches(&r, evs); err != nil {
 			bad("%v", err)

@@ -87,6 +87,10 @@ type flatBucket struct {
 	name   []byte
 	prefix []byte
 	b      *bolt.Bucket
+	// seen, if not nil, keeps the values read and written in the
+	// transaction (nil: none), for a bucket read again key by key (the
+	// index, places.go).
+	seen map[string][]byte
 }
 
 func (b *flatBucket) find() *bolt.Bucket {
@@ -127,16 +131,26 @@ func (b *flatBucket) key(k []byte) []byte {
 }
 
 func (b *flatBucket) Get(key []byte) []byte {
-	if bb := b.find(); bb != nil {
-		return bb.Get(b.key(key))
+	if v, ok := b.seen[string(key)]; ok {
+		return v
 	}
-	return nil
+	var v []byte
+	if bb := b.find(); bb != nil {
+		v = bb.Get(b.key(key))
+	}
+	if b.seen != nil {
+		b.seen[string(key)] = bytes.Clone(v)
+	}
+	return v
 }
 
 func (b *flatBucket) Put(key, value []byte) error {
 	bb, err := b.make()
 	if err != nil {
 		return err
+	}
+	if b.seen != nil {
+		b.seen[string(key)] = value
 	}
 	return bb.Put(b.key(key), value)
 }
@@ -148,6 +162,9 @@ func (b *flatBucket) Delete(key []byte) error {
 	bb, err := b.make()
 	if err != nil {
 		return err
+	}
+	if b.seen != nil {
+		b.seen[string(key)] = nil
 	}
 	return bb.Delete(b.key(key))
 }
@@ -249,5 +266,6 @@ func (c *flatCursor) Delete() error {
 	if err := c.b.s.wrote(); err != nil {
 		return err
 	}
+	clear(c.b.seen) // the key the cursor is on is not kept: forget them all
 	return c.c.Delete()
 }

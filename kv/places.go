@@ -43,7 +43,8 @@ type placedBucket struct {
 
 func newPlacedBucket(s *userSpace) *placedBucket {
 	prefix := userPrefix(s.user)
-	return &placedBucket{s: s, prefix: prefix, index: &flatBucket{s: s, name: bucketUsers, prefix: prefix}, known: map[string]uint64{}}
+	index := &flatBucket{s: s, name: bucketUsers, prefix: prefix, seen: map[string][]byte{}}
+	return &placedBucket{s: s, prefix: prefix, index: index, known: map[string]uint64{}}
 }
 
 // indexKey is the index entry that keeps the place of key's group.
@@ -206,6 +207,35 @@ func (b *placedBucket) forget(ik []byte, p uint64) error {
 		return b.index.Put(ik, append(be.AppendUint64(nil, 0), raw[8:]...))
 	}
 	return b.index.Delete(ik)
+}
+
+// lastOf is lastLogEntry in one seek among the records: the last key of
+// fact id's place, if it is a log entry.
+func (b *placedBucket) lastOf(id uint64) (k, v []byte) {
+	p := b.place(idKey(id))
+	recs, _ := b.records(false)
+	if p == 0 || recs == nil {
+		return nil, nil
+	}
+	c := recs.Cursor()
+	if rk, _ := c.Seek(placeKey(p+1, nil)); rk == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	at := placeKey(p, nil)
+	if k == nil || !bytes.HasPrefix(k, at) {
+		// Prev stops on a leaf a Delete of this transaction emptied (see
+		// lastLogEntry): walk forward from the place's first key.
+		k, v = nil, nil
+		for fk, fv := c.Seek(at); fk != nil && bytes.HasPrefix(fk, at); fk, fv = c.Next() {
+			k, v = fk, fv
+		}
+	}
+	if k == nil || len(k) != eventKeyLen {
+		return nil, nil
+	}
+	return append(idKey(id), k[8:]...), v
 }
 
 func (b *placedBucket) Cursor() cursor {

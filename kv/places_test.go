@@ -161,6 +161,18 @@ func checkPlaced(t *testing.T, seed uint64, step int, user string, f bucket, m m
 	if places != len(groups) {
 		t.Fatalf("seed %d step %d %s: %d places for %d facts", seed, step, user, places, len(groups))
 	}
+	// The last log entry of each fact, as Append finds it.
+	for id := range uint64(12) {
+		var last string
+		for _, k := range want {
+			if len(k) == eventKeyLen && be.Uint64([]byte(k)) == id {
+				last = k
+			}
+		}
+		if k, v := pb.lastOf(id); string(k) != last || (k != nil && string(v) != m[last]) {
+			t.Fatalf("seed %d step %d %s: last log entry of %d: %x, want %x", seed, step, user, id, k, last)
+		}
+	}
 	for _, k := range want {
 		if string(f.Get([]byte(k))) != m[k] {
 			t.Fatalf("seed %d step %d %s: Get %x", seed, step, user, k)
