@@ -17,8 +17,9 @@ import (
 // DB.Update, which appends the change log's entry too. Beside them the
 // same Tx.Put in the layout of format 5 (every user's data in one set of
 // buckets), and a commit of 64 users' facts (the group commit's) in each
-// layout: format 6 keeps each user's data together, format 5 kept the
-// records of every user in id order.
+// layout: format 7 keeps each user's keys behind the user's prefix in
+// shared buckets and the records in the order they were written, format
+// 5 kept the records of every user in id order.
 func BenchmarkDurableCommit(b *testing.B) {
 	const prefill = 10_000
 	rec := func(i int) *Record {
