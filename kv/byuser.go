@@ -95,17 +95,9 @@ type flatBucket struct {
 
 func (b *flatBucket) find() *bolt.Bucket {
 	if b.b == nil {
-		b.use(flatRoot(b.s.t.tx, b.name, false))
+		b.b, _ = flatRoot(b.s.t.tx, b.name, false)
 	}
 	return b.b
-}
-
-func (b *flatBucket) use(bb *bolt.Bucket, _ error) {
-	// Each user's ids only grow, so a user's records are appended to
-	// their range: pages split full, as the facts of format 5 did.
-	if b.b = bb; bb != nil && string(b.name) == string(bucketFacts) {
-		bb.FillPercent = factsFillPercent
-	}
 }
 
 func (b *flatBucket) make() (*bolt.Bucket, error) {
@@ -122,8 +114,8 @@ func (b *flatBucket) make() (*bolt.Bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.use(bb, nil)
-	return b.b, nil
+	b.b = bb
+	return bb, nil
 }
 
 func (b *flatBucket) key(k []byte) []byte {

@@ -77,6 +77,16 @@ func group(key []byte) (id, rest []byte) {
 	return key[:n], key[n:]
 }
 
+// writing returns the records for a write, which moves the user's
+// revision on.
+func (b *placedBucket) writing() (*bolt.Bucket, error) {
+	recs, err := b.records(true)
+	if err != nil {
+		return nil, err
+	}
+	return recs, b.s.wrote()
+}
+
 // place is where the keys of key's group are, 0 when it has none.
 func (b *placedBucket) place(key []byte) uint64 {
 	if len(key) == 0 {
@@ -137,11 +147,8 @@ func (b *placedBucket) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return errEmptyFactKey
 	}
-	recs, err := b.records(true)
+	recs, err := b.writing()
 	if err != nil {
-		return err
-	}
-	if err := b.s.wrote(); err != nil {
 		return err
 	}
 	_, rest := group(key)
@@ -170,11 +177,8 @@ func (b *placedBucket) Delete(key []byte) error {
 	if p == 0 {
 		return nil
 	}
-	recs, err := b.records(true)
+	recs, err := b.writing()
 	if err != nil {
-		return err
-	}
-	if err := b.s.wrote(); err != nil {
 		return err
 	}
 	_, rest := group(key)
