@@ -12,12 +12,16 @@ import (
 // ‖ name, so that no user's prefix starts another's):
 //
 //	byuser/<bucket>    prefix ‖ key -> value, for each bucket of a user
-//	                   (logs, vectors, seqs: the sequences, a key per
-//	                   bucket, as a Backend keeps them)
+//	                   (logs, vectors)
 //	byuser/users       the index, each entry with a fact's place
 //	byuser/\x00records the facts' keys, at their places (places.go)
-//	byuser/\x00rev     prefix -> the user's revision (8 bytes); every
-//	                   user with data has one
+//	byuser/\x00rev     prefix -> the user's revision (8 bytes), which
+//	                   every user with data has, and prefix ‖ "s" ‖ name
+//	                   -> the counter of the user's bucket name (what a
+//	                   Backend keeps in its bucket "seqs"): a commit
+//	                   writes both, and so one page for them
+//
+// These are buckets of the file's root, named "byuser/" ‖ bucket.
 //
 // Format 6 gave each user buckets of their own (userspace.go). A commit
 // of the group-commit pipeline writes for many users at once, and there
@@ -28,23 +32,19 @@ import (
 // in format 5, and a user's keys stay one range of each bucket, read and
 // scanned as a bucket of its own.
 var (
-	bucketByUser = []byte("byuser")
+	bucketByUser = []byte("byuser/")
 	bucketRevs   = keyRev // a name no Backend bucket can have ([a-z0-9])
 )
 
-// flatRoot returns byuser/name, made if create.
+// flatRoot returns the shared bucket name (byuser/name), made if create.
+// The buckets are of the file's root, where every commit writes anyway:
+// one bucket holding them would be one more page a commit.
 func flatRoot(tx *bolt.Tx, name []byte, create bool) (*bolt.Bucket, error) {
+	full := append(append(make([]byte, 0, len(bucketByUser)+len(name)), bucketByUser...), name...)
 	if !create {
-		if top := tx.Bucket(bucketByUser); top != nil {
-			return top.Bucket(name), nil
-		}
-		return nil, nil
+		return tx.Bucket(full), nil
 	}
-	top, err := tx.CreateBucketIfNotExists(bucketByUser)
-	if err != nil {
-		return nil, err
-	}
-	return top.CreateBucketIfNotExists(name)
+	return tx.CreateBucketIfNotExists(full)
 }
 
 // flatRev is user's revision in format 7 (0: the user has no data).
@@ -73,10 +73,13 @@ func flatUsers(tx *bolt.Tx, fn func(user string) error) error {
 		return nil
 	}
 	return revs.ForEach(func(k, _ []byte) error {
-		if len(k) == 0 || int(k[0]) != len(k)-1 {
-			return fmt.Errorf("%w: user revision key %x", ErrCorrupt, k)
+		switch {
+		case len(k) > 0 && int(k[0]) == len(k)-1:
+			return fn(string(k[1:]))
+		case len(k) > 0 && int(k[0]) < len(k)-2 && k[1+k[0]] == seqsTag:
+			return nil // a counter of the user before it
 		}
-		return fn(string(k[1:]))
+		return fmt.Errorf("%w: user revision key %x", ErrCorrupt, k)
 	})
 }
 
@@ -169,8 +172,16 @@ func (b *flatBucket) Cursor() cursor {
 	return c
 }
 
-func (b *flatBucket) seqs() *flatBucket {
-	return &flatBucket{s: b.s, name: []byte(bucketSeqs), prefix: b.prefix}
+func (b *flatBucket) seqs() *flatBucket { return seqsOf(b.s, b.prefix) }
+
+// seqsTag follows a user's prefix in the keys of the user's counters,
+// beside the user's revision (the prefix alone).
+const seqsTag = 's'
+
+// seqsOf is the user's bucket of counters (bucketSeqs), a key per bucket,
+// kept beside the user's revision.
+func seqsOf(s *userSpace, prefix []byte) *flatBucket {
+	return &flatBucket{s: s, name: bucketRevs, prefix: append(bytes.Clone(prefix), seqsTag)}
 }
 
 func (b *flatBucket) Sequence() uint64 {

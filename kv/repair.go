@@ -56,7 +56,9 @@ func (d *DB) Repair(at int64) (rec *RepairRecord, err error) {
 	}
 	defer recoverCorrupt(&err, guard())
 	// Before the commit, which may overwrite the pages it reads.
-	ev, err := scanEvidence(d.path)
+	// In format 7 a record's key is its place, not its id (places.go):
+	// the counters are the evidence there.
+	ev, err := scanEvidence(d.path, d.format < formatVersion)
 	if err != nil {
 		return nil, fmt.Errorf("repair: %w", err)
 	}
@@ -170,6 +172,8 @@ func decodeRepair(b []byte) (RepairRecord, error) {
 type evidence struct {
 	factID uint64
 	seqs   map[string]uint64
+	// records: a record's key is its id (a file before format 7).
+	records bool
 }
 
 // seqOf says whether k names a bucket whose counter Repair raises: the
@@ -182,8 +186,8 @@ func seqOf(k []byte) bool {
 // time (the file may be larger than memory should hold), and collects
 // the evidence of the leaf pages. Nothing in a free page is trusted but
 // what passes a checksum or only raises a counter, which is harmless.
-func scanEvidence(path string) (evidence, error) {
-	ev := evidence{seqs: map[string]uint64{}}
+func scanEvidence(path string, records bool) (evidence, error) {
+	ev := evidence{seqs: map[string]uint64{}, records: records}
 	f, err := os.Open(path)
 	if err != nil {
 		return ev, err
@@ -257,6 +261,9 @@ func (ev *evidence) leaf(p []byte, depth int) {
 		bare := k
 		if len(k) > 0 && int(k[0]) < len(k) {
 			bare = k[1+int(k[0]):]
+			if len(bare) > 1 && bare[0] == seqsTag {
+				bare = bare[1:] // a counter beside the revision
+			}
 		}
 		for _, name := range [][]byte{k, bare} {
 			if len(v) == 8 && seqOf(name) {
@@ -265,7 +272,7 @@ func (ev *evidence) leaf(p []byte, depth int) {
 					ev.seqs[string(name)] = seq
 				}
 			}
-			if len(name) == recordKeyLen {
+			if ev.records && len(name) == recordKeyLen {
 				if id := be.Uint64(name); id > ev.factID {
 					if _, err := decodeRecord(id, v); err == nil {
 						ev.factID = id

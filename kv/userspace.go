@@ -1,6 +1,8 @@
 package kv
 
 import (
+	"bytes"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -57,6 +59,8 @@ func (s *userSpace) bucket(name []byte) bucket {
 		b = newPlacedBucket(s)
 	case string(bucketUsers):
 		b = newIndexBucket(s)
+	case bucketSeqs:
+		b = seqsOf(s, userPrefix(s.user))
 	default:
 		b = &flatBucket{s: s, name: name, prefix: userPrefix(s.user)}
 	}
@@ -90,20 +94,23 @@ func (s *userSpace) rev() uint64 {
 // eachBucket calls fn with each of the user's buckets the file holds
 // (some may hold none of the user's keys).
 func (s *userSpace) eachBucket(fn func(name []byte, b bucket) error) error {
-	top := s.t.tx.Bucket(bucketByUser)
 	if s.t.nested {
-		if top, _ = s.root(false); top == nil {
+		ub, _ := s.root(false)
+		if ub == nil {
 			return nil
 		}
+		return ub.ForEachBucket(func(name []byte) error { return fn(name, s.bucket(name)) })
 	}
-	if top == nil {
-		return nil
-	}
-	return top.ForEachBucket(func(name []byte) error {
+	return s.t.tx.ForEach(func(full []byte, _ *bolt.Bucket) error {
+		name, ok := bytes.CutPrefix(full, bucketByUser)
 		switch {
+		case !ok:
+			return nil
 		case string(name) == string(bucketRecords):
 			name = bucketFacts
-		case name[0] == 0: // the file's, not a bucket of the user's
+		case string(name) == string(bucketRevs):
+			name = []byte(bucketSeqs) // the counters beside the revisions
+		case len(name) == 0 || name[0] == 0: // the file's, not a bucket of the user's
 			return nil
 		}
 		return fn(name, s.bucket(name))
