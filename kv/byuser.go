@@ -94,6 +94,7 @@ type flatBucket struct {
 	// transaction (nil: none), for a bucket read again key by key (the
 	// index, places.go).
 	seen map[string][]byte
+	ctr  *flatBucket // the user's counters, once used
 }
 
 func (b *flatBucket) find() *bolt.Bucket {
@@ -172,7 +173,12 @@ func (b *flatBucket) Cursor() cursor {
 	return c
 }
 
-func (b *flatBucket) seqs() *flatBucket { return seqsOf(b.s, b.prefix) }
+func (b *flatBucket) seqs() *flatBucket {
+	if b.ctr == nil {
+		b.ctr = seqsOf(b.s, b.prefix)
+	}
+	return b.ctr
+}
 
 // seqsTag follows a user's prefix in the keys of the user's counters,
 // beside the user's revision (the prefix alone).

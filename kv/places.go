@@ -39,6 +39,7 @@ type placedBucket struct {
 	// known are the places looked up or given in the transaction, by
 	// group (0: none), each dropped when its index entry changes.
 	known map[string]uint64
+	ctr   *flatBucket // the counter of the user's ids, once used
 }
 
 func newPlacedBucket(s *userSpace) *placedBucket {
@@ -252,7 +253,10 @@ func (b *placedBucket) Cursor() cursor {
 
 // The counter of the user's ids, beside the user's other counters.
 func (b *placedBucket) counter() *flatBucket {
-	return &flatBucket{s: b.s, name: bucketFacts, prefix: b.prefix}
+	if b.ctr == nil {
+		b.ctr = &flatBucket{s: b.s, name: bucketFacts, prefix: b.prefix}
+	}
+	return b.ctr
 }
 
 func (b *placedBucket) Sequence() uint64              { return b.counter().Sequence() }
