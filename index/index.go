@@ -440,28 +440,12 @@ func (ix *Index) DocKeys(ctx context.Context) (_ map[DocKey]bool, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.bleve == nil {
-		return nil, ErrClosed
-	}
-	n, err := ix.bleve.DocCount()
+	keys, err := ix.keysMatching(ctx, query.NewMatchAllQuery())
 	if err != nil {
 		return nil, err
 	}
-	req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), int(n), 0, false)
-	req.Fields = []string{}
-	res, err := ix.bleve.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	out := make(map[DocKey]bool, len(res.Hits))
-	for _, h := range res.Hits {
-		if h.ID == sentinelID {
-			continue // a Purge's, deleted again before it returns
-		}
-		k, err := parseDocID(h.ID)
-		if err != nil {
-			return nil, err
-		}
+	out := make(map[DocKey]bool, len(keys))
+	for _, k := range keys {
 		out[k] = true
 	}
 	return out, nil
@@ -478,6 +462,24 @@ func (ix *Index) UserKeys(ctx context.Context, user string) (_ []DocKey, err err
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	uq := query.NewTermQuery(user)
+	uq.SetField(fieldUser)
+	keys, err := ix.keysMatching(ctx, uq)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if k.User != user {
+			return nil, fmt.Errorf("index: document %q of another user among those of user %q", docID(k), user)
+		}
+	}
+	return keys, nil
+}
+
+// keysMatching returns the keys of every document q matches, a Purge's
+// sentinel left out; a document id that is not a key is an error. The
+// caller holds ix.mu.
+func (ix *Index) keysMatching(ctx context.Context, q query.Query) ([]DocKey, error) {
 	if ix.bleve == nil {
 		return nil, ErrClosed
 	}
@@ -485,9 +487,7 @@ func (ix *Index) UserKeys(ctx context.Context, user string) (_ []DocKey, err err
 	if err != nil {
 		return nil, err
 	}
-	uq := query.NewTermQuery(user)
-	uq.SetField(fieldUser)
-	req := bleve.NewSearchRequestOptions(uq, int(n), 0, false)
+	req := bleve.NewSearchRequestOptions(q, int(n), 0, false)
 	req.Fields = []string{}
 	req.Score = "none"
 	res, err := ix.bleve.SearchInContext(ctx, req)
@@ -500,9 +500,6 @@ func (ix *Index) UserKeys(ctx context.Context, user string) (_ []DocKey, err err
 			continue // a Purge's, deleted again before it returns
 		}
 		k, err := parseDocID(h.ID)
-		if err == nil && k.User != user {
-			err = fmt.Errorf("index: document %q of another user among those of user %q", h.ID, user)
-		}
 		if err != nil {
 			return nil, err
 		}
