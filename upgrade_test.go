@@ -17,21 +17,7 @@ import (
 // checks clean and exports the same lines, each user's counters where the
 // file's were; and its old export imports into a store of today.
 func TestAStoreOfFormat5Upgrades(t *testing.T) {
-	old := string(must[[]byte](t)(os.ReadFile("testdata/store-format5.jsonl")))
-	path := filepath.Join(t.TempDir(), "memory.db")
-	if err := os.WriteFile(path, must[[]byte](t)(os.ReadFile("testdata/store-format5.db")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ro := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{ReadOnly: true}))
-	if got := snapshot(t, ro); got != old {
-		t.Errorf("read-only, the old file exports\n%s\nwant\n%s", got, old)
-	}
-	if f := must[memory.Fact](t)(ro.Get(ctx, "bob", 2)); f.Text != "Bob lives in Lyon." {
-		t.Errorf("bob's fact 2, read-only: %q", f.Text)
-	}
-	if err := ro.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path, old := oldStore(t, "store-format5", "bob", 2, "Bob lives in Lyon.")
 
 	s := must[*memory.Store](t)(memory.Open(path, 0, nil))
 	defer s.Close()
@@ -81,21 +67,7 @@ func TestAStoreOfFormat5Upgrades(t *testing.T) {
 // it into format 7's shared buckets, after which it checks clean, exports
 // the same, and every user counts on from where they were.
 func TestAStoreOfFormat6Upgrades(t *testing.T) {
-	old := string(must[[]byte](t)(os.ReadFile("testdata/store-format6.jsonl")))
-	path := filepath.Join(t.TempDir(), "memory.db")
-	if err := os.WriteFile(path, must[[]byte](t)(os.ReadFile("testdata/store-format6.db")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ro := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{ReadOnly: true}))
-	if got := snapshot(t, ro); got != old {
-		t.Errorf("read-only, the old file exports\n%s\nwant\n%s", got, old)
-	}
-	if f := must[memory.Fact](t)(ro.Get(ctx, "zoe", 4)); f.Text != "I am Zoe and I live in Bergen." {
-		t.Errorf("zoe's fact 4, read-only: %q", f.Text)
-	}
-	if err := ro.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path, old := oldStore(t, "store-format6", "zoe", 4, "I am Zoe and I live in Bergen.")
 
 	s := must[*memory.Store](t)(memory.Open(path, 0, nil))
 	defer s.Close()
@@ -115,4 +87,28 @@ func TestAStoreOfFormat6Upgrades(t *testing.T) {
 		t.Error("zoe's hard-deleted fact 3 is back")
 	}
 	checkClean(t, s)
+}
+
+// oldStore copies testdata/name.db, a store an older program wrote, into
+// a temporary folder, and checks that a read-only Open reads it as it
+// is: it exports testdata/name.jsonl, its export then, byte for byte, and
+// user's fact id has text. It returns the copy's path and that export.
+func oldStore(t *testing.T, name, user string, id uint64, text string) (path, export string) {
+	t.Helper()
+	export = string(must[[]byte](t)(os.ReadFile("testdata/" + name + ".jsonl")))
+	path = filepath.Join(t.TempDir(), "memory.db")
+	if err := os.WriteFile(path, must[[]byte](t)(os.ReadFile("testdata/"+name+".db")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ro := must[*memory.Store](t)(memory.Open(path, 0, &memory.Options{ReadOnly: true}))
+	if got := snapshot(t, ro); got != export {
+		t.Errorf("read-only, the old file exports\n%s\nwant\n%s", got, export)
+	}
+	if f := must[memory.Fact](t)(ro.Get(ctx, user, id)); f.Text != text {
+		t.Errorf("%s's fact %d, read-only: %q", user, id, f.Text)
+	}
+	if err := ro.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path, export
 }

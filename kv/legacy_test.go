@@ -12,8 +12,9 @@ var legacyBuckets = [][]byte{bucketMeta, bucketFacts, bucketUsers, bucketVectors
 
 // makeLegacy writes a file of an older format at path, as a program of
 // that format would: fill runs on a transaction over the one set of
-// buckets, whose logs are indexed by owner from format 3 and by fact
-// from format 5 on.
+// buckets (format 5 and older), whose logs are indexed by owner from
+// format 3 and by fact from format 5 on, or over each user's buckets of
+// their own (format 6, userspace.go).
 func makeLegacy(t testing.TB, path string, version uint64, owner LogOwner, facts LogFacts, fill func(tx *Tx) error) {
 	t.Helper()
 	b, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
@@ -21,8 +22,12 @@ func makeLegacy(t testing.TB, path string, version uint64, owner LogOwner, facts
 		t.Fatal(err)
 	}
 	defer b.Close()
+	buckets := legacyBuckets
+	if version == formatVersionV6 {
+		buckets = [][]byte{bucketMeta, bucketChanges}
+	}
 	err = b.Update(func(btx *bolt.Tx) error {
-		for _, name := range legacyBuckets {
+		for _, name := range buckets {
 			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
@@ -30,7 +35,7 @@ func makeLegacy(t testing.TB, path string, version uint64, owner LogOwner, facts
 		if err := btx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, version)); err != nil {
 			return err
 		}
-		tx := newTx(btx, formatVersionV5)
+		tx := newTx(btx, version)
 		tx.owner, tx.logsIndexed = owner, version >= formatVersionV3
 		tx.factKeys, tx.factsIndexed = facts, version >= formatVersionV5
 		if fill == nil {

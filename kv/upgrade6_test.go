@@ -186,40 +186,13 @@ func factBlobsIn(tx *Tx, fact uint64) []string {
 	return out
 }
 
-// makeFormat6 writes a file of format 6 at path, each user's data in
-// buckets of their own, as a program of that format would.
-func makeFormat6(t testing.TB, path string, fill func(tx *Tx) error) {
-	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	err = b.Update(func(btx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketMeta, bucketChanges} {
-			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		if err := btx.Bucket(bucketMeta).Put(keyVersion, be.AppendUint64(nil, formatVersionV6)); err != nil {
-			return err
-		}
-		tx := newTx(btx, formatVersionV6)
-		tx.owner, tx.logsIndexed, tx.factKeys, tx.factsIndexed = testOwner, true, testFacts, true
-		return fill(tx)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A file of format 6 is moved into format 7's shared buckets by a
 // writable Open, in one commit: every user's every key and revision as
 // PerUser read them before, the users' buckets gone. Read-only, it is
 // read as it is.
 func TestUpgradeFromFormat6KeepsEveryKey(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	makeFormat6(t, path, func(tx *Tx) error {
+	makeLegacy(t, path, formatVersionV6, testOwner, testFacts, func(tx *Tx) error {
 		for _, r := range []Record{
 			{ID: 1, User: "ann", Text: "I work at company A.", RecordedAt: 1, ValidUntil: 2, SupersededBy: 2},
 			{ID: 2, User: "ann", Text: "I work at company B.", RecordedAt: 2, Supersedes: 1},
@@ -329,11 +302,7 @@ func BenchmarkUpgrade(b *testing.B) {
 	for _, from := range []uint64{formatVersionV5, formatVersionV6} {
 		b.Run(fmt.Sprintf("from%d", from), func(b *testing.B) {
 			src := filepath.Join(b.TempDir(), "src.db")
-			if from == formatVersionV5 {
-				makeLegacy(b, src, from, testOwner, testFacts, func(tx *Tx) error { return fill(tx, false) })
-			} else {
-				makeFormat6(b, src, func(tx *Tx) error { return fill(tx, true) })
-			}
+			makeLegacy(b, src, from, testOwner, testFacts, func(tx *Tx) error { return fill(tx, from == formatVersionV6) })
 			data, err := os.ReadFile(src)
 			if err != nil {
 				b.Fatal(err)
