@@ -3,6 +3,7 @@ package memory_test
 import (
 	"errors"
 	"fmt"
+	"github.com/palimpsest-mem/memory/internal/userkey"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ import (
 // modelUsers are the users of the model test; the texts of their facts
 // carry a tag with no word of four letters, so that the tag itself never
 // makes two facts candidates of each other.
-var modelUsers = []string{"", "alice", "мила"}
+var modelUsers = userkey.Users{"", "alice", "мила"}
 
 // modelVocab are the words texts are made of: few, so that facts share
 // keywords often; mixed case, Cyrillic, and short words the keyword lookup
@@ -81,23 +82,12 @@ type model struct {
 }
 
 // The store's ids are each user's own; the model names a fact by a key
-// that holds its user too (mKey), and translates at the store's calls.
-const mUserShift = 40
-
-// mKey is the model's name of user's fact id.
-func mKey(user string, id uint64) uint64 {
-	if id == 0 {
-		return 0
-	}
-	return uint64(slices.Index(modelUsers, user)+1)<<mUserShift | id
-}
-
-// storeID is the store's id of the fact the model calls k.
-func storeID(k uint64) uint64 { return k & (1<<mUserShift - 1) }
+// that holds its user too (modelUsers.Key), and translates at the store's
+// calls.
 
 // mFactOf is a fact as the store returns it, named as the model names it.
 func mFactOf(f memory.Fact) memory.Fact {
-	f.ID, f.Supersedes, f.SupersededBy = mKey(f.User, f.ID), mKey(f.User, f.Supersedes), mKey(f.User, f.SupersededBy)
+	f.ID, f.Supersedes, f.SupersededBy = modelUsers.Key(f.User, f.ID), modelUsers.Key(f.User, f.Supersedes), modelUsers.Key(f.User, f.SupersededBy)
 	return f
 }
 
@@ -112,7 +102,7 @@ func mFactsOf(fs []memory.Fact) []memory.Fact {
 func mEventsOf(user string, evs []memory.Event) []memory.Event {
 	out := slices.Clone(evs)
 	for i := range out {
-		out[i].By = mKey(user, out[i].By)
+		out[i].By = modelUsers.Key(user, out[i].By)
 	}
 	return out
 }
@@ -516,7 +506,7 @@ func (m *model) verify(t *rapid.T, s *memory.Store) {
 		wantIDs(t, fmt.Sprintf("List(%q, all)", u), ids(mFactsOf(all)), m.list(u, true))
 		for _, f := range mFactsOf(all) {
 			m.wantFact(t, "List all", f)
-			evs, err := s.Events(ctx, u, storeID(f.ID))
+			evs, err := s.Events(ctx, u, userkey.ID(f.ID))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -640,9 +630,9 @@ func (m *model) drawTarget(t *rapid.T, prefer func(memory.Fact) bool) (uint64, s
 			liked = append(liked, id)
 		}
 	}
-	never := mKey(m.drawUser(t, "never used, of"), 1)
+	never := modelUsers.Key(m.drawUser(t, "never used, of"), 1)
 	for _, k := range m.maxID {
-		if k>>mUserShift == never>>mUserShift {
+		if userkey.Same(k, never) {
 			never = k + 1
 		}
 	}
@@ -664,7 +654,7 @@ func (m *model) drawTarget(t *rapid.T, prefer func(memory.Fact) bool) (uint64, s
 	// Another user's call with the id names that user's fact of the id,
 	// if they have one: ids are each user's.
 	user := m.drawUser(t, "user")
-	return mKey(user, storeID(id)), user
+	return modelUsers.Key(user, userkey.ID(id)), user
 }
 
 // behind says whether fact id's log holds a step after now: the clock was
@@ -747,7 +737,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		}
 		got = mFactOf(got)
 		if got.ID <= m.maxID[n.User] {
-			t.Fatalf("Add gave id %d, not above every id of the user so far (%d)", storeID(got.ID), storeID(m.maxID[n.User]))
+			t.Fatalf("Add gave id %d, not above every id of the user so far (%d)", userkey.ID(got.ID), userkey.ID(m.maxID[n.User]))
 		}
 		want.ID, want.RecordedAt = got.ID, now
 		m.insert(want, now)
@@ -781,13 +771,13 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			}
 		}
 		now := m.now()
-		got, err := s.Supersede(ctx, n.User, storeID(old), n)
+		got, err := s.Supersede(ctx, n.User, userkey.ID(old), n)
 		if !m.expectErr(t, "Supersede", err, errs...) {
 			return
 		}
 		got = mFactOf(got)
 		if got.ID <= m.maxID[n.User] {
-			t.Fatalf("Supersede gave id %d, not above every id of the user so far (%d)", storeID(got.ID), storeID(m.maxID[n.User]))
+			t.Fatalf("Supersede gave id %d, not above every id of the user so far (%d)", userkey.ID(got.ID), userkey.ID(m.maxID[n.User]))
 		}
 		want.ID, want.RecordedAt, want.Supersedes = got.ID, now, old
 		m.supersede(old, want, now)
@@ -818,7 +808,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 				errs = append(errs, memory.ErrBudgetExceeded)
 			}
 			now := m.now()
-			got, err := call(ctx, user, storeID(id), c)
+			got, err := call(ctx, user, userkey.ID(id), c)
 			if !m.expectErr(t, op, err, errs...) {
 				return
 			}
@@ -847,7 +837,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			op, call = "Pin", s.Pin
 		}
 		now := m.now()
-		got, err := call(ctx, user, storeID(id))
+		got, err := call(ctx, user, userkey.ID(id))
 		if !m.expectErr(t, op, err, errs...) {
 			return
 		}
@@ -894,13 +884,13 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 			if chain {
 				op = "Delete chain"
 			}
-			gotIDs, err := s.Delete(ctx, user, storeID(id), &memory.DeleteOptions{Chain: chain})
+			gotIDs, err := s.Delete(ctx, user, userkey.ID(id), &memory.DeleteOptions{Chain: chain})
 			if !m.expectErr(t, op, err, errs...) {
 				return
 			}
 			got := make([]uint64, len(gotIDs))
 			for i, g := range gotIDs {
-				got[i] = mKey(user, g)
+				got[i] = modelUsers.Key(user, g)
 			}
 			doomed := []uint64{id}
 			if chain {
@@ -933,7 +923,7 @@ func (m *model) actions(s *memory.Store) map[string]func(*rapid.T) {
 		},
 		"History": func(t *rapid.T) {
 			id, user := m.drawTarget(t, nil)
-			got, err := s.History(ctx, user, storeID(id))
+			got, err := s.History(ctx, user, userkey.ID(id))
 			mf, ok := m.facts[id]
 			if !ok || mf.f.User != user {
 				m.expectErr(t, "History", err, memory.ErrNotFound)
@@ -1000,7 +990,7 @@ func (m *model) finish(t *rapid.T, s *memory.Store) {
 		}
 	}
 	for _, id := range m.ids() {
-		got, err := s.History(ctx, m.facts[id].f.User, storeID(id))
+		got, err := s.History(ctx, m.facts[id].f.User, userkey.ID(id))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/palimpsest-mem/memory/internal/userkey"
 	"io"
 	"io/fs"
 	"maps"
@@ -43,7 +44,7 @@ func keyedAll(fs []memory.Fact) []memory.Fact {
 }
 
 // crashUsers are the users the child writes for.
-var crashUsers = []string{"", "ana", "boris"}
+var crashUsers = userkey.Users{"", "ana", "boris"}
 
 func crashCmd() *cobra.Command {
 	var cfg crashConfig
@@ -633,7 +634,7 @@ func (h *crashHarness) verify(ctx context.Context, run int, lines [][]byte) []st
 			problems = append(problems, fmt.Sprintf("Candidates: %v", err))
 			continue
 		}
-		if !slices.ContainsFunc(look.Candidates, func(c memory.Candidate) bool { return crashKey(c.Fact.User, c.Fact.ID) == f.ID }) {
+		if !slices.ContainsFunc(look.Candidates, func(c memory.Candidate) bool { return crashUsers.Key(c.Fact.User, c.Fact.ID) == f.ID }) {
 			problems = append(problems, fmt.Sprintf("the lookup of current fact %d's text does not find it", f.ID))
 		}
 	}

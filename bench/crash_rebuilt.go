@@ -55,7 +55,7 @@ func lookups(ctx context.Context, s *memory.Store, qs []crashQuery) ([][]hit, er
 			return nil, fmt.Errorf("Candidates(%q, %q): %w", q.user, q.text, err)
 		}
 		for _, c := range look.Candidates {
-			out[i] = append(out[i], hit{crashKey(c.Fact.User, c.Fact.ID), c.Score})
+			out[i] = append(out[i], hit{crashUsers.Key(c.Fact.User, c.Fact.ID), c.Score})
 		}
 	}
 	return out, nil

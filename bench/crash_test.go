@@ -197,7 +197,7 @@ func TestInflightOutcome(t *testing.T) {
 
 // verify counts an acknowledged change the store lacks as lost, and a fact
 // no call wrote as a failure, on a real store.
-// The lines name facts as the child does: by their key (crashKey), here of
+// The lines name facts as the child does: by their key (crashUsers.Key), here of
 // the default user's facts 1 and 2.
 func TestVerifyFindsLoss(t *testing.T) {
 	ctx := context.Background()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/palimpsest-mem/memory/internal/userkey"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -34,29 +35,18 @@ func expectOf(f memory.Fact) expect {
 }
 
 // The store's ids are each user's own; the crash test names a fact or a
-// decision by a key that holds its user too (crashKey), so that one map
-// holds every user's, and translates where it calls the store.
-const crashUserShift = 40
-
-func crashKey(user string, id uint64) uint64 {
-	if id == 0 {
-		return 0
-	}
-	return uint64(slices.Index(crashUsers, user)+1)<<crashUserShift | id
-}
-
-// crashID is the store's id of the fact or decision the test calls k.
-func crashID(k uint64) uint64 { return k & (1<<crashUserShift - 1) }
+// decision by a key that holds its user too (crashUsers.Key), so that one
+// map holds every user's, and translates where it calls the store.
 
 // keyed is f with its ids as the test names them.
 func keyed(f memory.Fact) memory.Fact {
-	f.ID, f.SupersededBy, f.Supersedes = crashKey(f.User, f.ID), crashKey(f.User, f.SupersededBy), crashKey(f.User, f.Supersedes)
+	f.ID, f.SupersededBy, f.Supersedes = crashUsers.Key(f.User, f.ID), crashUsers.Key(f.User, f.SupersededBy), crashUsers.Key(f.User, f.Supersedes)
 	return f
 }
 
 // decisionOf is d as the test expects it, its ids keyed.
 func decisionOf(d memory.Decision) decisionExpect {
-	return decisionExpect{ID: crashKey(d.User, d.ID), Action: string(d.Action), Target: crashKey(d.User, d.Target), Added: crashKey(d.User, d.Added)}
+	return decisionExpect{ID: crashUsers.Key(d.User, d.ID), Action: string(d.Action), Target: crashUsers.Key(d.User, d.Target), Added: crashUsers.Key(d.User, d.Added)}
 }
 
 // crashLine is one line the child writes: "ready" once the store is open,
@@ -401,19 +391,19 @@ func (w *world) perform(ctx context.Context, s *memory.Store, in crashLine) (cra
 	case "add":
 		f, err = s.Add(ctx, memory.Note{User: in.User, Text: in.Text, Pinned: in.Pinned})
 	case "supersede":
-		if f, err = s.Supersede(ctx, in.User, crashID(in.ID), memory.Note{User: in.User, Text: in.Text}); err == nil {
+		if f, err = s.Supersede(ctx, in.User, userkey.ID(in.ID), memory.Note{User: in.User, Text: in.Text}); err == nil {
 			old := *w.facts[in.ID]
-			old.State, old.By = "superseded", crashKey(f.User, f.ID)
+			old.State, old.By = "superseded", crashUsers.Key(f.User, f.ID)
 			ack.Facts = append(ack.Facts, old)
 		}
 	case "invalidate":
-		f, err = s.Invalidate(ctx, in.User, crashID(in.ID), change)
+		f, err = s.Invalidate(ctx, in.User, userkey.ID(in.ID), change)
 	case "restore":
-		f, err = s.Restore(ctx, in.User, crashID(in.ID), change)
+		f, err = s.Restore(ctx, in.User, userkey.ID(in.ID), change)
 	case "pin":
-		f, err = s.Pin(ctx, in.User, crashID(in.ID))
+		f, err = s.Pin(ctx, in.User, userkey.ID(in.ID))
 	case "unpin":
-		f, err = s.Unpin(ctx, in.User, crashID(in.ID))
+		f, err = s.Unpin(ctx, in.User, userkey.ID(in.ID))
 	case "remember":
 		var out memory.Outcome
 		if out, err = s.Remember(ctx, memory.Note{User: in.User, Text: in.Text}); err != nil {
@@ -457,12 +447,12 @@ func (w *world) perform(ctx context.Context, s *memory.Store, in crashLine) (cra
 // acknowledges the facts erased, their texts and the neighbours whose
 // state the delete changed.
 func (w *world) delete(ctx context.Context, s *memory.Store, in crashLine, ack crashLine) (crashLine, error) {
-	ids, err := s.Delete(ctx, in.User, crashID(in.ID), &memory.DeleteOptions{Chain: in.Chain})
+	ids, err := s.Delete(ctx, in.User, userkey.ID(in.ID), &memory.DeleteOptions{Chain: in.Chain})
 	if err != nil {
 		return ack, err
 	}
 	for i := range ids {
-		ids[i] = crashKey(in.User, ids[i])
+		ids[i] = crashUsers.Key(in.User, ids[i])
 	}
 	ack.Chain, ack.Deleted = in.Chain, ids
 	if in.Chain {
