@@ -51,7 +51,7 @@ func newPlacedBucket(s *userSpace) *placedBucket {
 // indexKey is the index entry that keeps the place of key's group.
 func (b *placedBucket) indexKey(key []byte) []byte {
 	id, _ := group(key)
-	return append(bytes.Clone(b.prefix), id...)
+	return append(append(make([]byte, 0, len(b.prefix)+len(id)), b.prefix...), id...)
 }
 
 func (b *placedBucket) records(create bool) (*bolt.Bucket, error) {
@@ -311,7 +311,7 @@ func (c *placesCursor) on(k, v []byte, rest []byte, last bool) ([]byte, []byte) 
 		} else if c.next != nil && rest == nil && bytes.HasPrefix(c.next, c.at) {
 			rk, rv = c.next, c.nextV
 		} else {
-			rk, rv = c.recs.Seek(append(bytes.Clone(c.at), rest...))
+			rk, rv = c.recs.Seek(placeKey(p, rest))
 		}
 		c.next, c.nextV = nil, nil
 		if out, ov := c.key(rk, rv); out != nil {
@@ -325,7 +325,7 @@ func (c *placesCursor) on(k, v []byte, rest []byte, last bool) ([]byte, []byte) 
 func (c *placesCursor) step(back bool) ([]byte, []byte) {
 	if c.lost {
 		c.lost = false
-		if k, _ := c.ids.Seek(append(bytes.Clone(c.b.prefix), c.id...)); k == nil {
+		if k, _ := c.ids.Seek(c.b.indexKey(c.id)); k == nil {
 			if back {
 				return c.ids.Last()
 			}
@@ -344,7 +344,7 @@ func (c *placesCursor) key(rk, rv []byte) ([]byte, []byte) {
 	if rk == nil || !bytes.HasPrefix(rk, c.at) {
 		return nil, nil
 	}
-	return append(bytes.Clone(c.id), rk[8:]...), rv
+	return append(append(make([]byte, 0, len(c.id)+len(rk)-8), c.id...), rk[8:]...), rv
 }
 
 func (c *placesCursor) First() ([]byte, []byte) {
@@ -389,11 +389,11 @@ func (c *placesCursor) Seek(seek []byte) ([]byte, []byte) {
 	id, rest := group(seek)
 	if p := c.b.known[string(id)]; p != 0 {
 		c.id, c.at, c.lost = bytes.Clone(id), placeKey(p, nil), true
-		if k, v := c.key(c.recs.Seek(append(bytes.Clone(c.at), rest...))); k != nil {
+		if k, v := c.key(c.recs.Seek(placeKey(p, rest))); k != nil {
 			return k, v
 		}
 	}
-	ik := append(bytes.Clone(c.b.prefix), id...)
+	ik := c.b.indexKey(id)
 	c.lost = false // ids is sought now
 	k, v := c.ids.Seek(ik)
 	if !bytes.Equal(k, ik) {
@@ -445,7 +445,7 @@ func (c *placesCursor) Delete() error {
 	// The fact's last key: an entry that is only its place goes. One that
 	// is present keeps it, which holds nothing now (the cursor walks on,
 	// and must not have its bucket written under it).
-	ik := append(bytes.Clone(c.b.prefix), c.id...)
+	ik := c.b.indexKey(c.id)
 	if _, v := c.ids.Seek(ik); len(v) > 8 && v[8] == 1 {
 		return nil
 	}

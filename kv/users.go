@@ -47,7 +47,9 @@ func (t *Tx) fileUsers() ([]string, error) {
 // hasIndexed reports whether user's index holds a fact.
 func (t *Tx) hasIndexed(user string) bool {
 	if !t.nested {
-		k, _ := newIndexBucket(&userSpace{t: t, user: user}).Cursor().First()
+		// The entries as stored, present ones only: no view of the user's.
+		raw := &flatBucket{s: &userSpace{t: t, user: user}, name: bucketUsers, prefix: userPrefix(user)}
+		k, _ := (&indexCursor{c: raw.Cursor()}).First()
 		return k != nil
 	}
 	if ix := userBucket(t.tx, user).Bucket(bucketUsers); ix != nil {
